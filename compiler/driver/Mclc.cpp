@@ -1,0 +1,72 @@
+// mclc: the command line of the MCL compiler (DESIGN.md section 9).
+// Exit status: 0 success, 1 the input has errors, 2 bad usage, 3 internal
+// error (a bug in mclc).
+#include <exception>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "compiler/driver/HardwareCommands.h"
+
+namespace {
+
+constexpr int kUsageError = 2;
+constexpr int kInternalError = 3;
+
+int run(int argc, char** argv) {
+    CLI::App app{"mclc: the Many-Core Levels compiler"};
+    app.require_subcommand(1);
+
+    std::vector<std::string> hwd_paths;
+    auto add_hwd_path = [&](CLI::App* sub) {
+        sub->add_option("--hwd-path", hwd_paths,
+                        "Directory with more hardware descriptions (repeatable; also MCL_HWD_PATH, "
+                        "colon-separated)")
+            ->type_name("DIR");
+    };
+
+    int status = 0;
+    auto* list = app.add_subcommand("list-hwd", "Print the hierarchy of hardware descriptions as a tree");
+    add_hwd_path(list);
+    list->callback([&] {
+        status = mcl::driver::list_hwd(mcl::driver::hardware_paths(hwd_paths), std::cout, std::cerr);
+    });
+
+    std::string show_name;
+    bool show_json = false;
+    auto* show = app.add_subcommand("show-hwd", "Print one resolved hardware description");
+    show->add_option("NAME", show_name, "Name of the description")->required();
+    show->add_flag("--json", show_json, "Print the full resolved model as JSON");
+    add_hwd_path(show);
+    show->callback([&] {
+        status = mcl::driver::show_hwd(mcl::driver::hardware_paths(hwd_paths), show_name, show_json,
+                                       std::cout, std::cerr);
+    });
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return kUsageError;
+    }
+    return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::cerr << "mclc: internal compiler error: " << e.what()
+                  << "\nThis is a bug in mclc; please report it with the input that caused it.\n";
+    } catch (...) {
+        std::cerr << "mclc: internal compiler error: unknown exception\n"
+                  << "This is a bug in mclc; please report it with the input that caused it.\n";
+    }
+    return kInternalError;
+}

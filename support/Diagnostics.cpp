@@ -1,0 +1,95 @@
+#include "support/Diagnostics.h"
+
+#include <ostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace mcl {
+
+const char* severity_name(Severity s) {
+    switch (s) {
+    case Severity::Note: return "note";
+    case Severity::Remark: return "remark";
+    case Severity::Warning: return "warning";
+    case Severity::Error: return "error";
+    }
+    return "error";
+}
+
+Diagnostic& DiagnosticEngine::report(Severity s, SourceLocation loc, std::string message) {
+    if (s == Severity::Error) ++errors_;
+    diagnostics_.push_back(Diagnostic{s, loc, std::move(message), {}});
+    return diagnostics_.back();
+}
+
+size_t DiagnosticEngine::error_count_in(uint32_t file) const {
+    size_t n = 0;
+    for (const Diagnostic& d : diagnostics_)
+        if (d.severity == Severity::Error && d.location.file == file) ++n;
+    return n;
+}
+
+void DiagnosticEngine::add_note(Diagnostic& d, SourceLocation loc, std::string message) {
+    d.notes.push_back(Diagnostic{Severity::Note, loc, std::move(message), {}});
+}
+
+void DiagnosticEngine::format_one(std::string& out, const Diagnostic& d) const {
+    const SourceLocation& loc = d.location;
+    if (loc.valid()) {
+        out += sources_->path(loc.file);
+        if (loc.line > 0) out += fmt::format(":{}:{}", loc.line, loc.column);
+        out += ": ";
+    } else {
+        out += "mclc: ";
+    }
+    out += fmt::format("{}: {}\n", severity_name(d.severity), d.message);
+    if (loc.valid() && loc.line > 0) {
+        std::string_view line = sources_->line_text(loc.file, loc.line);
+        if (!line.empty()) {
+            out += "  ";
+            out += line;
+            out += "\n  ";
+            // Keep tabs so the caret lines up under the same column.
+            for (size_t i = 0; i + 1 < loc.column && i < line.size(); ++i)
+                out += line[i] == '\t' ? '\t' : ' ';
+            out += "^\n";
+        }
+    }
+    for (const Diagnostic& n : d.notes) format_one(out, n);
+}
+
+std::string DiagnosticEngine::format_text(const Diagnostic& d) const {
+    std::string out;
+    format_one(out, d);
+    return out;
+}
+
+void DiagnosticEngine::print_text(std::ostream& out) const {
+    for (const Diagnostic& d : diagnostics_) out << format_text(d);
+    if (errors_ > 0) out << errors_ << (errors_ == 1 ? " error" : " errors") << " generated.\n";
+}
+
+nlohmann::json DiagnosticEngine::json_one(const Diagnostic& d) const {
+    nlohmann::json j;
+    j["severity"] = severity_name(d.severity);
+    j["message"] = d.message;
+    if (d.location.valid()) {
+        j["file"] = sources_->path(d.location.file);
+        j["line"] = d.location.line;
+        j["column"] = d.location.column;
+    }
+    if (!d.notes.empty()) {
+        j["notes"] = nlohmann::json::array();
+        for (const Diagnostic& n : d.notes) j["notes"].push_back(json_one(n));
+    }
+    return j;
+}
+
+nlohmann::json DiagnosticEngine::to_json() const {
+    nlohmann::json all = nlohmann::json::array();
+    for (const Diagnostic& d : diagnostics_) all.push_back(json_one(d));
+    return all;
+}
+
+}  // namespace mcl

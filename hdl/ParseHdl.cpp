@@ -7,6 +7,7 @@
 #include "HDLLexer.h"
 #include "HDLParser.h"
 #include "antlr4-runtime.h"
+#include "support/Utf8.h"
 
 namespace mcl::hdl {
 
@@ -223,6 +224,10 @@ bool nesting_within_limit(antlr4::CommonTokenStream& tokens, uint32_t file,
 std::unique_ptr<Description> parse_hdl(uint32_t file, const SourceManager& sources,
                                        DiagnosticEngine& diags) {
     size_t errors_before = diags.error_count();
+    if (auto bad = first_invalid_utf8(sources.text(file))) {
+        diags.error(sources.location_of_offset(file, *bad), "invalid UTF-8 in the input");
+        return nullptr;
+    }
     antlr4::ANTLRInputStream input(sources.text(file));
     HDLLexer lexer(&input);
     SyntaxErrorListener listener(file, diags);

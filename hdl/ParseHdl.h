@@ -8,7 +8,8 @@
 // Guarantees: returns a Description with a location on every node, or
 //   nullptr after reporting at least one error. Never throws on bad input;
 //   nesting deeper than kMaxNesting is rejected before parsing so that
-//   pathological inputs cannot exhaust the stack. ANTLR types stay in the
+//   pathological inputs cannot exhaust the stack, and malformed UTF-8 is
+//   reported before ANTLR sees it. ANTLR types stay in the
 //   .cpp file.
 #pragma once
 

@@ -1,5 +1,6 @@
 #include "support/SourceManager.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -40,6 +41,14 @@ std::string_view SourceManager::line_text(uint32_t file, uint32_t line) const {
     size_t end = line < f.line_starts.size() ? f.line_starts[line] - 1 : f.text.size();
     if (end > begin && f.text[end - 1] == '\r') --end;
     return std::string_view(f.text).substr(begin, end - begin);
+}
+
+SourceLocation SourceManager::location_of_offset(uint32_t file, size_t offset) const {
+    if (file < 1 || file > files_.size()) return {};
+    const File& f = files_[file - 1];
+    auto next = std::upper_bound(f.line_starts.begin(), f.line_starts.end(), offset);
+    size_t line = static_cast<size_t>(next - f.line_starts.begin());
+    return {file, static_cast<uint32_t>(line), static_cast<uint32_t>(offset - f.line_starts[line - 1] + 1)};
 }
 
 }  // namespace mcl

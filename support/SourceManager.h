@@ -33,9 +33,8 @@ public:
     const std::string& text(uint32_t file) const;
     // The text of a 1-based line without its line ending ("" when out of range).
     std::string_view line_text(uint32_t file, uint32_t line) const;
-    SourceLocation location(uint32_t file, uint32_t line, uint32_t column) const {
-        return {file, line, column};
-    }
+    // The location of a byte offset into a file's text.
+    SourceLocation location_of_offset(uint32_t file, size_t offset) const;
 
 private:
     struct File {

@@ -1,12 +1,14 @@
 // mclc: the command line of the MCL compiler (DESIGN.md section 9).
 // Exit status: 0 success, 1 the input has errors, 2 bad usage, 3 internal
 // error (a bug in mclc).
+#include <algorithm>
 #include <exception>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
 #include "compiler/driver/HardwareCommands.h"
+#include "support/Spelling.h"
 
 namespace {
 
@@ -42,6 +44,17 @@ int run(int argc, char** argv) {
         status = mcl::driver::show_hwd(mcl::driver::hardware_paths(hwd_paths), show_name, show_json,
                                        std::cout, std::cerr);
     });
+
+    // CLI11 would only say that a subcommand is required; name the typo.
+    if (argc > 1 && argv[1][0] != '-') {
+        std::vector<std::string> known;
+        for (const CLI::App* sub : app.get_subcommands({})) known.push_back(sub->get_name());
+        if (std::find(known.begin(), known.end(), argv[1]) == known.end()) {
+            std::cerr << "mclc: error: unknown subcommand '" << argv[1] << "'"
+                      << mcl::did_you_mean(argv[1], known) << "\nRun with --help for more information.\n";
+            return kUsageError;
+        }
+    }
 
     try {
         app.parse(argc, argv);

@@ -1,0 +1,36 @@
+# End-to-end tests of the mclc command line: exit status and output.
+set(EXPECT ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect.sh)
+set(INPUTS ${CMAKE_CURRENT_SOURCE_DIR}/inputs)
+
+function(mclc_test name status regex)
+  add_test(NAME cli.${name} COMMAND ${EXPECT} ${status} ${regex} $<TARGET_FILE:mclc> ${ARGN})
+endfunction()
+
+# The built-in library: every description in one tree under perfect.
+foreach(desc accelerator gpu nvidia fermi hopper amd mi100 mic xeon_phi cpu x86_avx2 fpga alveo_u250)
+  mclc_test(list_hwd_has_${desc} 0 "(^|\\n) +${desc}(\\n|$)" list-hwd)
+endforeach()
+mclc_test(list_hwd_root 0 "^perfect\\n  accelerator\\n" list-hwd)
+mclc_test(show_hwd_text 0 "executing par_unit: thread" show-hwd hopper)
+add_test(NAME cli.show_hwd_json_all
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/each_show_hwd_json.sh $<TARGET_FILE:mclc>)
+
+# Descriptions in the original MCL dialect, from a user directory.
+mclc_test(dialect_hwd_path 0 "(?s)^perfect\\n.*\\n  dialect_gpu\\n    dialect_manycore\\n" list-hwd --hwd-path ${INPUTS}/hdl/dialect)
+mclc_test(dialect_show 0 "\"name\": \"dialect_manycore\"" show-hwd dialect_manycore --json --hwd-path ${INPUTS}/hdl/dialect)
+add_test(NAME cli.dialect_env_path COMMAND ${EXPECT} 0 "dialect_cpu" $<TARGET_FILE:mclc> list-hwd)
+set_tests_properties(cli.dialect_env_path PROPERTIES ENVIRONMENT "MCL_HWD_PATH=${INPUTS}/hdl/dialect:${INPUTS}/hdl/dialect/override")
+mclc_test(user_overrides_builtin 0 "dialect/override/fermi.hdl" show-hwd fermi --hwd-path ${INPUTS}/hdl/dialect/override)
+
+# Malformed files: each a located error and exit status 1.
+add_test(NAME cli.malformed_hdl
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/each_bad_hdl.sh $<TARGET_FILE:mclc> ${INPUTS}/hdl/bad)
+
+# Usage.
+mclc_test(help 0 "list-hwd" --help)
+mclc_test(subcommand_help 0 "--json" show-hwd --help)
+mclc_test(unknown_subcommand 2 "unknown subcommand 'lsit-hwd'. did you mean 'list-hwd'" lsit-hwd)
+mclc_test(missing_argument 2 "NAME is required" show-hwd)
+mclc_test(no_subcommand 2 "subcommand" )
+mclc_test(unknown_description 1 "no valid hardware description named 'hoper'. did you mean 'hopper'" show-hwd hoper)
+mclc_test(missing_hwd_path 1 "directory '/nonexistent' does not exist" list-hwd --hwd-path /nonexistent)

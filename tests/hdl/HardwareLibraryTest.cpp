@@ -1,0 +1,118 @@
+// The library: loading, user overrides, duplicates, the specializes tree
+// (unknown parent, cycles, a second root, a parent with errors), and the
+// tree queries.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/hdl/HdlTestSupport.h"
+
+namespace mcl::hdl::testing {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+// A valid child description named `name` of `parent`.
+std::string child(const std::string& name, const std::string& parent) {
+    return "hardware_description " + name + ";\nspecializes " + parent + R"(;
+parallelism hierarchy {
+  memory_space main { default; }
+  par_group threads { max_nr_units = unlimited; perfect.hierarchy.threads.thread; }
+}
+device )" + name + R"( { perfect.mem; cores; }
+execution_group cores { nr_units = 4; execution_unit core { slots(thread, 2); } }
+)";
+}
+
+TEST(HardwareLibrary, TreeQueries) {
+    auto l = load_texts({{"a.hdl", child("a", "perfect")},
+                         {"b.hdl", child("b", "a")},
+                         {"c.hdl", child("c", "a")},
+                         {"d.hdl", child("d", "perfect")}});
+    ASSERT_EQ(l.text(), "");
+    const HardwareLibrary& lib = *l.library;
+    EXPECT_THAT(lib.names(), ElementsAre("a", "b", "c", "d", "perfect"));
+    EXPECT_THAT(lib.children("perfect"), ElementsAre("a", "d"));
+    EXPECT_THAT(lib.children("a"), ElementsAre("b", "c"));
+    EXPECT_THAT(lib.leaves(), ElementsAre("b", "c", "d"));
+    EXPECT_EQ(lib.parent("b"), "a");
+    EXPECT_EQ(lib.parent("perfect"), std::nullopt);
+    EXPECT_THAT(*lib.path("perfect", "c"), ElementsAre("perfect", "a", "c"));
+    EXPECT_THAT(*lib.path("b", "b"), ElementsAre("b"));
+    EXPECT_EQ(lib.path("b", "a"), std::nullopt) << "paths only go down";
+    EXPECT_EQ(lib.path("d", "c"), std::nullopt);
+    EXPECT_TRUE(lib.is_ancestor("a", "b"));
+    EXPECT_FALSE(lib.is_ancestor("b", "a"));
+}
+
+TEST(HardwareLibrary, UserDescriptionOverridesBuiltIn) {
+    LoadedLibrary l;
+    l.library->add_buffer("perfect.hdl", kTestPerfect, false);
+    l.library->add_buffer("a.hdl", child("a", "perfect"), false);
+    std::string mine = child("a", "perfect");
+    mine.replace(mine.find("nr_units = 4"), 12, "nr_units = 64");
+    l.library->add_buffer("user/a.hdl", mine, true);
+    l.library->finish();
+    ASSERT_EQ(l.text(), "");
+    EXPECT_EQ(l.library->file_of("a"), "user/a.hdl");
+    EXPECT_EQ(l.library->find("a")->device->children[1]->units->count.value, 64);
+}
+
+TEST(HardwareLibrary, DuplicateNames) {
+    auto l = load_texts({{"a.hdl", child("a", "perfect")}, {"a2.hdl", child("a", "perfect")}});
+    EXPECT_THAT(l.text(), HasSubstr("a2.hdl:1:22: error: duplicate hardware description 'a'"));
+    EXPECT_THAT(l.text(), HasSubstr("a.hdl:1:22: note: first described here"));
+}
+
+TEST(HardwareLibrary, SpecializationCycle) {
+    auto l = load_texts({{"a.hdl", child("a", "b")}, {"b.hdl", child("b", "a")}});
+    EXPECT_THAT(l.text(), HasSubstr("a.hdl:2:13: error: specialization cycle: a -> b -> a"));
+    EXPECT_THAT(l.text(), HasSubstr("b.hdl:2:13: error: specialization cycle: b -> a -> b"));
+    EXPECT_EQ(l.library->find("a"), nullptr);
+    EXPECT_NE(l.library->find("perfect"), nullptr);
+}
+
+TEST(HardwareLibrary, SelfSpecialization) {
+    auto l = load_texts({{"a.hdl", child("a", "a")}});
+    EXPECT_THAT(l.text(), HasSubstr("a.hdl:2:13: error: specialization cycle: a -> a"));
+}
+
+TEST(HardwareLibrary, RootCannotSpecialize) {
+    std::string p = kTestPerfect;
+    p.replace(p.find('\n'), 1, "\nspecializes a;\n");
+    auto l = load_texts({{"perfect.hdl", p}, {"a.hdl", child("a", "perfect")}}, false);
+    EXPECT_THAT(l.text(), HasSubstr("perfect.hdl:2:13: error: 'perfect' is the root of the hierarchy"));
+}
+
+TEST(HardwareLibrary, ChildOfABadDescriptionIsLeftOut) {
+    std::string bad = child("a", "perfect");
+    bad.replace(bad.find("slots(thread, 2);"), 17, "");
+    auto l = load_texts({{"a.hdl", bad}, {"b.hdl", child("b", "a")}, {"c.hdl", child("c", "perfect")}});
+    EXPECT_THAT(l.text(), HasSubstr("b.hdl:2:13: error: 'b' specializes 'a', which has errors"));
+    EXPECT_EQ(l.library->find("b"), nullptr);
+    EXPECT_NE(l.library->find("c"), nullptr) << "unrelated descriptions stay";
+}
+
+TEST(HardwareLibrary, MissingRoot) {
+    auto l = load_texts({{"a.hdl", child("a", "perfect")}}, false);
+    EXPECT_THAT(l.text(), HasSubstr("mclc: error: the hardware library has no description 'perfect'"));
+}
+
+TEST(HardwareLibrary, MissingDirectory) {
+    LoadedLibrary l;
+    l.library->load("/nonexistent/stdlib", {});
+    EXPECT_THAT(l.text(), HasSubstr("hardware description directory '/nonexistent/stdlib' does not exist"));
+}
+
+TEST(HardwareLibrary, CrossDescriptionReferencesFollowIncludes) {
+    // perfect.cores.core.ls_units walks into core, then through its reference
+    // `ls_units;` to the top-level load_store_group.
+    std::string a = child("a", "perfect");
+    a.replace(a.find("slots(thread, 2);"), 17, "slots(thread, 2); perfect.cores.core.ls_units;");
+    auto l = load_texts({{"a.hdl", a}});
+    ASSERT_EQ(l.text(), "");
+    EXPECT_EQ(l.library->find("a")->load_store_groups().size(), 1u);
+}
+
+}  // namespace
+}  // namespace mcl::hdl::testing

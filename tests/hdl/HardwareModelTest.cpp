@@ -25,12 +25,9 @@ protected:
         return *m;
     }
     static const DeviceNode& node(const HardwareModel& m, const std::string& path) {
-        const DeviceNode* found = nullptr;
-        for (BlockKind k : {BlockKind::Device})
-            for (const DeviceNode* n : m.nodes_of_kind(k))
-                if (n->path == path) found = n;
-        if (!found) throw std::runtime_error("no node " + path);
-        return *found;
+        for (const DeviceNode* n : m.nodes_of_kind(BlockKind::Device))
+            if (n->path == path) return *n;
+        throw std::runtime_error("no node " + path);
     }
     static std::vector<std::string> names(const std::vector<const DeviceNode*>& nodes) {
         std::vector<std::string> out;

@@ -6,8 +6,7 @@
 
 #include "HDLLexer.h"
 #include "HDLParser.h"
-#include "antlr4-runtime.h"
-#include "support/Utf8.h"
+#include "support/ParseSupport.h"
 
 namespace mcl::hdl {
 
@@ -15,31 +14,6 @@ namespace {
 
 using parse::HDLLexer;
 using parse::HDLParser;
-
-SourceLocation location_of(uint32_t file, const antlr4::Token* t) {
-    if (!t) return {file, 0, 0};
-    return {file, static_cast<uint32_t>(t->getLine()),
-            static_cast<uint32_t>(t->getCharPositionInLine() + 1)};
-}
-
-// Turns ANTLR's syntax errors into located diagnostics.
-class SyntaxErrorListener : public antlr4::BaseErrorListener {
-public:
-    SyntaxErrorListener(uint32_t file, DiagnosticEngine& diags) : file_(file), diags_(diags) {}
-
-    void syntaxError(antlr4::Recognizer*, antlr4::Token* offending, size_t line,
-                     size_t column, const std::string& msg, std::exception_ptr) override {
-        std::string message = msg;
-        if (offending && offending->getType() == HDLLexer::UNEXPECTED_CHAR)
-            message = fmt::format("unexpected character '{}'", offending->getText());
-        diags_.error({file_, static_cast<uint32_t>(line), static_cast<uint32_t>(column + 1)},
-                     "syntax error: " + message);
-    }
-
-private:
-    uint32_t file_;
-    DiagnosticEngine& diags_;
-};
 
 constexpr const char* kUnitBases[] = {"B", "bit", "bits", "cycle", "cycles", "s", "Hz"};
 
@@ -68,7 +42,7 @@ public:
     }
 
 private:
-    SourceLocation loc(const antlr4::Token* t) const { return location_of(file_, t); }
+    SourceLocation loc(const antlr4::Token* t) const { return token_location(file_, t); }
 
     std::unique_ptr<Block> build_block(HDLParser::BlockContext* ctx, const Block* parent) {
         auto kind = block_kind_from_name(ctx->kind->getText());
@@ -199,43 +173,20 @@ private:
     bool ok_ = true;
 };
 
-// Rejects bracket nesting deeper than kMaxNesting so that neither ANTLR's
-// recursive descent nor our builder can run out of stack.
-bool nesting_within_limit(antlr4::CommonTokenStream& tokens, uint32_t file,
-                          DiagnosticEngine& diags) {
-    int depth = 0;
-    for (antlr4::Token* t : tokens.getTokens()) {
-        const std::string text = t->getText();
-        if (text == "{" || text == "(") {
-            if (++depth > kMaxNesting) {
-                diags.error(location_of(file, t),
-                            fmt::format("nesting deeper than {} levels", kMaxNesting));
-                return false;
-            }
-        } else if (text == "}" || text == ")") {
-            depth = depth > 0 ? depth - 1 : 0;
-        }
-    }
-    return true;
-}
-
 }  // namespace
 
 std::unique_ptr<Description> parse_hdl(uint32_t file, const SourceManager& sources,
                                        DiagnosticEngine& diags) {
     size_t errors_before = diags.error_count();
-    if (auto bad = first_invalid_utf8(sources.text(file))) {
-        diags.error(sources.location_of_offset(file, *bad), "invalid UTF-8 in the input");
-        return nullptr;
-    }
+    if (!check_utf8(file, sources, diags)) return nullptr;
     antlr4::ANTLRInputStream input(sources.text(file));
     HDLLexer lexer(&input);
-    SyntaxErrorListener listener(file, diags);
+    SyntaxErrorListener listener(file, diags, HDLLexer::UNEXPECTED_CHAR);
     lexer.removeErrorListeners();
     lexer.addErrorListener(&listener);
     antlr4::CommonTokenStream tokens(&lexer);
     tokens.fill();
-    if (!nesting_within_limit(tokens, file, diags)) return nullptr;
+    if (!check_nesting(tokens, file, diags)) return nullptr;
 
     HDLParser parser(&tokens);
     parser.removeErrorListeners();

@@ -7,7 +7,7 @@
 //   from references, units are split into prefix and base and checked.
 // Guarantees: returns a Description with a location on every node, or
 //   nullptr after reporting at least one error. Never throws on bad input;
-//   nesting deeper than kMaxNesting is rejected before parsing so that
+//   nesting deeper than kMaxNesting (support/ParseSupport.h) is rejected before parsing so that
 //   pathological inputs cannot exhaust the stack, and malformed UTF-8 is
 //   reported before ANTLR sees it. ANTLR types stay in the
 //   .cpp file.
@@ -19,8 +19,6 @@
 #include "support/Diagnostics.h"
 
 namespace mcl::hdl {
-
-inline constexpr int kMaxNesting = 200;
 
 std::unique_ptr<Description> parse_hdl(uint32_t file, const SourceManager& sources,
                                        DiagnosticEngine& diags);

@@ -1,0 +1,42 @@
+// What both ANTLR-based parsers (hdl/ParseHdl, compiler/parse/ParseMcpl)
+// share: syntax errors turned into located diagnostics, and the checks that
+// keep the ANTLR runtime safe on hostile input (malformed UTF-8, which it
+// throws on; nesting so deep that recursive descent would exhaust the stack).
+// This file and the two parsers are the only places that see ANTLR types.
+#pragma once
+
+#include <string>
+
+#include "antlr4-runtime.h"
+#include "support/Diagnostics.h"
+
+namespace mcl {
+
+inline constexpr int kMaxNesting = 200;
+
+SourceLocation token_location(uint32_t file, const antlr4::Token* t);
+
+// Reports ANTLR's syntax errors as "syntax error: ..." at their location;
+// a token of type `unexpected_char_type` (the lexer's catch-all rule) is
+// reported as an unexpected character.
+class SyntaxErrorListener : public antlr4::BaseErrorListener {
+public:
+    SyntaxErrorListener(uint32_t file, DiagnosticEngine& diags, size_t unexpected_char_type)
+        : file_(file), diags_(diags), unexpected_char_type_(unexpected_char_type) {}
+
+    void syntaxError(antlr4::Recognizer*, antlr4::Token* offending, size_t line, size_t column,
+                     const std::string& msg, std::exception_ptr) override;
+
+private:
+    uint32_t file_;
+    DiagnosticEngine& diags_;
+    size_t unexpected_char_type_;
+};
+
+// False (after reporting) when the file is not valid UTF-8.
+bool check_utf8(uint32_t file, const SourceManager& sources, DiagnosticEngine& diags);
+
+// False (after reporting) when brackets nest deeper than kMaxNesting.
+bool check_nesting(antlr4::CommonTokenStream& tokens, uint32_t file, DiagnosticEngine& diags);
+
+}  // namespace mcl

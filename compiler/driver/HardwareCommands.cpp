@@ -1,9 +1,7 @@
 #include "compiler/driver/HardwareCommands.h"
 
-#include <cstdlib>
 #include <functional>
 #include <ostream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -14,15 +12,6 @@
 namespace mcl::driver {
 
 namespace {
-
-std::vector<std::string> split_path_list(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ':'))
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
 
 std::string quantity_text(const hdl::Quantity& q, const char* unit) {
     return q.unlimited ? std::string("unlimited") : fmt::format("{} {}", q.value, unit);
@@ -90,45 +79,25 @@ void print_model_text(const hdl::HardwareModel& m, const std::string& file, std:
     }
 }
 
-// Loads the library and reports its diagnostics; true when it loaded clean.
-bool load_library(hdl::HardwareLibrary& library, const DiagnosticEngine& diags,
-                  const HardwarePaths& paths, std::ostream& err) {
-    library.load(paths.builtin_dir, paths.user_dirs);
-    diags.print_text(err);
-    return !diags.has_errors();
-}
-
 }  // namespace
 
-HardwarePaths hardware_paths(const std::vector<std::string>& hwd_path_options) {
-    HardwarePaths p;
-    const char* builtin = std::getenv("MCL_STDLIB_HW");
-    p.builtin_dir = builtin && *builtin ? builtin : MCL_STDLIB_HW_DIR;
-    p.user_dirs = hwd_path_options;
-    if (const char* env = std::getenv("MCL_HWD_PATH"))
-        for (const std::string& d : split_path_list(env)) p.user_dirs.push_back(d);
-    return p;
-}
-
 int list_hwd(const HardwarePaths& paths, std::ostream& out, std::ostream& err) {
-    SourceManager sources;
-    DiagnosticEngine diags(sources);
-    hdl::HardwareLibrary library(sources, diags);
-    bool clean = load_library(library, diags, paths, err);
+    Session session(paths);
+    int status = session.report(err);
+    const hdl::HardwareLibrary& library = session.library;
     std::function<void(const std::string&, int)> print = [&](const std::string& name, int depth) {
         out << fmt::format("{:{}}{}\n", "", depth * 2, name);
         for (const std::string& c : library.children(name)) print(c, depth + 1);
     };
     if (library.find(hdl::kRootDescription)) print(hdl::kRootDescription, 0);
-    return clean ? 0 : 1;
+    return status;
 }
 
 int show_hwd(const HardwarePaths& paths, const std::string& name, bool json, std::ostream& out,
              std::ostream& err) {
-    SourceManager sources;
-    DiagnosticEngine diags(sources);
-    hdl::HardwareLibrary library(sources, diags);
-    bool clean = load_library(library, diags, paths, err);
+    Session session(paths);
+    int status = session.report(err);
+    const hdl::HardwareLibrary& library = session.library;
     const hdl::HardwareModel* m = library.find(name);
     if (!m) {
         err << fmt::format("mclc: error: no valid hardware description named '{}'{}\n", name,
@@ -136,10 +105,10 @@ int show_hwd(const HardwarePaths& paths, const std::string& name, bool json, std
         return 1;
     }
     if (json)
-        out << hdl::model_to_json(*m, sources).dump(2) << '\n';
+        out << hdl::model_to_json(*m, session.sources).dump(2) << '\n';
     else
         print_model_text(*m, library.file_of(name), out);
-    return clean ? 0 : 1;
+    return status;
 }
 
 }  // namespace mcl::driver

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "compiler/driver/FrontendCommands.h"
 #include "compiler/driver/HardwareCommands.h"
 #include "support/Spelling.h"
 
@@ -43,6 +44,34 @@ int run(int argc, char** argv) {
     show->callback([&] {
         status = mcl::driver::show_hwd(mcl::driver::hardware_paths(hwd_paths), show_name, show_json,
                                        std::cout, std::cerr);
+    });
+
+    std::vector<std::string> include_roots;
+    auto frontend_options = [&] {
+        return mcl::driver::FrontendOptions{mcl::driver::hardware_paths(hwd_paths), include_roots};
+    };
+    auto add_include = [&](CLI::App* sub) {
+        sub->add_option("-I", include_roots, "Include root for imported modules (repeatable)")->type_name("DIR");
+    };
+
+    std::vector<std::string> check_files;
+    auto* check = app.add_subcommand("check", "Parse and check MCPL modules and what they import");
+    check->add_option("FILE", check_files, "MCPL files")->required();
+    add_include(check);
+    add_hwd_path(check);
+    check->callback([&] {
+        status = mcl::driver::check_command(frontend_options(), check_files, std::cout, std::cerr);
+    });
+
+    std::string ast_file;
+    auto* ast = app.add_subcommand("print-ast-json",
+                                   "Print the checked AST of a module as JSON (types, memory spaces, "
+                                   "read/write sets)");
+    ast->add_option("FILE", ast_file, "MCPL file")->required();
+    add_include(ast);
+    add_hwd_path(ast);
+    ast->callback([&] {
+        status = mcl::driver::print_ast_json_command(frontend_options(), ast_file, std::cout, std::cerr);
     });
 
     // CLI11 would only say that a subcommand is required; name the typo.

@@ -1,0 +1,24 @@
+// The `mclc` subcommands of the MCPL front end: `check FILE...` parses and
+// checks modules (and what they import); `print-ast-json FILE` prints the
+// checked AST of one module with types, memory spaces and read/write sets.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "compiler/driver/Session.h"
+
+namespace mcl::driver {
+
+struct FrontendOptions {
+    HardwarePaths hardware;
+    std::vector<std::string> include_roots;  // -I
+};
+
+int check_command(const FrontendOptions& options, const std::vector<std::string>& files, std::ostream& out,
+                  std::ostream& err);
+int print_ast_json_command(const FrontendOptions& options, const std::string& file, std::ostream& out,
+                           std::ostream& err);
+
+}  // namespace mcl::driver

@@ -1,0 +1,19 @@
+#include "compiler/sema/CheckProgram.h"
+
+#include "compiler/sema/CheckMapping.h"
+#include "compiler/sema/InferReadWrite.h"
+#include "compiler/sema/ResolveNames.h"
+
+namespace mcl::mcpl {
+
+bool check_program(Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags) {
+    size_t errors = diags.error_count();
+    resolve_names(program, library, diags);
+    if (diags.error_count() > errors) return false;
+    check_mapping(program, library, diags);
+    if (diags.error_count() > errors) return false;
+    infer_read_write(program, diags);
+    return diags.error_count() == errors;
+}
+
+}  // namespace mcl::mcpl

@@ -1,0 +1,330 @@
+#include "compiler/sema/InferReadWrite.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mcl::mcpl {
+
+namespace {
+
+struct Access {
+    bool read = false;
+    bool written = false;
+};
+
+// What every variable of the program is known to be: parameters, locals,
+// indices and constants, keyed by their declaration (declarations are unique
+// across the program, so one map serves every function).
+using AccessMap = std::map<const Decl*, Access>;
+
+bool is_variable(const ExprPtr& e) { return e && e->kind == Expr::Kind::Var && e->decl; }
+
+// One pass over one function's body: marks what it reads and writes, given
+// what the callees' parameters are known to be so far. Reports whether
+// anything new was learnt, so that the caller can iterate to a fixed point.
+class AccessCollector {
+public:
+    explicit AccessCollector(AccessMap& access) : access_(access) {}
+
+    bool changed() const { return changed_; }
+
+    void function(const Function& fn) {
+        for (const auto& param : fn.params) decl(*param);
+        stmt(*fn.body);
+    }
+
+private:
+    void mark(const Decl* d, Access a) {
+        Access& known = access_[d];
+        if ((a.read && !known.read) || (a.written && !known.written)) changed_ = true;
+        known.read = known.read || a.read;
+        known.written = known.written || a.written;
+    }
+
+    // A variable accessed as a whole (target, argument): its own access is
+    // `a`; the indices along its path are read.
+    void variable(const Expr& var, Access a) {
+        if (var.decl) mark(var.decl, a);
+        for (const VarPart& part : var.var)
+            for (const auto& group : part.indices)
+                for (const ExprPtr& index : group) read(*index);
+    }
+
+    void read(const Expr& e) {
+        switch (e.kind) {
+            case Expr::Kind::Var: variable(e, {.read = true}); break;
+            case Expr::Kind::Call: call(e); break;
+            default:
+                for (const ExprPtr& arg : e.args) read(*arg);
+                break;
+        }
+    }
+
+    // An argument passed to a parameter takes on what the callee does with
+    // the parameter; builtins only read their arguments, except the
+    // declarations of builtin bodies.
+    void call(const Expr& e) {
+        for (size_t i = 0; i < e.args.size(); ++i) {
+            const ExprPtr& arg = e.args[i];
+            if (e.function && i < e.function->params.size() && is_variable(arg))
+                variable(*arg, access_[e.function->params[i].get()]);
+            else if (!e.function && e.callee == "mcl_builtin_read" && is_variable(arg))
+                variable(*arg, {.read = true});
+            else if (!e.function && e.callee == "mcl_builtin_write" && is_variable(arg))
+                variable(*arg, {.written = true});
+            else
+                read(*arg);
+        }
+    }
+
+    void type(const TypeExpr& t) {
+        for (const auto& group : t.dimensions)
+            for (const ExprPtr& extent : group) read(*extent);
+    }
+
+    void decl(const Decl& d) {
+        for (const BasicDecl& form : d.forms) type(form.type);
+        if (d.init) read(*d.init);
+    }
+
+    void stmt(const Stmt& s) {
+        switch (s.kind) {
+            case Stmt::Kind::Block:
+                for (const StmtPtr& child : s.body) stmt(*child);
+                break;
+            case Stmt::Kind::Decl: decl(*s.decl); break;
+            case Stmt::Kind::Assign:
+                // `x = e` only writes x; `x += e` reads it too
+                variable(*s.target, {.read = s.op != "=", .written = true});
+                read(*s.value);
+                break;
+            case Stmt::Kind::Step: variable(*s.target, {.read = true, .written = true}); break;
+            case Stmt::Kind::Swap:
+                variable(*s.target, {.read = true, .written = true});
+                variable(*s.value, {.read = true, .written = true});
+                break;
+            case Stmt::Kind::Call: call(*s.call); break;
+            case Stmt::Kind::Return:
+                if (s.value) read(*s.value);
+                break;
+            case Stmt::Kind::If:
+                read(*s.condition);
+                stmt(*s.then_branch);
+                if (s.else_branch) stmt(*s.else_branch);
+                break;
+            case Stmt::Kind::For:
+                decl(*s.decl);
+                read(*s.condition);
+                stmt(*s.step);
+                stmt(*s.loop_body);
+                break;
+            case Stmt::Kind::Foreach:
+                decl(*s.decl);
+                read(*s.count);
+                stmt(*s.loop_body);
+                break;
+            case Stmt::Kind::As:
+                // a new view of the same storage: neither reads nor writes it
+                variable(*s.target, {});
+                for (const BasicDecl& view : s.views) type(view.type);
+                break;
+            case Stmt::Kind::Barrier: break;
+        }
+    }
+
+    AccessMap& access_;
+    bool changed_ = false;
+};
+
+template <typename Visit>
+void for_each_call(const Expr& e, Visit&& visit) {
+    if (e.kind == Expr::Kind::Call) visit(e);
+    for (const ExprPtr& arg : e.args) for_each_call(*arg, visit);
+    for (const VarPart& part : e.var)
+        for (const auto& group : part.indices)
+            for (const ExprPtr& index : group) for_each_call(*index, visit);
+}
+
+template <typename Visit>
+void for_each_stmt(const Stmt& s, Visit&& visit) {
+    visit(s);
+    for (const StmtPtr& child : s.body) for_each_stmt(*child, visit);
+    for (const StmtPtr* child : {&s.then_branch, &s.else_branch, &s.step, &s.loop_body})
+        if (*child) for_each_stmt(**child, visit);
+}
+
+// Every call a statement makes, in its own expressions (not its children's).
+template <typename Visit>
+void for_each_call_in(const Stmt& s, Visit&& visit) {
+    auto expr = [&](const ExprPtr& e) {
+        if (e) for_each_call(*e, visit);
+    };
+    auto type = [&](const TypeExpr& t) {
+        for (const auto& group : t.dimensions)
+            for (const ExprPtr& extent : group) expr(extent);
+    };
+    if (s.decl) {
+        for (const BasicDecl& form : s.decl->forms) type(form.type);
+        expr(s.decl->init);
+    }
+    for (const BasicDecl& view : s.views) type(view.type);
+    for (const ExprPtr* e : {&s.target, &s.value, &s.call, &s.condition, &s.count}) expr(*e);
+}
+
+template <typename Visit>
+void for_each_call_in(const Function& fn, Visit&& visit) {
+    for (const auto& param : fn.params)
+        for (const BasicDecl& form : param->forms)
+            for (const auto& group : form.type.dimensions)
+                for (const ExprPtr& extent : group) for_each_call(*extent, visit);
+    for_each_stmt(*fn.body, [&](const Stmt& s) { for_each_call_in(s, visit); });
+}
+
+// Callees before callers (depth-first post-order over the call graph), so
+// that one sweep settles every program without recursion.
+std::vector<const Function*> callees_first(const Program& program) {
+    std::vector<const Function*> order;
+    std::set<const Function*> visited;
+    auto visit = [&](auto& self, const Function* fn) -> void {
+        if (!fn->body || !visited.insert(fn).second) return;
+        for_each_call_in(*fn, [&](const Expr& call) {
+            if (call.function) self(self, call.function);
+        });
+        order.push_back(fn);
+    };
+    for (const auto& module : program.modules)
+        for (const auto& fn : module->functions) visit(visit, fn.get());
+    return order;
+}
+
+// The rules that need the final flags: `const` is not written, and no
+// variable is passed twice to a call that writes one of the two parameters.
+class AccessChecker {
+public:
+    AccessChecker(const AccessMap& access, DiagnosticEngine& diags) : access_(access), diags_(diags) {}
+
+    void function(const Function& fn) {
+        for_each_stmt(*fn.body, [&](const Stmt& s) {
+            switch (s.kind) {
+                case Stmt::Kind::Assign:
+                case Stmt::Kind::Step: check_write(*s.target); break;
+                case Stmt::Kind::Swap:
+                    check_write(*s.target);
+                    check_write(*s.value);
+                    break;
+                default: break;
+            }
+            for_each_call_in(s, [&](const Expr& call) { check_call(call); });
+        });
+    }
+
+private:
+    bool writes(const Decl& param) const {
+        auto it = access_.find(&param);
+        return it != access_.end() && it->second.written;
+    }
+
+    Diagnostic* check_write(const Expr& var) {
+        if (!var.decl || !var.decl->is_const) return nullptr;
+        return &diags_.error(var.location, "'" + var.decl->name() + "' is const but is written here");
+    }
+
+    void check_call(const Expr& call) {
+        if (!call.function) {
+            if (call.callee == "mcl_builtin_write")
+                for (const ExprPtr& arg : call.args)
+                    if (is_variable(arg)) check_write(*arg);
+            return;
+        }
+        const auto& params = call.function->params;
+        size_t count = std::min(call.args.size(), params.size());
+        // A const parameter that is written is reported inside the callee;
+        // its callers are not at fault.
+        for (size_t i = 0; i < count; ++i)
+            if (is_variable(call.args[i]) && !params[i]->is_const && writes(*params[i]))
+                if (Diagnostic* d = check_write(*call.args[i]))
+                    DiagnosticEngine::add_note(*d, params[i]->forms.back().location,
+                                               "'" + call.function->name + "' writes its parameter '" +
+                                                   params[i]->name() + "'");
+        std::set<const Decl*> reported;
+        for (size_t j = 0; j < count; ++j)
+            for (size_t i = 0; i < j; ++i)
+                check_alias(call, i, j, reported);
+    }
+
+    void check_alias(const Expr& call, size_t i, size_t j, std::set<const Decl*>& reported) {
+        const ExprPtr& first = call.args[i];
+        const ExprPtr& second = call.args[j];
+        if (!is_variable(first) || !is_variable(second) || first->decl != second->decl) return;
+        const auto& params = call.function->params;
+        const Decl* written = writes(*params[i]) ? params[i].get()
+                              : writes(*params[j]) ? params[j].get()
+                                                   : nullptr;
+        if (!written || !reported.insert(first->decl).second) return;
+        Diagnostic& d = diags_.error(
+            second->location, "'" + first->decl->name() + "' is passed twice to '" +
+                                  call.function->name + "', which writes parameter '" +
+                                  written->name() + "'; MCPL forbids aliasing");
+        DiagnosticEngine::add_note(d, first->location, "first passed here");
+    }
+
+    const AccessMap& access_;
+    DiagnosticEngine& diags_;
+};
+
+// Writes the final flags into every declaration of the program.
+class FlagSetter {
+public:
+    explicit FlagSetter(const AccessMap& access) : access_(access) {}
+
+    void decl(Decl& d) const {
+        auto it = access_.find(&d);
+        if (it == access_.end()) return;
+        d.is_read = it->second.read;
+        d.is_written = it->second.written;
+    }
+
+    void stmt(Stmt& s) const {
+        if (s.decl) decl(*s.decl);
+        for (StmtPtr& child : s.body) stmt(*child);
+        for (StmtPtr* child : {&s.then_branch, &s.else_branch, &s.step, &s.loop_body})
+            if (*child) stmt(**child);
+    }
+
+private:
+    const AccessMap& access_;
+};
+
+}  // namespace
+
+void infer_read_write(Program& program, DiagnosticEngine& diags) {
+    std::vector<const Function*> order = callees_first(program);
+    AccessMap access;
+    // Recursion can make a caller's parameter matter to its callee: repeat
+    // until nothing changes. The flags only grow, so this terminates.
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const Function* fn : order) {
+            AccessCollector collector(access);
+            collector.function(*fn);
+            changed = changed || collector.changed();
+        }
+    }
+
+    AccessChecker checker(access, diags);
+    for (const Function* fn : order) checker.function(*fn);
+
+    FlagSetter setter(access);
+    for (auto& module : program.modules) {
+        for (auto& constant : module->constants) setter.decl(*constant);
+        for (auto& fn : module->functions) {
+            for (auto& param : fn->params) setter.decl(*param);
+            if (fn->body) setter.stmt(*fn->body);
+        }
+    }
+}
+
+}  // namespace mcl::mcpl

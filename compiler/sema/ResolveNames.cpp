@@ -1,0 +1,719 @@
+#include "compiler/sema/ResolveNames.h"
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "support/Spelling.h"
+
+namespace mcl::mcpl {
+
+namespace {
+
+constexpr const char* kBuiltinRead = "mcl_builtin_read";
+constexpr const char* kBuiltinWrite = "mcl_builtin_write";
+
+struct BuiltinFunction {
+    const char* name;
+    size_t arity;
+};
+constexpr BuiltinFunction kBuiltins[] = {
+    {"toFloat", 1}, {"toDouble", 1}, {"toInt", 1}, {"min", 2}, {"max", 2}, {"divide_up", 2},
+};
+
+Type primitive_type(Primitive p) {
+    Type t;
+    t.primitive = p;
+    return t;
+}
+
+int numeric_rank(Primitive p) {
+    switch (p) {
+    case Primitive::Byte: return 1;
+    case Primitive::Int: return 2;
+    case Primitive::Float: return 3;
+    case Primitive::Double: return 4;
+    default: return 0;
+    }
+}
+
+bool is_integral(const Type& t) {
+    return !t.is_array() && t.primitive &&
+           (*t.primitive == Primitive::Int || *t.primitive == Primitive::Byte);
+}
+
+bool is_condition(const Type& t) {
+    return !t.is_array() && t.primitive && (*t.primitive == Primitive::Bool || is_integral(t));
+}
+
+// The result of arithmetic on two numbers: the wider of the two.
+Type promote(const Type& a, const Type& b) {
+    return numeric_rank(*a.primitive) >= numeric_rank(*b.primitive) ? a.element() : b.element();
+}
+
+// Whether a value of type `from` may be stored in / passed as `to`.
+bool assignable(const Type& to, const Type& from) {
+    if (to.is_array() || from.is_array()) {
+        return to.primitive == from.primitive && to.record == from.record &&
+               to.group_ranks == from.group_ranks;
+    }
+    if (to.is_numeric() && from.is_numeric()) return true;
+    return to == from;
+}
+
+// Everything a name can denote.
+struct Symbol {
+    enum class Kind { Variable, Function, Record };
+    Kind kind = Kind::Variable;
+    const Decl* decl = nullptr;
+    const BasicDecl* form = nullptr;
+    const Function* function = nullptr;
+    const RecordType* record = nullptr;
+    SourceLocation location;
+};
+
+class Scope {
+public:
+    explicit Scope(const Scope* parent) : parent_(parent) {}
+    const Symbol* find(const std::string& name) const {
+        for (const Scope* s = this; s; s = s->parent_) {
+            auto it = s->symbols_.find(name);
+            if (it != s->symbols_.end()) return &it->second;
+        }
+        return nullptr;
+    }
+    const Symbol* find_local(const std::string& name) const {
+        auto it = symbols_.find(name);
+        return it == symbols_.end() ? nullptr : &it->second;
+    }
+    void add(const std::string& name, Symbol s) { symbols_[name] = s; }
+    std::vector<std::string> visible_names() const {
+        std::vector<std::string> out;
+        for (const Scope* s = this; s; s = s->parent_)
+            for (const auto& [n, sym] : s->symbols_) out.push_back(n);
+        return out;
+    }
+
+private:
+    const Scope* parent_;
+    std::map<std::string, Symbol> symbols_;
+};
+
+class NameResolver {
+public:
+    NameResolver(Program& p, const hdl::HardwareLibrary& lib, DiagnosticEngine& diags)
+        : program_(p), library_(lib), diags_(diags) {}
+
+    void run() {
+        for (auto& m : program_.modules) declare_module(*m);
+        for (auto& m : program_.modules) check_module(*m);
+    }
+
+private:
+    // --- module level ---------------------------------------------------
+
+    void declare_module(Module& m) {
+        Scope& scope = module_scopes_.try_emplace(&m, nullptr).first->second;
+        auto declare = [&](const std::string& name, Symbol s) {
+            if (const Symbol* old = scope.find_local(name)) {
+                auto& d = diags_.error(s.location, fmt::format("redefinition of '{}'", name));
+                DiagnosticEngine::add_note(d, old->location, "previous definition is here");
+                return;
+            }
+            scope.add(name, s);
+        };
+        for (auto& r : m.records) {
+            r->module = &m;
+            Symbol s{Symbol::Kind::Record, nullptr, nullptr, nullptr, r.get(), r->location};
+            declare(r->name, s);
+        }
+        for (auto& c : m.constants)
+            declare(c->name(), Symbol{Symbol::Kind::Variable, c.get(), &c->forms.back(), nullptr, nullptr,
+                                      c->forms.back().location});
+        for (auto& f : m.functions) {
+            f->module = &m;
+            declare(f->name, Symbol{Symbol::Kind::Function, nullptr, nullptr, f.get(), nullptr, f->location});
+        }
+    }
+
+    void check_module(Module& m) {
+        module_ = &m;
+        Scope& own = module_scopes_.at(&m);
+        for (const auto& [name, loc] : m.exports)
+            if (!own.find_local(name))
+                diags_.error(loc, fmt::format("module '{}' exports '{}', which it does not define", m.name, name));
+        // Imported modules' exports sit in a scope around the module's own.
+        Scope& imported = import_scopes_.try_emplace(&m, nullptr).first->second;
+        for (const Module* im : program_.imported_modules[&m]) {
+            const Scope& theirs = module_scopes_.at(im);
+            for (const auto& [name, loc] : im->exports)
+                if (const Symbol* s = theirs.find_local(name)) imported.add(name, *s);
+        }
+        module_scope_ = std::make_unique<Scope>(&imported);
+        for (const std::string& n : own.visible_names()) module_scope_->add(n, *own.find_local(n));
+        // Records first: functions and constants use them.
+        for (auto& r : m.records) check_record(*r);
+        for (auto& c : m.constants) check_decl(*c, *module_scope_, /*is_parameter=*/false, /*declare=*/false);
+        for (auto& f : m.functions) check_function(*f);
+    }
+
+    void check_record(RecordType& r) {
+        Scope fields(module_scope_.get());
+        for (auto& f : r.fields) {
+            if (f->init) diags_.error(f->init->location, "a record field cannot have an initializer");
+            check_decl(*f, fields, false, true);
+            if (f->forms.back().resolved_type.record == &r)
+                diags_.error(f->location, fmt::format("record '{}' contains itself", r.name));
+        }
+    }
+
+    // Descriptions a module may use: its imports, and those of the modules it imports.
+    bool module_imports_hardware(const Module& m, const std::string& hwd) {
+        std::set<const Module*> seen;
+        std::function<bool(const Module&)> visit = [&](const Module& at) {
+            if (!seen.insert(&at).second) return false;
+            for (const std::string& h : program_.imported_hardware[&at])
+                if (h == hwd) return true;
+            for (const Module* im : program_.imported_modules[&at])
+                if (visit(*im)) return true;
+            return false;
+        };
+        return visit(m);
+    }
+
+    void check_function(Function& f) {
+        function_ = &f;
+        model_ = library_.find(f.hardware);
+        if (!model_) {
+            diags_.error(f.hardware_location,
+                         fmt::format("unknown hardware description '{}'{}", f.hardware,
+                                     did_you_mean(f.hardware, library_.names())));
+        } else if (!module_imports_hardware(*module_, f.hardware)) {
+            diags_.warning(f.hardware_location,
+                           fmt::format("function '{}' targets '{}', which module '{}' does not import; "
+                                       "add 'import {};'",
+                                       f.name, f.hardware, module_->name, f.hardware));
+        }
+        f.resolved_return_type = resolve_type(f.return_type, *module_scope_, true);
+        Scope params(module_scope_.get());
+        for (auto& p : f.params) check_decl(*p, params, true, true);
+        f.builtin_body = is_builtin_body(*f.body);
+        if (f.builtin_body) {
+            check_builtin_body(f, params);
+            return;
+        }
+        check_block_contents(*f.body, params);
+    }
+
+    static bool is_builtin_body(const Stmt& body) {
+        if (body.body.empty()) return false;
+        for (const StmtPtr& s : body.body)
+            if (s->kind != Stmt::Kind::Call || (s->call->callee != kBuiltinRead && s->call->callee != kBuiltinWrite))
+                return false;
+        return true;
+    }
+
+    void check_builtin_body(Function& f, Scope& params) {
+        for (StmtPtr& s : f.body->body) {
+            for (ExprPtr& a : s->call->args) {
+                if (a->kind != Expr::Kind::Var || a->var.size() != 1 || !a->var[0].indices.empty()) {
+                    diags_.error(a->location, fmt::format("'{}' takes parameter names", s->call->callee));
+                    continue;
+                }
+                check_expr(*a, params);
+            }
+            s->call->type = primitive_type(Primitive::Void);
+        }
+    }
+
+    // --- types and declarations -------------------------------------------
+
+    Type resolve_type(TypeExpr& t, const Scope& scope, bool allow_void) {
+        Type out;
+        if (t.primitive) {
+            out.primitive = t.primitive;
+            if (*t.primitive == Primitive::Void && (!allow_void || !t.dimensions.empty())) {
+                diags_.error(t.location, "'void' is only a function's return type");
+                out = Type{};
+            }
+        } else {
+            const Symbol* s = scope.find(t.record_name);
+            if (!s || s->kind != Symbol::Kind::Record) {
+                diags_.error(t.location, fmt::format("unknown type '{}'{}", t.record_name,
+                                                     did_you_mean(t.record_name, record_names(scope))));
+                return Type{};
+            }
+            out.record = s->record;
+        }
+        for (auto& group : t.dimensions) {
+            for (ExprPtr& extent : group) check_size(*extent, scope);
+            out.group_ranks.push_back(group.size());
+        }
+        out.group_count = out.group_ranks.size();
+        return out;
+    }
+
+    static std::vector<std::string> record_names(const Scope& scope) {
+        std::vector<std::string> out;
+        for (const std::string& n : scope.visible_names())
+            if (const Symbol* s = scope.find(n); s && s->kind == Symbol::Kind::Record) out.push_back(n);
+        return out;
+    }
+
+    // An array extent: an int expression over parameters, constants and
+    // hardware values.
+    void check_size(Expr& e, const Scope& scope) {
+        Type t = check_expr(e, scope);
+        if (t.valid() && !is_integral(t)) {
+            diags_.error(e.location, fmt::format("an array size must be an int, not {}", t.str()));
+            return;
+        }
+        check_constant(e, "an array size");
+    }
+
+    void check_constant(const Expr& e, const char* what) {
+        if (e.kind == Expr::Kind::Var && e.decl && !e.hardware) {
+            const Decl* d = e.decl;
+            if ((!d->is_const || foreach_indices_.count(d)) && !parameters_.count(d))
+                diags_.error(e.location,
+                             fmt::format("{} must be constant: '{}' is neither a parameter nor a constant",
+                                         what, e.var[0].name));
+        }
+        for (const ExprPtr& a : e.args) check_constant(*a, what);
+        for (const VarPart& p : e.var)
+            for (const auto& g : p.indices)
+                for (const ExprPtr& i : g) check_constant(*i, what);
+    }
+
+    void check_decl(Decl& d, Scope& scope, bool is_parameter, bool declare) {
+        if (is_parameter) parameters_.insert(&d);
+        Type first;
+        for (size_t i = 0; i < d.forms.size(); ++i) {
+            BasicDecl& form = d.forms[i];
+            form.resolved_type = resolve_type(form.type, scope, false);
+            if (i == 0) first = form.resolved_type;
+            else if (first.valid() && form.resolved_type.valid() &&
+                     (first.primitive != form.resolved_type.primitive || first.record != form.resolved_type.record))
+                diags_.error(form.location, fmt::format("'{}' views '{}' as {}, but its elements are {}",
+                                                        form.name, d.forms[0].name, form.resolved_type.str(),
+                                                        first.element().str()));
+        }
+        if (d.init) {
+            Type t = check_expr(*d.init, scope);
+            const Type& target = d.forms.back().resolved_type;
+            if (t.valid() && target.valid() && !assignable(target, t))
+                diags_.error(d.init->location, fmt::format("cannot initialize '{}' of type {} with {}", d.name(),
+                                                           target.str(), t.str()));
+            if (target.is_array())
+                diags_.error(d.init->location, "an array cannot be initialized in its declaration");
+        } else if (d.is_const && !is_parameter && declare && !d.forms.back().resolved_type.is_array()) {
+            diags_.error(d.location, fmt::format("constant '{}' needs a value", d.name()));
+        }
+        if (!declare) return;
+        for (BasicDecl& form : d.forms) {
+            if (const Symbol* old = scope.find_local(form.name)) {
+                auto& diag = diags_.error(form.location, fmt::format("redefinition of '{}'", form.name));
+                DiagnosticEngine::add_note(diag, old->location, "previous definition is here");
+                continue;
+            }
+            scope.add(form.name, Symbol{Symbol::Kind::Variable, &d, &form, nullptr, nullptr, form.location});
+        }
+    }
+
+    // --- statements --------------------------------------------------------
+
+    void check_block_contents(Stmt& block, const Scope& outer) {
+        Scope scope(&outer);
+        for (StmtPtr& s : block.body) check_stmt(*s, scope);
+    }
+
+    // A statement that is the body of if/for/foreach gets a scope of its own.
+    void check_nested(Stmt& s, const Scope& outer) {
+        Scope scope(&outer);
+        check_stmt(s, scope);
+    }
+
+    void expect_condition(Expr& e, const Scope& scope) {
+        Type t = check_expr(e, scope);
+        if (t.valid() && !is_condition(t))
+            diags_.error(e.location, fmt::format("a condition must be bool or int, not {}", t.str()));
+    }
+
+    void check_stmt(Stmt& s, Scope& scope) {
+        switch (s.kind) {
+        case Stmt::Kind::Block: check_block_contents(s, scope); break;
+        case Stmt::Kind::Decl: check_decl(*s.decl, scope, false, true); break;
+        case Stmt::Kind::Assign: check_assign(s, scope); break;
+        case Stmt::Kind::Step: {
+            Type t = check_expr(*s.target, scope);
+            if (t.valid() && !t.is_numeric())
+                diags_.error(s.location, fmt::format("'{}' needs a number, not {}", s.op, t.str()));
+            break;
+        }
+        case Stmt::Kind::Swap: {
+            Type a = check_expr(*s.target, scope);
+            Type b = check_expr(*s.value, scope);
+            if (a.valid() && b.valid() && !(a == b))
+                diags_.error(s.location, fmt::format("cannot swap {} and {}", a.str(), b.str()));
+            break;
+        }
+        case Stmt::Kind::Call: {
+            if (s.call->callee == kBuiltinRead || s.call->callee == kBuiltinWrite) {
+                diags_.error(s.call->location,
+                             fmt::format("'{}' is only allowed in a library function whose body consists "
+                                         "of such calls",
+                                         s.call->callee));
+                break;
+            }
+            check_expr(*s.call, scope);
+            break;
+        }
+        case Stmt::Kind::Return: check_return(s, scope); break;
+        case Stmt::Kind::If:
+            expect_condition(*s.condition, scope);
+            check_nested(*s.then_branch, scope);
+            if (s.else_branch) check_nested(*s.else_branch, scope);
+            break;
+        case Stmt::Kind::For: {
+            Scope loop(&scope);
+            check_decl(*s.decl, loop, false, true);
+            expect_condition(*s.condition, loop);
+            check_stmt(*s.step, loop);
+            check_nested(*s.loop_body, loop);
+            break;
+        }
+        case Stmt::Kind::Foreach: {
+            Type count = check_expr(*s.count, scope);
+            if (count.valid() && !is_integral(count))
+                diags_.error(s.count->location, fmt::format("the number of units must be an int, not {}", count.str()));
+            Scope loop(&scope);
+            check_decl(*s.decl, loop, false, true);
+            s.decl->is_const = true;  // the index of a unit is fixed: writing it is an error
+            foreach_indices_.insert(s.decl.get());
+            check_nested(*s.loop_body, loop);
+            break;
+        }
+        case Stmt::Kind::Barrier: break;  // its memory space is checked with the mapping
+        case Stmt::Kind::As: check_as(s, scope); break;
+        }
+    }
+
+    void check_assign(Stmt& s, const Scope& scope) {
+        Type target = check_expr(*s.target, scope);
+        Type value = check_expr(*s.value, scope);
+        if (!target.valid() || !value.valid()) return;
+        if (target.is_array()) {
+            diags_.error(s.target->location,
+                         fmt::format("cannot assign to a whole array of type {}; index it", target.str()));
+            return;
+        }
+        if (s.op != "=" && (!target.is_numeric() || !value.is_numeric())) {
+            diags_.error(s.location, fmt::format("'{}' needs numbers, not {} and {}", s.op, target.str(), value.str()));
+            return;
+        }
+        if ((s.op == "%=" || s.op == "<<=" || s.op == ">>=") && (!is_integral(target) || !is_integral(value))) {
+            diags_.error(s.location, fmt::format("'{}' needs ints", s.op));
+            return;
+        }
+        if (!assignable(target, value))
+            diags_.error(s.value->location, fmt::format("cannot assign {} to {}", value.str(), target.str()));
+    }
+
+    void check_return(Stmt& s, const Scope& scope) {
+        const Type& want = function_->resolved_return_type;
+        if (!s.value) {
+            if (want.valid() && !want.is_void())
+                diags_.error(s.location, fmt::format("'{}' must return a {}", function_->name, want.str()));
+            return;
+        }
+        Type got = check_expr(*s.value, scope);
+        if (want.is_void()) {
+            diags_.error(s.value->location, fmt::format("'{}' returns void, not a value", function_->name));
+        } else if (got.valid() && want.valid() && !assignable(want, got)) {
+            diags_.error(s.value->location,
+                         fmt::format("'{}' returns {}, not {}", function_->name, want.str(), got.str()));
+        }
+    }
+
+    void check_as(Stmt& s, Scope& scope) {
+        Type t = check_expr(*s.target, scope);
+        Expr& target = *s.target;
+        if (target.var.size() != 1 || !target.var[0].indices.empty() || !target.decl) {
+            diags_.error(target.location, "'as' gives a whole variable another shape");
+            return;
+        }
+        for (BasicDecl& view : s.views) {
+            view.resolved_type = resolve_type(view.type, scope, false);
+            if (t.valid() && view.resolved_type.valid() &&
+                (view.resolved_type.primitive != t.primitive || view.resolved_type.record != t.record))
+                diags_.error(view.location, fmt::format("'{}' views '{}' as {}, but its elements are {}", view.name,
+                                                        target.var[0].name, view.resolved_type.str(),
+                                                        t.element().str()));
+            if (const Symbol* old = scope.find_local(view.name)) {
+                auto& diag = diags_.error(view.location, fmt::format("redefinition of '{}'", view.name));
+                DiagnosticEngine::add_note(diag, old->location, "previous definition is here");
+                continue;
+            }
+            scope.add(view.name,
+                      Symbol{Symbol::Kind::Variable, target.decl, &view, nullptr, nullptr, view.location});
+        }
+    }
+
+    // --- expressions -------------------------------------------------------
+
+    Type check_expr(Expr& e, const Scope& scope) {
+        e.type = compute_type(e, scope);
+        return e.type;
+    }
+
+    Type compute_type(Expr& e, const Scope& scope) {
+        switch (e.kind) {
+        case Expr::Kind::IntLiteral: return primitive_type(Primitive::Int);
+        case Expr::Kind::FloatLiteral: return primitive_type(Primitive::Float);
+        case Expr::Kind::BoolLiteral: return primitive_type(Primitive::Bool);
+        case Expr::Kind::Var: return check_var(e, scope);
+        case Expr::Kind::Call: return check_call(e, scope);
+        case Expr::Kind::Unary: return check_unary(e, scope);
+        case Expr::Kind::Binary: return check_binary(e, scope);
+        }
+        return Type{};
+    }
+
+    // Applies index groups to a value of type `t`; returns the indexed type.
+    Type apply_indices(VarPart& part, Type t, const Scope& scope) {
+        if (part.indices.size() > t.group_count) {
+            diags_.error(part.location, fmt::format("'{}' of type {} has {} index group{}, not {}", part.name,
+                                                    t.str(), t.group_count, t.group_count == 1 ? "" : "s",
+                                                    part.indices.size()));
+            return Type{};
+        }
+        for (size_t g = 0; g < part.indices.size(); ++g) {
+            if (part.indices[g].size() != t.group_ranks[g]) {
+                diags_.error(part.indices[g].front()->location,
+                             fmt::format("'{}' of type {} takes {} ind{} here, not {}", part.name, t.str(),
+                                         t.group_ranks[g], t.group_ranks[g] == 1 ? "ex" : "ices",
+                                         part.indices[g].size()));
+                return Type{};
+            }
+            for (ExprPtr& i : part.indices[g]) {
+                Type it = check_expr(*i, scope);
+                if (it.valid() && !is_integral(it))
+                    diags_.error(i->location, fmt::format("an index must be an int, not {}", it.str()));
+            }
+        }
+        Type out = t;
+        out.group_ranks.erase(out.group_ranks.begin(), out.group_ranks.begin() + part.indices.size());
+        out.group_count = out.group_ranks.size();
+        return out;
+    }
+
+    Type check_var(Expr& e, const Scope& scope) {
+        VarPart& head = e.var[0];
+        const Symbol* s = scope.find(head.name);
+        if (!s && e.var.size() > 1 && library_.find(head.name)) return check_hardware_value(e);
+        if (!s || s->kind != Symbol::Kind::Variable) {
+            if (s && s->kind == Symbol::Kind::Function)
+                diags_.error(head.location, fmt::format("'{}' is a function; call it with (...)", head.name));
+            else if (s)
+                diags_.error(head.location, fmt::format("'{}' is a type, not a variable", head.name));
+            else
+                diags_.error(head.location, fmt::format("use of undeclared identifier '{}'{}", head.name,
+                                                        did_you_mean(head.name, scope.visible_names())));
+            return Type{};
+        }
+        e.decl = s->decl;
+        e.form = s->form;
+        Type t = apply_indices(head, s->form->resolved_type, scope);
+        for (size_t k = 1; k < e.var.size() && t.valid(); ++k) {
+            VarPart& part = e.var[k];
+            if (!t.record || t.is_array()) {
+                diags_.error(part.location, fmt::format("{} has no field '{}'", t.str(), part.name));
+                return Type{};
+            }
+            const Decl* field = nullptr;
+            for (const auto& f : t.record->fields)
+                if (f->name() == part.name) field = f.get();
+            if (!field) {
+                std::vector<std::string> names;
+                for (const auto& f : t.record->fields) names.push_back(f->name());
+                diags_.error(part.location, fmt::format("record '{}' has no field '{}'{}", t.record->name,
+                                                        part.name, did_you_mean(part.name, names)));
+                return Type{};
+            }
+            t = apply_indices(part, field->forms.back().resolved_type, scope);
+        }
+        return t;
+    }
+
+    // `gpu.hierarchy.blocks.block.threads.max_nr_units`: a par_group's count.
+    Type check_hardware_value(Expr& e) {
+        const hdl::HardwareModel& m = *library_.find(e.var[0].name);
+        HardwareValue hv;
+        hv.description = e.var[0].name;
+        for (size_t i = 1; i < e.var.size(); ++i) {
+            if (!e.var[i].indices.empty()) {
+                diags_.error(e.var[i].location, "a hardware value takes no index");
+                return Type{};
+            }
+            hv.path.push_back(e.var[i].name);
+        }
+        const std::string& property = hv.path.back();
+        const hdl::ParGroup* group = hv.path.size() >= 2 ? m.find_par_group(hv.path[hv.path.size() - 2]) : nullptr;
+        bool valid_path = group && hv.path.size() >= 3 && hv.path[0] == m.parallelism_name &&
+                          (property == "nr_units" || property == "max_nr_units");
+        if (!valid_path) {
+            diags_.error(e.location,
+                         fmt::format("'{}' is not a hardware value: write {}.{}.<par_group path>.nr_units or "
+                                     ".max_nr_units",
+                                     fmt::format("{}.{}", hv.description, fmt::join(hv.path, ".")),
+                                     hv.description, m.parallelism_name));
+            return Type{};
+        }
+        bool is_max = group->units.bound == hdl::UnitCount::Bound::Max;
+        if ((property == "max_nr_units") != is_max) {
+            diags_.error(e.var.back().location,
+                         fmt::format("par_group '{}' of '{}' has '{}', not '{}'", group->name, hv.description,
+                                     is_max ? "max_nr_units" : "nr_units", property));
+            return Type{};
+        }
+        if (group->units.count.unlimited) {
+            diags_.error(e.location, fmt::format("par_group '{}' of '{}' has an unlimited number of units",
+                                                 group->name, hv.description));
+            return Type{};
+        }
+        hv.value = group->units.count.value;
+        e.hardware = hv;
+        return primitive_type(Primitive::Int);
+    }
+
+    Type check_call(Expr& e, const Scope& scope) {
+        std::vector<Type> args;
+        for (ExprPtr& a : e.args) args.push_back(check_expr(*a, scope));
+        const Symbol* s = scope.find(e.callee);
+        if (s && s->kind == Symbol::Kind::Function) return check_user_call(e, *s->function, args);
+        for (const BuiltinFunction& b : kBuiltins)
+            if (e.callee == b.name) return check_builtin_call(e, b, args);
+        std::vector<std::string> candidates = scope.visible_names();
+        for (const BuiltinFunction& b : kBuiltins) candidates.emplace_back(b.name);
+        diags_.error(e.location, fmt::format("call to undeclared function '{}'{}", e.callee,
+                                             did_you_mean(e.callee, candidates)));
+        return Type{};
+    }
+
+    Type check_user_call(Expr& e, const Function& f, const std::vector<Type>& args) {
+        e.function = &f;
+        if (args.size() != f.params.size()) {
+            auto& d = diags_.error(e.location, fmt::format("'{}' takes {} argument{}, not {}", f.name, f.params.size(),
+                                                           f.params.size() == 1 ? "" : "s", args.size()));
+            DiagnosticEngine::add_note(d, f.location, "declared here");
+            return f.resolved_return_type;
+        }
+        for (size_t i = 0; i < args.size(); ++i) {
+            const Type& want = f.params[i]->forms.front().resolved_type;
+            if (!args[i].valid() || !want.valid() || assignable(want, args[i])) continue;
+            auto& d = diags_.error(e.args[i]->location,
+                                   fmt::format("argument {} of '{}' must be {}, not {}", i + 1, f.name, want.str(),
+                                               args[i].str()));
+            DiagnosticEngine::add_note(d, f.params[i]->forms.front().location, "parameter declared here");
+        }
+        return f.resolved_return_type;
+    }
+
+    Type check_builtin_call(Expr& e, const BuiltinFunction& b, const std::vector<Type>& args) {
+        if (args.size() != b.arity) {
+            diags_.error(e.location, fmt::format("'{}' takes {} argument{}, not {}", b.name, b.arity,
+                                                 b.arity == 1 ? "" : "s", args.size()));
+            return Type{};
+        }
+        for (size_t i = 0; i < args.size(); ++i)
+            if (args[i].valid() && !args[i].is_numeric()) {
+                diags_.error(e.args[i]->location, fmt::format("'{}' needs a number, not {}", b.name, args[i].str()));
+                return Type{};
+            }
+        for (const Type& a : args)
+            if (!a.valid()) return Type{};
+        const std::string callee = b.name;
+        if (callee == "toFloat") return primitive_type(Primitive::Float);
+        if (callee == "toDouble") return primitive_type(Primitive::Double);
+        if (callee == "toInt") return primitive_type(Primitive::Int);
+        if (callee == "divide_up") {
+            for (size_t i = 0; i < args.size(); ++i)
+                if (!is_integral(args[i]))
+                    diags_.error(e.args[i]->location, fmt::format("'divide_up' needs ints, not {}", args[i].str()));
+            return primitive_type(Primitive::Int);
+        }
+        return promote(args[0], args[1]);  // min, max
+    }
+
+    Type check_unary(Expr& e, const Scope& scope) {
+        Type t = check_expr(*e.args[0], scope);
+        if (!t.valid()) return t;
+        if (e.op == "-") {
+            if (t.is_numeric()) return t;
+            diags_.error(e.location, fmt::format("cannot negate {}", t.str()));
+            return Type{};
+        }
+        if (is_condition(t)) return primitive_type(Primitive::Bool);
+        diags_.error(e.location, fmt::format("'!' needs bool or int, not {}", t.str()));
+        return Type{};
+    }
+
+    Type check_binary(Expr& e, const Scope& scope) {
+        Type a = check_expr(*e.args[0], scope);
+        Type b = check_expr(*e.args[1], scope);
+        if (!a.valid() || !b.valid()) return Type{};
+        const std::string& op = e.op;
+        auto fail = [&](const char* need) {
+            diags_.error(e.location, fmt::format("'{}' needs {}, not {} and {}", op, need, a.str(), b.str()));
+            return Type{};
+        };
+        if (op == "&&" || op == "||") {
+            if (!is_condition(a) || !is_condition(b)) return fail("bools or ints");
+            return primitive_type(Primitive::Bool);
+        }
+        if (op == "==" || op == "!=") {
+            bool comparable = (a.is_numeric() && b.is_numeric()) ||
+                              (!a.is_array() && a.primitive == Primitive::Bool && a == b);
+            if (!comparable) return fail("two numbers or two bools");
+            return primitive_type(Primitive::Bool);
+        }
+        if (op == "<" || op == "<=" || op == ">" || op == ">=") {
+            if (!a.is_numeric() || !b.is_numeric()) return fail("numbers");
+            return primitive_type(Primitive::Bool);
+        }
+        if (op == "%" || op == "&" || op == "|" || op == "<<" || op == ">>") {
+            if (!is_integral(a) || !is_integral(b)) return fail("ints");
+            return promote(a, b);
+        }
+        if (!a.is_numeric() || !b.is_numeric()) return fail("numbers");  // + - * / ^
+        return promote(a, b);
+    }
+
+    Program& program_;
+    const hdl::HardwareLibrary& library_;
+    DiagnosticEngine& diags_;
+    std::map<const Module*, Scope> module_scopes_;   // each module's own top-level names
+    std::map<const Module*, Scope> import_scopes_;   // the names it imports
+    std::unique_ptr<Scope> module_scope_;            // own names over imports, for the module being checked
+    std::set<const Decl*> parameters_;
+    std::set<const Decl*> foreach_indices_;
+    const Module* module_ = nullptr;
+    const Function* function_ = nullptr;
+    const hdl::HardwareModel* model_ = nullptr;
+};
+
+}  // namespace
+
+bool is_builtin_function(const std::string& name) {
+    for (const BuiltinFunction& b : kBuiltins)
+        if (name == b.name) return true;
+    return name == kBuiltinRead || name == kBuiltinWrite;
+}
+
+void resolve_names(Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags) {
+    NameResolver(program, library, diags).run();
+}
+
+}  // namespace mcl::mcpl

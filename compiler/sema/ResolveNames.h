@@ -1,0 +1,43 @@
+// Pass: resolve names and check types in a loaded Program.
+//
+// Needs: a Program from load_modules (imports resolved) and the hardware
+//   library.
+// Does, per module:
+//   - every function's hardware description exists (an error otherwise); a
+//     module that uses a description it does not import, directly or through
+//     an imported module, gets a warning;
+//   - names resolve in scope order: locals and parameters, the module's
+//     constants, records and functions, then the exported names of imported
+//     modules, then builtins; duplicate names in one scope are errors;
+//   - record types and fields resolve; array dimension and index counts
+//     match the type (`a[i,j]` on `float[n,m]`; tiles `a[i][j]`);
+//   - types check: arithmetic on numbers (int, byte, float, double; mixed
+//     int/float promotes), conditions are bool or int, comparisons give
+//     bool, `^` is power, assignments convert between numbers only, calls
+//     match their signatures (count and types; arrays by element type and
+//     rank), `return` matches the function's type;
+//   - array sizes are constant expressions over parameters, constants and
+//     hardware values; no global variables except `const`;
+//   - hardware values such as `gpu.hierarchy.blocks.block.threads.max_nr_units`
+//     are evaluated from the model (nr_units or max_nr_units of a par_group);
+//   - library functions whose body consists of `mcl_builtin_read(...)` /
+//     `mcl_builtin_write(...)` calls are marked builtin_body; those calls are
+//     allowed only there.
+// Guarantees: afterwards, on a program without errors, every Var has decl
+//   and form (or hardware), every Call has function (or is a builtin), every
+//   Expr has a type, every BasicDecl a resolved_type, every Function its
+//   module, builtin_body and resolved_return_type.
+#pragma once
+
+#include "compiler/sema/Program.h"
+#include "hdl/HardwareLibrary.h"
+#include "support/Diagnostics.h"
+
+namespace mcl::mcpl {
+
+// The builtin functions every module sees (toFloat, min, divide_up, ...).
+bool is_builtin_function(const std::string& name);
+
+void resolve_names(Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags);
+
+}  // namespace mcl::mcpl

@@ -1,0 +1,36 @@
+// Helpers for the compiler tests: run the MCPL front end on text or files
+// against the built-in hardware library.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/sema/Program.h"
+#include "hdl/HardwareLibrary.h"
+#include "support/Diagnostics.h"
+
+namespace mcl::mcpl::testing {
+
+struct CheckedText {
+    std::unique_ptr<SourceManager> sources;
+    std::unique_ptr<DiagnosticEngine> diags;
+    std::unique_ptr<hdl::HardwareLibrary> library;
+    Program program;
+
+    // All diagnostics as clang-style text.
+    std::string text() const;
+    // The first root module (null when it did not parse).
+    const Module* module() const { return program.roots.empty() ? nullptr : program.roots.front(); }
+};
+
+// Parses `text` as file `name`, loads the built-in stdlib-hw library and runs
+// the whole front end (check_program).
+CheckedText check_text(const std::string& text, const std::string& name = "t.mcl",
+                       const std::vector<std::string>& include_roots = {});
+
+// The same on files.
+CheckedText check_files(const std::vector<std::string>& files,
+                        const std::vector<std::string>& include_roots = {});
+
+}  // namespace mcl::mcpl::testing

@@ -17,6 +17,7 @@ qualifiedName : ID ('.' ID)* ;
 topDecl
     : CONST type_ name=ID '=' expr ';'               # constDecl
     | TYPE name=ID '{' (decl ';')* '}'                # recordDecl
+    | decl ';'                                        # globalDecl
     ;
 
 function

@@ -1,7 +1,6 @@
 #include "compiler/parse/ParseMcpl.h"
 
 #include <charconv>
-#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -47,6 +46,13 @@ public:
                 rec->location = loc(r->name);
                 for (auto* f : r->decl()) rec->fields.push_back(decl(f));
                 m->records.push_back(std::move(rec));
+            } else if (auto* g = dynamic_cast<MCPLParser::GlobalDeclContext*>(child)) {
+                // Parsed only to say clearly why it is rejected.
+                auto* name = g->decl()->basicDecl(0)->name;
+                diags_.error(loc(name), fmt::format("global variable '{}': only 'const' declarations with a "
+                                                    "value may appear outside functions",
+                                                    name->getText()));
+                ok_ = false;
             } else if (auto* f = dynamic_cast<MCPLParser::FunctionContext*>(child)) {
                 m->functions.push_back(function(f));
             }
@@ -236,7 +242,8 @@ private:
         } else if (auto* f = dynamic_cast<MCPLParser::FloatExprContext*>(ctx)) {
             e->kind = Expr::Kind::FloatLiteral;
             e->spelling = f->getText();
-            e->float_value = std::strtod(e->spelling.c_str(), nullptr);
+            // from_chars: locale-independent, unlike strtod. A suffix 'f' ends the number.
+            std::from_chars(e->spelling.data(), e->spelling.data() + e->spelling.size(), e->float_value);
         } else if (auto* b = dynamic_cast<MCPLParser::BoolExprContext*>(ctx)) {
             e->kind = Expr::Kind::BoolLiteral;
             e->bool_value = b->TRUE() != nullptr;

@@ -5,7 +5,8 @@
 //   syntax errors as located diagnostics and builds our own AST
 //   (compiler/ast/Ast.h): declarations split into memory-space modifiers,
 //   `const` and their `as` forms; statements, variables with index groups,
-//   calls and operators, literals with their spelling.
+//   calls and operators, literals with their spelling. Global variables
+//   (anything at the top level but `const` with a value) are rejected here.
 // Guarantees: returns a Module with a location on every node, or nullptr
 //   after reporting at least one error. Never throws on bad input: malformed
 //   UTF-8 and nesting deeper than kMaxNesting are rejected before parsing.

@@ -280,7 +280,8 @@ std::string print_expr(const Expr& e) {
     case Expr::Kind::BoolLiteral: return literal_text(e);
     case Expr::Kind::Var: {
         std::string out;
-        for (const VarPart& part : e.var) out += (out.empty() ? "" : ".") + part.name + dimension_groups(part.indices);
+        for (const VarPart& part : e.var)
+            out += (out.empty() ? "" : ".") + part.name + dimension_groups(part.indices);
         return out;
     }
     case Expr::Kind::Call: return e.callee + "(" + join_exprs(e.args) + ")";

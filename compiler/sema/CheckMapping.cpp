@@ -1,5 +1,6 @@
 #include "compiler/sema/CheckMapping.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -157,13 +158,7 @@ private:
         const Decl* index;   // null for the implicit loop around a device function
     };
 
-    size_t scope() const { return enclosing_.empty() ? 0 : enclosing_.back().group + 1; }
-
-    size_t scope_of_group(const std::string& group) const {
-        for (size_t i = 0; i < groups_.size(); ++i)
-            if (groups_[i]->name == group) return i + 1;
-        return 0;
-    }
+    size_t current_scope() const { return enclosing_.empty() ? 0 : enclosing_.back().group + 1; }
 
     // The scope that declares a memory space (0 for top-level spaces).
     size_t scope_of_space(const std::string& space) const {
@@ -205,10 +200,10 @@ private:
 
     void check_foreach(Stmt& s) {
         check_count(*s.count);
-        const hdl::ParGroup* group = model_.find_par_group(s.name);
-        if (!group) {
-            std::vector<std::string> names;
-            for (const hdl::ParGroup* g : groups_) names.push_back(g->name);
+        std::vector<std::string> names;
+        for (const hdl::ParGroup* g : groups_) names.push_back(g->name);
+        auto found = std::find(names.begin(), names.end(), s.name);
+        if (found == names.end()) {
             diags_.error(s.name_location, "'" + s.name + "' is not a par_group of description '" +
                                               model_.name + "'" + did_you_mean(s.name, names));
             // Check the body where the loop stands, so that its other
@@ -216,7 +211,7 @@ private:
             check_stmt(*s.loop_body);
             return;
         }
-        size_t index = scope_of_group(s.name) - 1;
+        size_t index = static_cast<size_t>(found - names.begin());
         check_nesting(s, index);
         enclosing_.push_back({index, s.decl.get()});
         check_decl(*s.decl);
@@ -273,7 +268,7 @@ private:
         for (const BasicDecl& form : d.forms) is_array = is_array || !form.type.dimensions.empty();
         // A const variable is never written (infer_read_write reports it).
         if (!is_array && (d.is_const || !written_.count(&d))) return;
-        for (size_t scope = this->scope() + 1; scope-- > 0;)
+        for (size_t scope = current_scope() + 1; scope-- > 0;)
             for (const hdl::MemorySpace& m : spaces_declared_at(scope))
                 if (m.is_default) {
                     d.memory_space = m.name;
@@ -295,7 +290,7 @@ private:
             if (!model_.find_memory_space(name)) {
                 diags_.error(location, "'" + name + "' is not a memory space of description '" +
                                            model_.name + "'" + did_you_mean(name, all_space_names()));
-            } else if (scope_of_space(name) <= scope()) {
+            } else if (scope_of_space(name) <= current_scope()) {
                 if (d.memory_space.empty()) d.memory_space = name;
             } else if (!hidden) {
                 hidden = &name;
@@ -325,7 +320,7 @@ private:
             return;
         }
         const hdl::ParGroup* group = groups_[enclosing_.back().group];
-        size_t unit_scope = scope();
+        size_t unit_scope = current_scope();
         if (scope_of_space(s.name) < unit_scope) return;
         std::vector<std::string> shared;
         for (size_t scope = 0; scope < unit_scope; ++scope)

@@ -24,7 +24,27 @@ mclc_test(user_overrides_builtin 0 "dialect/override/fermi.hdl" show-hwd fermi -
 
 # Malformed files: each a located error and exit status 1.
 add_test(NAME cli.malformed_hdl
-         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/each_bad_hdl.sh $<TARGET_FILE:mclc> ${INPUTS}/hdl/bad)
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/each_bad_input.sh hdl $<TARGET_FILE:mclc> ${INPUTS}/hdl/bad)
+add_test(NAME cli.malformed_mcpl
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/each_bad_input.sh mcpl $<TARGET_FILE:mclc> ${INPUTS}/mcpl/bad)
+
+# Every example checks, without a warning.
+file(GLOB_RECURSE EXAMPLE_KERNELS RELATIVE ${CMAKE_SOURCE_DIR}/examples ${CMAKE_SOURCE_DIR}/examples/*.mcl)
+foreach(kernel ${EXAMPLE_KERNELS})
+  string(REPLACE "/" "." test_name ${kernel})
+  mclc_test(check_example.${test_name} 0 NO_OUTPUT check ${CMAKE_SOURCE_DIR}/examples/${kernel})
+endforeach()
+
+# The checked AST holds the read/write sets.
+add_test(NAME cli.matmul_read_write_sets
+         COMMAND sh -c "$<TARGET_FILE:mclc> print-ast-json ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl | ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_read_write_sets.py matmul n,m,p,a,b,c c")
+add_test(NAME cli.reduction_read_write_sets
+         COMMAND sh -c "$<TARGET_FILE:mclc> print-ast-json ${CMAKE_SOURCE_DIR}/examples/reduction/reduction.mcl | ${CMAKE_CURRENT_SOURCE_DIR}/cli/check_read_write_sets.py reduction n,sum,values sum")
+
+# A kernel in the original dialect: packages, records, library imports from
+# another include root, builtin bodies.
+mclc_test(mcpl_dialect_with_include_root 0 NO_OUTPUT check -I ${CMAKE_SOURCE_DIR}/examples ${INPUTS}/mcpl/dialect/kernels/signal/rotate.mcl)
+mclc_test(mcpl_dialect_without_include_root 1 "cannot find 'lib.math'" check ${INPUTS}/mcpl/dialect/kernels/signal/rotate.mcl)
 
 # Usage.
 mclc_test(help 0 "list-hwd" --help)

@@ -47,7 +47,7 @@ void expect_located(const json& j) {
             EXPECT_GT(j["loc"][0].get<int>(), 0);
             EXPECT_GT(j["loc"][1].get<int>(), 0);
         }
-        for (const auto& [key, value] : j.items()) expect_located(value);
+        for (const auto& item : j.items()) expect_located(item.value());
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include "compiler/sema/CheckProgram.h"
 #include "compiler/sema/LoadModules.h"
+#include "tests/compiler/McplTestSupport.h"
 
 namespace mcl::mcpl::testing {
 
@@ -26,6 +27,8 @@ CheckedText prepare() {
 
 CheckedText check_text(const std::string& text, const std::string& name,
                        const std::vector<std::string>& include_roots) {
+    // Every test input that parses must also be a fixed point of the printer.
+    if (parse_text(text).module) expect_round_trip(text);
     CheckedText c = prepare();
     c.program = load_modules_from_text(name, text, include_roots, *c.sources, *c.library, *c.diags);
     check_program(c.program, *c.library, *c.diags);

@@ -2,8 +2,11 @@
 
 #include <sstream>
 
+#include <gtest/gtest.h>
+
 #include "compiler/ast/AstJson.h"
 #include "compiler/parse/ParseMcpl.h"
+#include "compiler/print/PrintMcpl.h"
 
 namespace mcl::mcpl::testing {
 
@@ -44,6 +47,16 @@ nlohmann::json ast_skeleton(const ParsedModule& parsed) {
     nlohmann::json j = module_to_json(*parsed.module, *parsed.sources);
     strip_locations(j);
     return j;
+}
+
+void expect_round_trip(const std::string& text) {
+    ParsedModule original = parse_text(text);
+    ASSERT_NE(original.module, nullptr) << original.text() << "\n" << text;
+    std::string printed = print_module(*original.module);
+    ParsedModule reparsed = parse_text(printed, "printed.mcl");
+    ASSERT_NE(reparsed.module, nullptr) << reparsed.text() << "\n" << printed;
+    EXPECT_EQ(print_module(*reparsed.module), printed);
+    EXPECT_EQ(ast_skeleton(reparsed), ast_skeleton(original)) << printed;
 }
 
 }  // namespace mcl::mcpl::testing

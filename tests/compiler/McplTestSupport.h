@@ -27,4 +27,9 @@ ParsedModule parse_text(const std::string& text, const std::string& path = "test
 // modules that differ only in layout have equal skeletons.
 nlohmann::json ast_skeleton(const ParsedModule& parsed);
 
+// Checks (with GoogleTest expectations) that `text` parses and is a fixed
+// point of print . parse: printing, reparsing and printing again gives the
+// same text and the same AST.
+void expect_round_trip(const std::string& text);
+
 }  // namespace mcl::mcpl::testing

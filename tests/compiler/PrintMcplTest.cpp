@@ -14,22 +14,13 @@
 namespace mcl::mcpl {
 namespace {
 
+using testing::expect_round_trip;
 using testing::ast_skeleton;
 using testing::parse_text;
 using testing::ParsedModule;
 
 // Prints `text`, parses the result and prints again: the two prints are equal
 // and the ASTs of the text and of its print differ only in locations.
-void expect_round_trip(const std::string& text) {
-    ParsedModule original = parse_text(text);
-    ASSERT_NE(original.module, nullptr) << original.text() << "\n" << text;
-    std::string printed = print_module(*original.module);
-    ParsedModule reparsed = parse_text(printed, "printed.mcl");
-    ASSERT_NE(reparsed.module, nullptr) << reparsed.text() << "\n" << printed;
-    EXPECT_EQ(print_module(*reparsed.module), printed);
-    EXPECT_EQ(ast_skeleton(reparsed), ast_skeleton(original)) << printed;
-}
-
 // A module whose function `f` holds the given statements.
 std::string in_function(const std::string& statements) {
     return "module m;\nperfect void f(int n) {\n" + statements + "\n}\n";
@@ -380,20 +371,33 @@ TEST(PrintMcpl, UnknownOperatorThrows) {
     EXPECT_THROW(print_expr(*binary("**", var("a"), var("b"))), std::invalid_argument);
 }
 
-TEST(PrintMcpl, ExamplesAreFixedPoints) {
+// Every .mcl file under `dir` that parses is a fixed point of
+// print . parse; returns how many parsed.
+size_t expect_fixed_points_under(const std::string& dir) {
     size_t parsed_files = 0;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(MCL_EXAMPLES_DIR)) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
         if (entry.path().extension() != ".mcl") continue;
         SCOPED_TRACE(entry.path().string());
         std::ifstream in(entry.path());
         std::stringstream text;
         text << in.rdbuf();
-        // Examples in progress may not parse yet; the parser tests cover those.
         if (!parse_text(text.str()).module) continue;
         ++parsed_files;
         expect_round_trip(text.str());
     }
-    EXPECT_GT(parsed_files, 0u);
+    return parsed_files;
+}
+
+TEST(PrintMcpl, ExamplesAreFixedPoints) {
+    size_t kernels = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(MCL_EXAMPLES_DIR))
+        kernels += entry.path().extension() == ".mcl";
+    EXPECT_EQ(expect_fixed_points_under(MCL_EXAMPLES_DIR), kernels) << "every example parses";
+}
+
+TEST(PrintMcpl, TestInputsAreFixedPoints) {
+    // Malformed inputs that do not parse are skipped; the rest must round-trip.
+    EXPECT_GT(expect_fixed_points_under(MCL_TEST_INPUTS_DIR), 5u);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "compiler/sema/CheckMapping.h"
 
+#include "compiler/ast/AstWalk.h"
 #include <algorithm>
 #include <set>
 #include <string>
@@ -14,55 +15,24 @@ namespace {
 // Scopes are numbered by depth in the parallelism hierarchy: 0 is the top
 // level (outside every foreach), d > 0 is inside a unit of par_groups()[d-1].
 
-// Calls `visit` on every Call expression in `e`, sub-expressions included.
-template <typename Visit>
-void for_each_call(const Expr& e, Visit&& visit) {
-    if (e.kind == Expr::Kind::Call) visit(e);
-    for (const ExprPtr& arg : e.args) for_each_call(*arg, visit);
-    for (const VarPart& part : e.var)
-        for (const auto& group : part.indices)
-            for (const ExprPtr& index : group) for_each_call(*index, visit);
-}
-
 // Calls `visit(expr, inside_foreach)` on every expression that a statement
 // evaluates, with whether it runs inside a foreach body. A foreach count is
 // evaluated by the enclosing scope, so it is outside the loop it bounds.
 template <typename Visit>
 void for_each_expr(const Stmt& s, bool inside_foreach, Visit&& visit) {
-    auto expr = [&](const ExprPtr& e) {
-        if (e) visit(*e, inside_foreach);
-    };
-    auto type = [&](const TypeExpr& t) {
-        for (const auto& group : t.dimensions)
-            for (const ExprPtr& extent : group) expr(extent);
-    };
-    auto stmt = [&](const StmtPtr& child, bool inside) {
-        if (child) for_each_expr(*child, inside, visit);
-    };
-    if (s.decl) {
-        for (const BasicDecl& form : s.decl->forms) type(form.type);
-        expr(s.decl->init);
-    }
-    for (const BasicDecl& view : s.views) type(view.type);
-    for (const StmtPtr& child : s.body) stmt(child, inside_foreach);
-    expr(s.target);
-    expr(s.value);
-    expr(s.call);
-    expr(s.condition);
-    expr(s.count);
-    stmt(s.then_branch, inside_foreach);
-    stmt(s.else_branch, inside_foreach);
-    stmt(s.step, inside_foreach);
-    stmt(s.loop_body, inside_foreach || s.kind == Stmt::Kind::Foreach);
+    for_each_own_expr(s, [&](const Expr& e) { visit(e, inside_foreach); });
+    bool children_inside = inside_foreach || s.kind == Stmt::Kind::Foreach;
+    for_each_child_stmt(s, [&](const Stmt& child) {
+        // Only a foreach's body is inside it; a for's step is not a new scope.
+        bool inside = (&child == s.loop_body.get()) ? children_inside : inside_foreach;
+        for_each_expr(child, inside, visit);
+    });
 }
 
 bool contains_foreach(const Stmt& s) {
-    if (s.kind == Stmt::Kind::Foreach) return true;
-    for (const StmtPtr& child : s.body)
-        if (contains_foreach(*child)) return true;
-    for (const StmtPtr* child : {&s.then_branch, &s.else_branch, &s.step, &s.loop_body})
-        if (*child && contains_foreach(**child)) return true;
-    return false;
+    bool found = false;
+    for_each_stmt(s, [&](const Stmt& child) { found |= child.kind == Stmt::Kind::Foreach; });
+    return found;
 }
 
 // Device functions: functions without a foreach that run inside foreach

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "compiler/ast/AstWalk.h"
+
 namespace mcl::mcpl {
 
 namespace {
@@ -139,39 +141,10 @@ private:
     bool changed_ = false;
 };
 
-template <typename Visit>
-void for_each_call(const Expr& e, Visit&& visit) {
-    if (e.kind == Expr::Kind::Call) visit(e);
-    for (const ExprPtr& arg : e.args) for_each_call(*arg, visit);
-    for (const VarPart& part : e.var)
-        for (const auto& group : part.indices)
-            for (const ExprPtr& index : group) for_each_call(*index, visit);
-}
-
-template <typename Visit>
-void for_each_stmt(const Stmt& s, Visit&& visit) {
-    visit(s);
-    for (const StmtPtr& child : s.body) for_each_stmt(*child, visit);
-    for (const StmtPtr* child : {&s.then_branch, &s.else_branch, &s.step, &s.loop_body})
-        if (*child) for_each_stmt(**child, visit);
-}
-
 // Every call a statement makes, in its own expressions (not its children's).
 template <typename Visit>
 void for_each_call_in(const Stmt& s, Visit&& visit) {
-    auto expr = [&](const ExprPtr& e) {
-        if (e) for_each_call(*e, visit);
-    };
-    auto type = [&](const TypeExpr& t) {
-        for (const auto& group : t.dimensions)
-            for (const ExprPtr& extent : group) expr(extent);
-    };
-    if (s.decl) {
-        for (const BasicDecl& form : s.decl->forms) type(form.type);
-        expr(s.decl->init);
-    }
-    for (const BasicDecl& view : s.views) type(view.type);
-    for (const ExprPtr* e : {&s.target, &s.value, &s.call, &s.condition, &s.count}) expr(*e);
+    for_each_own_expr(s, [&](const Expr& e) { for_each_call(e, visit); });
 }
 
 template <typename Visit>

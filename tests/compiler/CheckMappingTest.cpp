@@ -17,24 +17,11 @@ namespace {
 
 using ::testing::HasSubstr;
 using testing::check_files;
+using testing::expect_clean;
+using testing::expect_error;
+using testing::find_decl;
 using testing::check_text;
 using testing::CheckedText;
-
-// A declaration by name in a function: a parameter or any local.
-const Decl* find_decl(const Function& fn, const std::string& name) {
-    for (const auto& param : fn.params)
-        if (param->name() == name) return param.get();
-    std::function<const Decl*(const Stmt&)> in_stmt = [&](const Stmt& s) -> const Decl* {
-        if (s.decl && s.decl->name() == name) return s.decl.get();
-        for (const StmtPtr& child : s.body)
-            if (const Decl* d = in_stmt(*child)) return d;
-        for (const StmtPtr* child : {&s.then_branch, &s.else_branch, &s.step, &s.loop_body})
-            if (*child)
-                if (const Decl* d = in_stmt(**child)) return d;
-        return nullptr;
-    };
-    return in_stmt(*fn.body);
-}
 
 const Function* find_function(const CheckedText& checked, const std::string& name) {
     for (const auto& module : checked.program.modules)
@@ -45,22 +32,9 @@ const Function* find_function(const CheckedText& checked, const std::string& nam
 
 // The memory space given to variable `var` of function `fn`.
 std::string space_of(const CheckedText& checked, const std::string& fn, const std::string& var) {
-    const Function* function = find_function(checked, fn);
-    if (!function) return "<no function " + fn + ">";
-    const Decl* decl = find_decl(*function, var);
+    if (!find_function(checked, fn)) return "<no function " + fn + ">";
+    const Decl* decl = find_decl(checked, fn, var);
     return decl ? decl->memory_space : "<no variable " + var + ">";
-}
-
-void expect_clean(const CheckedText& checked) {
-    EXPECT_FALSE(checked.diags->has_errors()) << checked.text();
-}
-
-// Checks that `text` fails with exactly one error, `expected` (which starts
-// with its location, "t.mcl:line:col: error: ...").
-void expect_error(const std::string& text, const std::string& expected) {
-    CheckedText checked = check_text(text);
-    EXPECT_EQ(checked.diags->error_count(), 1u) << checked.text();
-    EXPECT_THAT(checked.text(), HasSubstr(expected));
 }
 
 // ---------------------------------------------------------------- examples

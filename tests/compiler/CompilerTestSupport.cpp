@@ -2,6 +2,9 @@
 
 #include <sstream>
 
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
 #include "compiler/sema/CheckProgram.h"
 #include "compiler/sema/LoadModules.h"
 #include "tests/compiler/McplTestSupport.h"
@@ -40,6 +43,40 @@ CheckedText check_files(const std::vector<std::string>& files, const std::vector
     c.program = load_modules(files, include_roots, *c.sources, *c.library, *c.diags);
     check_program(c.program, *c.library, *c.diags);
     return c;
+}
+
+// A declaration by name: a module constant, or a parameter or local of `fn`.
+const Decl* find_decl(const CheckedText& checked, const std::string& fn, const std::string& name) {
+    std::function<const Decl*(const Stmt&)> in_stmt = [&](const Stmt& s) -> const Decl* {
+        if (s.decl && s.decl->name() == name) return s.decl.get();
+        for (const StmtPtr& child : s.body)
+            if (const Decl* d = in_stmt(*child)) return d;
+        for (const StmtPtr* child : {&s.then_branch, &s.else_branch, &s.step, &s.loop_body})
+            if (*child)
+                if (const Decl* d = in_stmt(**child)) return d;
+        return nullptr;
+    };
+    for (const auto& module : checked.program.modules) {
+        for (const auto& constant : module->constants)
+            if (fn.empty() && constant->name() == name) return constant.get();
+        for (const auto& function : module->functions) {
+            if (function->name != fn) continue;
+            for (const auto& param : function->params)
+                if (param->name() == name) return param.get();
+            return in_stmt(*function->body);
+        }
+    }
+    return nullptr;
+}
+
+void expect_clean(const CheckedText& checked) {
+    EXPECT_FALSE(checked.diags->has_errors()) << checked.text();
+}
+
+void expect_error(const std::string& text, const std::string& expected) {
+    CheckedText checked = check_text(text);
+    EXPECT_EQ(checked.diags->error_count(), 1u) << checked.text();
+    EXPECT_THAT(checked.text(), ::testing::HasSubstr(expected));
 }
 
 }  // namespace mcl::mcpl::testing

@@ -33,4 +33,15 @@ CheckedText check_text(const std::string& text, const std::string& name = "t.mcl
 CheckedText check_files(const std::vector<std::string>& files,
                         const std::vector<std::string>& include_roots = {});
 
+// A declaration by name: a module constant (fn empty), or a parameter or
+// local of function `fn`; null when there is none.
+const Decl* find_decl(const CheckedText& checked, const std::string& fn, const std::string& name);
+
+// Expects no error; prints the diagnostics otherwise.
+void expect_clean(const CheckedText& checked);
+
+// Expects `text` to fail with exactly one error whose text (location,
+// message, notes) contains `expected`.
+void expect_error(const std::string& text, const std::string& expected);
+
 }  // namespace mcl::mcpl::testing

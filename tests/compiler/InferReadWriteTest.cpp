@@ -13,32 +13,11 @@ namespace {
 
 using ::testing::HasSubstr;
 using testing::check_files;
+using testing::expect_clean;
+using testing::expect_error;
+using testing::find_decl;
 using testing::check_text;
 using testing::CheckedText;
-
-// A declaration by name: a module constant, or a parameter or local of `fn`.
-const Decl* find_decl(const CheckedText& checked, const std::string& fn, const std::string& name) {
-    std::function<const Decl*(const Stmt&)> in_stmt = [&](const Stmt& s) -> const Decl* {
-        if (s.decl && s.decl->name() == name) return s.decl.get();
-        for (const StmtPtr& child : s.body)
-            if (const Decl* d = in_stmt(*child)) return d;
-        for (const StmtPtr* child : {&s.then_branch, &s.else_branch, &s.step, &s.loop_body})
-            if (*child)
-                if (const Decl* d = in_stmt(**child)) return d;
-        return nullptr;
-    };
-    for (const auto& module : checked.program.modules) {
-        for (const auto& constant : module->constants)
-            if (fn.empty() && constant->name() == name) return constant.get();
-        for (const auto& function : module->functions) {
-            if (function->name != fn) continue;
-            for (const auto& param : function->params)
-                if (param->name() == name) return param.get();
-            return in_stmt(*function->body);
-        }
-    }
-    return nullptr;
-}
 
 // "rw", "r-", "-w" or "--" for a variable; "missing" when there is none.
 std::string access(const CheckedText& checked, const std::string& fn, const std::string& name) {
@@ -49,18 +28,6 @@ std::string access(const CheckedText& checked, const std::string& fn, const std:
 
 CheckedText check_example(const std::string& file) {
     return check_files({std::string(MCL_EXAMPLES_DIR) + "/" + file}, {MCL_EXAMPLES_DIR});
-}
-
-void expect_clean(const CheckedText& checked) {
-    EXPECT_FALSE(checked.diags->has_errors()) << checked.text();
-}
-
-// Checks that `text` fails with exactly one error and its text contains
-// `expected` (location, message and any notes).
-void expect_error(const std::string& text, const std::string& expected) {
-    CheckedText checked = check_text(text);
-    EXPECT_EQ(checked.diags->error_count(), 1u) << checked.text();
-    EXPECT_THAT(checked.text(), HasSubstr(expected));
 }
 
 // ------------------------------------------------------------------ flags

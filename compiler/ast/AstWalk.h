@@ -1,0 +1,55 @@
+// Generic traversals of the MCPL AST, so that passes do not each repeat
+// which fields of a node hold sub-expressions and sub-statements.
+#pragma once
+
+#include "compiler/ast/Ast.h"
+
+namespace mcl::mcpl {
+
+// Calls `visit(const Stmt&)` on each direct child statement of `s`.
+template <typename Visit>
+void for_each_child_stmt(const Stmt& s, Visit&& visit) {
+    for (const StmtPtr& child : s.body) visit(*child);
+    for (const StmtPtr* child : {&s.then_branch, &s.else_branch, &s.step, &s.loop_body})
+        if (*child) visit(**child);
+}
+
+// Calls `visit(const Stmt&)` on `s` and every statement nested in it, parents first.
+template <typename Visit>
+void for_each_stmt(const Stmt& s, Visit&& visit) {
+    visit(s);
+    for_each_child_stmt(s, [&](const Stmt& child) { for_each_stmt(child, visit); });
+}
+
+// Calls `visit(const Expr&)` on each top-level expression that `s` itself
+// evaluates (not those of its child statements): declared array extents and
+// initializers, `as` view extents, targets, values, calls, conditions and
+// foreach counts.
+template <typename Visit>
+void for_each_own_expr(const Stmt& s, Visit&& visit) {
+    auto expr = [&](const ExprPtr& e) {
+        if (e) visit(*e);
+    };
+    auto type = [&](const TypeExpr& t) {
+        for (const auto& group : t.dimensions)
+            for (const ExprPtr& extent : group) expr(extent);
+    };
+    if (s.decl) {
+        for (const BasicDecl& form : s.decl->forms) type(form.type);
+        expr(s.decl->init);
+    }
+    for (const BasicDecl& view : s.views) type(view.type);
+    for (const ExprPtr* e : {&s.target, &s.value, &s.call, &s.condition, &s.count}) expr(*e);
+}
+
+// Calls `visit(const Expr&)` on every Call in `e`, nested ones included.
+template <typename Visit>
+void for_each_call(const Expr& e, Visit&& visit) {
+    if (e.kind == Expr::Kind::Call) visit(e);
+    for (const ExprPtr& arg : e.args) for_each_call(*arg, visit);
+    for (const VarPart& part : e.var)
+        for (const auto& group : part.indices)
+            for (const ExprPtr& index : group) for_each_call(*index, visit);
+}
+
+}  // namespace mcl::mcpl

@@ -6,19 +6,20 @@
 
 namespace mcl::mcpl {
 
-// Calls `visit(const Stmt&)` on each direct child statement of `s`.
-template <typename Visit>
-void for_each_child_stmt(const Stmt& s, Visit&& visit) {
-    for (const StmtPtr& child : s.body) visit(*child);
-    for (const StmtPtr* child : {&s.then_branch, &s.else_branch, &s.step, &s.loop_body})
-        if (*child) visit(**child);
+// Calls `visit(S&)` on each direct child statement of `s`; S is Stmt or
+// const Stmt, as `s` is.
+template <typename S, typename Visit>
+void for_each_child_stmt(S& s, Visit&& visit) {
+    for (auto& child : s.body) visit(static_cast<S&>(*child));
+    for (auto* child : {&s.then_branch, &s.else_branch, &s.step, &s.loop_body})
+        if (*child) visit(static_cast<S&>(**child));
 }
 
-// Calls `visit(const Stmt&)` on `s` and every statement nested in it, parents first.
-template <typename Visit>
-void for_each_stmt(const Stmt& s, Visit&& visit) {
+// Calls `visit(S&)` on `s` and every statement nested in it, parents first.
+template <typename S, typename Visit>
+void for_each_stmt(S& s, Visit&& visit) {
     visit(s);
-    for_each_child_stmt(s, [&](const Stmt& child) { for_each_stmt(child, visit); });
+    for_each_child_stmt(s, [&](S& child) { for_each_stmt(child, visit); });
 }
 
 // Calls `visit(const Expr&)` on each top-level expression that `s` itself

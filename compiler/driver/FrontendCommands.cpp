@@ -1,12 +1,15 @@
 #include "compiler/driver/FrontendCommands.h"
 
+#include <fstream>
 #include <ostream>
 
 #include <nlohmann/json.hpp>
 
 #include "compiler/ast/AstJson.h"
 #include "compiler/sema/CheckProgram.h"
+#include "compiler/print/PrintMcpl.h"
 #include "compiler/sema/LoadModules.h"
+#include "compiler/translate/Translate.h"
 
 namespace mcl::driver {
 
@@ -29,6 +32,27 @@ int check_command(const FrontendOptions& options, const std::vector<std::string>
     Session session(options.hardware);
     load_and_check(session, options, files);
     return session.report(err);
+}
+
+int translate_command(const FrontendOptions& options, const std::string& file, const std::string& target,
+                      const std::string& output, std::ostream& out, std::ostream& err) {
+    Session session(options.hardware);
+    mcpl::Program program = load_and_check(session, options, {file});
+    if (!session.diags.has_errors()) translate::translate_program(program, target, session.library, session.diags);
+    int status = session.report(err);
+    if (status != 0 || program.roots.empty()) return status;
+    std::string text = mcpl::print_module(*program.roots.front());
+    if (output.empty()) {
+        out << text;
+        return 0;
+    }
+    std::ofstream file_out(output);
+    file_out << text;
+    if (!file_out) {
+        err << "mclc: error: cannot write '" << output << "'\n";
+        return 1;
+    }
+    return 0;
 }
 
 int print_ast_json_command(const FrontendOptions& options, const std::string& file, std::ostream& out,

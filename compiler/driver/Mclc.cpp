@@ -63,6 +63,20 @@ int run(int argc, char** argv) {
         status = mcl::driver::check_command(frontend_options(), check_files, std::cout, std::cerr);
     });
 
+    std::string translate_file, translate_target, translate_output;
+    auto* translate = app.add_subcommand("translate", "Translate a module down to a hardware description and "
+                                                      "print it as MCPL");
+    translate->add_option("--hwd", translate_target, "The description to translate to")->required();
+    translate->add_option("FILE", translate_file, "MCPL file")->required();
+    translate->add_option("-o", translate_output, "Write the result here instead of to standard output")
+        ->type_name("OUT");
+    add_include(translate);
+    add_hwd_path(translate);
+    translate->callback([&] {
+        status = mcl::driver::translate_command(frontend_options(), translate_file, translate_target,
+                                                translate_output, std::cout, std::cerr);
+    });
+
     std::string ast_file;
     auto* ast = app.add_subcommand("print-ast-json",
                                    "Print the checked AST of a module as JSON (types, memory spaces, "

@@ -389,6 +389,7 @@ private:
             if (count.valid() && !is_integral(count))
                 diags_.error(s.count->location, fmt::format("the number of units must be an int, not {}", count.str()));
             Scope loop(&scope);
+            s.decl->is_const = false;  // (again, when a translated program is checked anew)
             check_decl(*s.decl, loop, false, true);
             s.decl->is_const = true;  // the index of a unit is fixed: writing it is an error
             foreach_indices_.insert(s.decl.get());

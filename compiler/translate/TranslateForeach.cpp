@@ -1,0 +1,461 @@
+#include "compiler/translate/TranslateForeach.h"
+
+#include <cctype>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "compiler/ast/AstWalk.h"
+
+namespace mcl::translate {
+
+namespace {
+
+using mcpl::Expr;
+using mcpl::ExprPtr;
+using mcpl::Stmt;
+using mcpl::StmtPtr;
+
+// --- building AST nodes -------------------------------------------------------
+
+ExprPtr var(const std::string& name, SourceLocation loc) {
+    auto e = std::make_unique<Expr>();
+    e->kind = Expr::Kind::Var;
+    e->location = loc;
+    e->var.push_back(mcpl::VarPart{name, {}, loc});
+    return e;
+}
+
+ExprPtr dotted(const std::vector<std::string>& parts, SourceLocation loc) {
+    auto e = std::make_unique<Expr>();
+    e->kind = Expr::Kind::Var;
+    e->location = loc;
+    for (const std::string& p : parts) e->var.push_back(mcpl::VarPart{p, {}, loc});
+    return e;
+}
+
+ExprPtr binary(const char* op, ExprPtr a, ExprPtr b) {
+    auto e = std::make_unique<Expr>();
+    e->kind = Expr::Kind::Binary;
+    e->op = op;
+    e->location = a->location;
+    e->args.push_back(std::move(a));
+    e->args.push_back(std::move(b));
+    return e;
+}
+
+ExprPtr call(const char* callee, ExprPtr a, ExprPtr b) {
+    auto e = std::make_unique<Expr>();
+    e->kind = Expr::Kind::Call;
+    e->callee = callee;
+    e->location = a->location;
+    e->args.push_back(std::move(a));
+    e->args.push_back(std::move(b));
+    return e;
+}
+
+StmtPtr const_int(const std::string& name, ExprPtr init, SourceLocation loc) {
+    auto d = std::make_unique<mcpl::Decl>();
+    d->is_const = true;
+    d->location = loc;
+    mcpl::TypeExpr t;
+    t.primitive = mcpl::Primitive::Int;
+    t.location = loc;
+    d->forms.push_back(mcpl::BasicDecl{std::move(t), name, loc, {}});
+    d->init = std::move(init);
+    auto s = std::make_unique<Stmt>();
+    s->kind = Stmt::Kind::Decl;
+    s->location = loc;
+    s->decl = std::move(d);
+    return s;
+}
+
+StmtPtr block(std::vector<StmtPtr> body, SourceLocation loc) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = Stmt::Kind::Block;
+    s->location = loc;
+    s->body = std::move(body);
+    return s;
+}
+
+StmtPtr if_then(ExprPtr condition, StmtPtr then_branch) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = Stmt::Kind::If;
+    s->location = condition->location;
+    s->condition = std::move(condition);
+    s->then_branch = std::move(then_branch);
+    return s;
+}
+
+StmtPtr foreach_stmt(const std::string& index, ExprPtr count, const std::string& group, StmtPtr body,
+                     SourceLocation loc) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = Stmt::Kind::Foreach;
+    s->location = loc;
+    s->decl = const_int(index, nullptr, loc)->decl->clone();
+    s->decl->is_const = false;
+    s->count = std::move(count);
+    s->name = group;
+    s->name_location = loc;
+    s->loop_body = std::move(body);
+    return s;
+}
+
+// --- analysis helpers ------------------------------------------------------
+
+bool contains_barrier(const Stmt& s) {
+    bool found = false;
+    mcpl::for_each_stmt(s, [&](const Stmt& c) { found |= c.kind == Stmt::Kind::Barrier; });
+    return found;
+}
+
+// Whether evaluating `e` reads memory or calls a function (and so must not
+// run for units outside the original range).
+bool touches_memory(const Expr& e) {
+    if (e.kind == Expr::Kind::Call) return true;
+    if (e.kind == Expr::Kind::Var) {
+        if (e.hardware) return false;
+        if (e.var.size() > 1) return true;
+        if (!e.var[0].indices.empty()) return true;
+        if (e.decl && e.type.is_array()) return true;
+    }
+    for (const ExprPtr& a : e.args)
+        if (touches_memory(*a)) return true;
+    return false;
+}
+
+std::string capitalized(std::string s) {
+    if (!s.empty()) s[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(s[0])));
+    return s;
+}
+
+// --- the pass -----------------------------------------------------------------
+
+class ForeachTranslator {
+public:
+    ForeachTranslator(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& m,
+                      DiagnosticEngine& diags)
+        : f_(f), to_(to), mapping_(m), diags_(diags) {
+        collect_names();
+    }
+
+    void run() { translate_list(f_.body->body); }
+
+private:
+    void collect_names() {
+        for (const auto& p : f_.params)
+            for (const auto& form : p->forms) names_.insert(form.name);
+        mcpl::for_each_stmt(*f_.body, [&](const Stmt& s) {
+            if (s.decl)
+                for (const auto& form : s.decl->forms) names_.insert(form.name);
+            for (const auto& v : s.views) names_.insert(v.name);
+        });
+    }
+
+    std::string fresh(const std::string& wanted) {
+        std::string name = wanted;
+        for (int n = 2; names_.count(name); ++n) name = fmt::format("{}_{}", wanted, n);
+        names_.insert(name);
+        return name;
+    }
+
+    // Constant values of `const int` declarations seen so far, for deciding
+    // whether a guard is needed.
+    std::optional<int64_t> constant_value(const Expr& e) const {
+        switch (e.kind) {
+        case Expr::Kind::IntLiteral: return e.int_value;
+        case Expr::Kind::Var: {
+            if (e.hardware) return e.hardware->value;
+            if (e.var.size() != 1 || !e.var[0].indices.empty()) return std::nullopt;
+            auto it = constants_.find(e.var[0].name);
+            return it == constants_.end() ? std::nullopt : std::optional<int64_t>(it->second);
+        }
+        case Expr::Kind::Binary: {
+            auto a = constant_value(*e.args[0]);
+            auto b = constant_value(*e.args[1]);
+            if (!a || !b) return std::nullopt;
+            if (e.op == "+") return *a + *b;
+            if (e.op == "-") return *a - *b;
+            if (e.op == "*") return *a * *b;
+            if (e.op == "/" && *b != 0) return *a / *b;
+            return std::nullopt;
+        }
+        case Expr::Kind::Call: {
+            if (e.callee != "divide_up" || e.args.size() != 2) return std::nullopt;
+            auto a = constant_value(*e.args[0]);
+            auto b = constant_value(*e.args[1]);
+            if (!a || !b || *b <= 0) return std::nullopt;
+            return (*a + *b - 1) / *b;
+        }
+        default: return std::nullopt;
+        }
+    }
+
+    void note_constant(const Stmt& s) {
+        if (s.kind != Stmt::Kind::Decl || !s.decl->is_const || !s.decl->init) return;
+        if (auto v = constant_value(*s.decl->init)) constants_[s.decl->name()] = *v;
+    }
+
+    void translate_list(std::vector<StmtPtr>& list) {
+        std::vector<StmtPtr> out;
+        for (StmtPtr& s : list) {
+            note_constant(*s);
+            if (s->kind == Stmt::Kind::Foreach) {
+                for (StmtPtr& r : translate_nest(std::move(s))) out.push_back(std::move(r));
+            } else {
+                translate_children(*s);
+                out.push_back(std::move(s));
+            }
+        }
+        list = std::move(out);
+    }
+
+    // A child statement slot (if/for body): a foreach there may become
+    // several statements, which then need a block.
+    void translate_slot(StmtPtr& slot) {
+        if (!slot) return;
+        if (slot->kind != Stmt::Kind::Foreach) {
+            translate_children(*slot);
+            return;
+        }
+        SourceLocation loc = slot->location;
+        std::vector<StmtPtr> stmts = translate_nest(std::move(slot));
+        slot = stmts.size() == 1 ? std::move(stmts[0]) : block(std::move(stmts), loc);
+    }
+
+    void translate_children(Stmt& s) {
+        if (s.kind == Stmt::Kind::Block) translate_list(s.body);
+        translate_slot(s.then_branch);
+        translate_slot(s.else_branch);
+        translate_slot(s.loop_body);
+    }
+
+    // The foreach statements of a perfect nest over one par_group, outermost first.
+    static std::vector<Stmt*> nest_of(Stmt& outer) {
+        std::vector<Stmt*> nest{&outer};
+        for (;;) {
+            Stmt* body = nest.back()->loop_body.get();
+            if (body->kind == Stmt::Kind::Block && body->body.size() == 1) body = body->body[0].get();
+            if (body->kind != Stmt::Kind::Foreach || body->name != outer.name) return nest;
+            nest.push_back(body);
+        }
+    }
+
+    std::vector<StmtPtr> translate_nest(StmtPtr outer) {
+        std::vector<Stmt*> nest = nest_of(*outer);
+        Stmt& innermost = *nest.back();
+        const ParGroupMapEntry* entry = mapping_.find(outer->name);
+        std::vector<StmtPtr> result;
+        if (!entry) {  // checked code names only par_groups of `from`
+            diags_.error(outer->name_location, fmt::format("'{}' has no equivalent in '{}'", outer->name, to_.name));
+            result.push_back(std::move(outer));
+            return result;
+        }
+        report_imperfect_nest(innermost, outer->name);
+        if (entry->to.size() == 1) {
+            for (Stmt* s : nest) s->name = entry->to[0]->name;
+            translate_slot(innermost.loop_body);
+            result.push_back(std::move(outer));
+            return result;
+        }
+        for (size_t i = 0; i + 1 < nest.size(); ++i) nest[i]->name = entry->to.front()->name;
+        split_innermost(innermost, entry->to, result);
+        if (nest.size() == 1) return result;  // `outer` was the split loop itself, now replaced
+        // The nest keeps its outer loops; the innermost is replaced in its parent.
+        Stmt& parent = *nest[nest.size() - 2];
+        StmtPtr& slot = parent.loop_body->kind == Stmt::Kind::Block ? parent.loop_body->body[0] : parent.loop_body;
+        StmtPtr split = std::move(result.back());
+        result.pop_back();
+        slot = std::move(split);
+        result.push_back(std::move(outer));
+        return result;
+    }
+
+    // A foreach over the same par_group deeper in the body, but not as a
+    // perfect nest, cannot be split consistently.
+    void report_imperfect_nest(const Stmt& innermost, const std::string& group) {
+        mcpl::for_each_stmt(*innermost.loop_body, [&](const Stmt& s) {
+            if (s.kind == Stmt::Kind::Foreach && s.name == group)
+                diags_.error(s.location,
+                             fmt::format("cannot translate this foreach over '{}' to '{}': it is nested in another "
+                                         "foreach over '{}' with other statements around it; nest them directly",
+                                         group, to_.name, group));
+        });
+    }
+
+    // Replaces `loop` (moved out of its slot by the caller) by dimension
+    // statements (appended to `out` first) and the nest of split loops (appended last).
+    void split_innermost(Stmt& loop, const std::vector<const hdl::ParGroup*>& groups, std::vector<StmtPtr>& out) {
+        const std::string index = loop.decl->name();
+        const SourceLocation loc = loop.location;
+        const size_t k = groups.size();
+        std::vector<std::string> dims(k), indices(k);
+        std::vector<ExprPtr> dim_values(k);
+        // Innermost first: its size comes from the description; outer ones
+        // cover the rest of the range unless their count is exact.
+        for (size_t j = k; j-- > 0;) {
+            const hdl::ParGroup& g = *groups[j];
+            dims[j] = fresh(fmt::format("nr{}_{}", capitalized(g.name), index));
+            indices[j] = fresh(fmt::format("{}_{}", g.name.substr(0, 1), index));
+            bool exact = g.units.bound == hdl::UnitCount::Bound::Exact;
+            if (j + 1 == k || exact) {
+                dim_values[j] = hardware_count(g, loc);
+            } else {
+                ExprPtr inner = var(dims[j + 1], loc);
+                for (size_t i = j + 2; i < k; ++i) inner = binary("*", std::move(inner), var(dims[i], loc));
+                dim_values[j] = call("divide_up", loop.count->clone(), std::move(inner));
+            }
+        }
+        // Innermost first: each outer dimension is computed from the inner ones.
+        for (size_t j = k; j-- > 0;) {
+            if (auto v = constant_value(*dim_values[j])) constants_[dims[j]] = *v;
+            out.push_back(const_int(dims[j], std::move(dim_values[j]), loc));
+        }
+        // The old index from the new ones: ((i1 * d2 + i2) * d3 + i3) ...
+        ExprPtr old_index = var(indices[0], loc);
+        for (size_t j = 1; j < k; ++j)
+            old_index = binary("+", binary("*", std::move(old_index), var(dims[j], loc)), var(indices[j], loc));
+
+        // Translate the body first (deeper par_groups), then wrap it.
+        translate_slot(loop.loop_body);
+        std::vector<StmtPtr> body;
+        body.push_back(const_int(index, std::move(old_index), loc));
+        std::vector<StmtPtr> user = take_statements(std::move(loop.loop_body));
+        if (needs_guard(loop, dims)) {
+            ExprPtr guard = binary("<", var(index, loc), loop.count->clone());
+            for (StmtPtr& s : guarded(std::move(user), *guard, index)) body.push_back(std::move(s));
+        } else {
+            for (StmtPtr& s : user) body.push_back(std::move(s));
+        }
+        StmtPtr inner = block(std::move(body), loc);
+        for (size_t j = k; j-- > 0;) {
+            inner = foreach_stmt(indices[j], var(dims[j], loc), groups[j]->name, std::move(inner), loc);
+            if (j > 0) inner = block(vec(std::move(inner)), loc);
+        }
+        out.push_back(std::move(inner));
+    }
+
+    static std::vector<StmtPtr> vec(StmtPtr s) {
+        std::vector<StmtPtr> v;
+        v.push_back(std::move(s));
+        return v;
+    }
+
+    static std::vector<StmtPtr> take_statements(StmtPtr body) {
+        if (body->kind == Stmt::Kind::Block) return std::move(body->body);
+        return vec(std::move(body));
+    }
+
+    // `to.hierarchy.<groups down to g>.nr_units` or `.max_nr_units`.
+    ExprPtr hardware_count(const hdl::ParGroup& g, SourceLocation loc) {
+        std::vector<std::string> path{to_.name, to_.parallelism_name};
+        for (const hdl::ParGroup* at : to_.par_groups()) {
+            path.push_back(at->name);
+            if (at == &g) break;
+            path.push_back(at->unit->name);
+        }
+        path.push_back(g.units.bound == hdl::UnitCount::Bound::Exact ? "nr_units" : "max_nr_units");
+        ExprPtr e = dotted(path, loc);
+        mcpl::HardwareValue hv{to_.name, {path.begin() + 1, path.end()}, g.units.count.value};
+        e->hardware = hv;
+        return e;
+    }
+
+    // The units cover exactly `count` when all are constants and multiply to it.
+    bool needs_guard(const Stmt& loop, const std::vector<std::string>& dims) const {
+        auto count = constant_value(*loop.count);
+        if (!count) return true;
+        int64_t total = 1;
+        for (const std::string& d : dims) {
+            auto it = constants_.find(d);
+            if (it == constants_.end()) return true;
+            total *= it->second;
+        }
+        return total != *count;
+    }
+
+    // `if (guard) { stmts }`, with the guard pushed past barriers so that every
+    // unit still reaches each barrier.
+    std::vector<StmtPtr> guarded(std::vector<StmtPtr> stmts, const Expr& guard, const std::string& index) {
+        std::vector<StmtPtr> out;
+        bool any_barrier = false;
+        for (const StmtPtr& s : stmts) any_barrier |= contains_barrier(*s);
+        if (!any_barrier) {
+            out.push_back(if_then(guard.clone(), block(std::move(stmts), guard.location)));
+            return out;
+        }
+        std::vector<StmtPtr> run;  // consecutive statements without barriers
+        auto flush = [&] {
+            if (run.empty()) return;
+            out.push_back(if_then(guard.clone(), block(std::move(run), guard.location)));
+            run.clear();
+        };
+        for (StmtPtr& s : stmts) {
+            if (!contains_barrier(*s)) {
+                // Declarations stay outside the guard so that later statements
+                // still see them; their values must then be safe to compute.
+                if (s->kind == Stmt::Kind::Decl) {
+                    flush();
+                    if (s->decl->init && touches_memory(*s->decl->init))
+                        diags_.error(s->location,
+                                     fmt::format("cannot translate safely to '{}': this declaration reads memory "
+                                                 "before a barrier, but units with '{}' beyond its range must skip "
+                                                 "it and still reach the barrier; declare it without a value and "
+                                                 "assign it",
+                                                 to_.name, index));
+                    out.push_back(std::move(s));
+                } else {
+                    run.push_back(std::move(s));
+                }
+                continue;
+            }
+            flush();
+            if (s->kind == Stmt::Kind::Barrier) {
+                out.push_back(std::move(s));
+            } else if (s->kind == Stmt::Kind::Block) {
+                s->body = guarded(std::move(s->body), guard, index);
+                out.push_back(std::move(s));
+            } else if (s->kind == Stmt::Kind::For && !header_touches_memory(*s)) {
+                s->loop_body = block(guarded(take_statements(std::move(s->loop_body)), guard, index), s->location);
+                out.push_back(std::move(s));
+            } else {
+                SourceLocation barrier_loc = s->location;
+                mcpl::for_each_stmt(*s, [&](const Stmt& c) {
+                    if (c.kind == Stmt::Kind::Barrier) barrier_loc = c.location;
+                });
+                diags_.error(barrier_loc,
+                             fmt::format("cannot translate safely to '{}': the units that '{}' adds beyond its range "
+                                         "must skip the code around this barrier but still reach it, and it is "
+                                         "inside control flow the guard cannot be moved into",
+                                         to_.name, index));
+                out.push_back(std::move(s));
+            }
+        }
+        flush();
+        return out;
+    }
+
+    static bool header_touches_memory(const Stmt& loop) {
+        return (loop.decl->init && touches_memory(*loop.decl->init)) || touches_memory(*loop.condition) ||
+               (loop.step->value && touches_memory(*loop.step->value));
+    }
+
+    mcpl::Function& f_;
+    const hdl::HardwareModel& to_;
+    const ParGroupMapping& mapping_;
+    DiagnosticEngine& diags_;
+    std::set<std::string> names_;
+    std::map<std::string, int64_t> constants_;
+};
+
+}  // namespace
+
+void translate_foreach(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& mapping,
+                       DiagnosticEngine& diags) {
+    ForeachTranslator(f, to, mapping, diags).run();
+}
+
+}  // namespace mcl::translate

@@ -1,0 +1,36 @@
+// Pass: translate the foreach statements of a function one level down
+// (thesis appendix B.4), keeping its meaning for every size.
+//
+// Needs: a checked function at description `from` whose memory spaces
+//   TranslateMemorySpaces has already rewritten, the child description `to`
+//   and the ParGroupMapping between them.
+// Does: a foreach over a par_group that maps to one par_group is renamed. A
+//   foreach nest over a par_group that maps to several (G1 x ... x Gk) is
+//   split: outer dimensions of the nest go to G1 as they are; the innermost
+//   dimension `x` with `n` units becomes k nested foreach loops with
+//   dimension statements before the nest (`const int nrThreads_x =
+//   <to>.hierarchy....max_nr_units;` for Gk, or its exact `nr_units`, and
+//   `divide_up(n, ...)` for the outer ones unless exact) and, inside, an
+//   index statement that recomputes the old index (`const int x = b_x *
+//   nrThreads_x + t_x;`). Where the units may outnumber `n` the body is
+//   guarded by `if (x < n)`, unless constant counts show that they divide
+//   evenly. A guard never puts a barrier under divergent control flow: in a
+//   body with barriers the guard is pushed into the statements between them
+//   (and into `for` loops whose header reads no memory); where that is not
+//   possible the foreach is reported as untranslatable, at the barrier.
+// Guarantees: the user's statements are kept as written inside the new
+//   loops; generated names say what they are and collide with no name of
+//   the function; errors are located at the user's code.
+#pragma once
+
+#include "compiler/ast/Ast.h"
+#include "compiler/translate/ParGroupMapping.h"
+#include "hdl/HardwareModel.h"
+#include "support/Diagnostics.h"
+
+namespace mcl::translate {
+
+void translate_foreach(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& mapping,
+                       DiagnosticEngine& diags);
+
+}  // namespace mcl::translate

@@ -54,3 +54,28 @@ mclc_test(missing_argument 2 "NAME is required" show-hwd)
 mclc_test(no_subcommand 2 "subcommand" )
 mclc_test(unknown_description 1 "no valid hardware description named 'hoper'. did you mean 'hopper'" show-hwd hoper)
 mclc_test(missing_hwd_path 1 "directory '/nonexistent' does not exist" list-hwd --hwd-path /nonexistent)
+
+# Golden outputs (tests/golden/cases.txt; scripts/refresh-golden rewrites them).
+file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/golden/cases.txt GOLDEN_CASES REGEX "^[^#].*[|]")
+foreach(golden_case ${GOLDEN_CASES})
+  string(REPLACE "|" ";" parts "${golden_case}")
+  list(GET parts 0 golden_name)
+  list(GET parts 1 golden_args)
+  string(STRIP "${golden_name}" golden_name)
+  separate_arguments(golden_args UNIX_COMMAND "${golden_args}")
+  add_test(NAME golden.${golden_name}
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/golden.sh $<TARGET_FILE:mclc> ${CMAKE_SOURCE_DIR}
+                   ${golden_name} ${golden_args})
+endforeach()
+
+# Translation errors: located, explained, exit status 1.
+mclc_test(translate_above_the_kernel 1 "matmul_gpu.mcl:[0-9]+:1: error: cannot translate to 'perfect': it is not below"
+          translate --hwd perfect ${CMAKE_SOURCE_DIR}/examples/matmul/matmul_gpu.mcl)
+mclc_test(translate_unknown_description 1 "unknown hardware description 'hoper'. did you mean 'hopper'"
+          translate --hwd hoper ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
+mclc_test(translate_through_a_broken_child 1
+          "matmul.mcl:[0-9]+:1: error: cannot translate 'matmul' from 'gpu' to 'widegpu': 'widegpu' breaks the rules.*\\n(.*\\n)*.*widegpu.hdl:5:22: note: 'widegpu' is described here"
+          translate --hwd widegpu --hwd-path ${INPUTS}/hdl/broken_child ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
+mclc_test(translate_needs_a_target 2 "--hwd is required" translate ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
+add_test(NAME cli.translate_writes_output_file
+         COMMAND sh -c "out=$(mktemp) && $<TARGET_FILE:mclc> translate --hwd hopper -o $out ${CMAKE_SOURCE_DIR}/examples/vectoradd/vectoradd.mcl && $<TARGET_FILE:mclc> check $out && grep -q '^hopper void vectoradd' $out")

@@ -1,0 +1,333 @@
+// Translation between levels: every example to every description below its
+// level (the result checks there, prints stably and keeps the user's
+// statements), straight and stepwise translation agree, translating to the
+// own level changes nothing, and the error cases are located and explained.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "compiler/ast/AstWalk.h"
+#include "compiler/print/PrintMcpl.h"
+#include "compiler/sema/CheckProgram.h"
+#include "compiler/sema/LoadModules.h"
+#include "compiler/translate/ParGroupMapping.h"
+#include "compiler/translate/Translate.h"
+#include "tests/compiler/CompilerTestSupport.h"
+#include "tests/compiler/McplTestSupport.h"
+
+namespace mcl::mcpl::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> example_kernels() {
+    std::vector<std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(MCL_EXAMPLES_DIR))
+        if (e.path().extension() == ".mcl" && e.path().string().find("/lib/") == std::string::npos)
+            out.push_back(e.path().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string read(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Translates the module text `text` (named `path`) to `target`; returns the
+// printed result, or "" after recording the diagnostics in `errors`.
+std::string translate_text(const std::string& path, const std::string& text, const std::string& target,
+                           std::string* errors = nullptr) {
+    CheckedText c = check_text(text, path, {MCL_EXAMPLES_DIR});
+    bool ok = !c.diags->has_errors() && translate::translate_program(c.program, target, *c.library, *c.diags);
+    if (errors) *errors = c.text();
+    if (!ok) {
+        if (!errors) ADD_FAILURE() << "translating " << path << " to " << target << ":\n" << c.text();
+        return "";
+    }
+    return print_module(*c.module());
+}
+
+// The hardware description the (first) function of a module targets.
+std::string level_of(const std::string& text) {
+    ParsedModule p = parse_text(text);
+    return p.module && !p.module->functions.empty() ? p.module->functions[0]->hardware : "";
+}
+
+const hdl::HardwareLibrary& stdlib() {
+    static CheckedText c = check_text("module empty;");
+    return *c.library;
+}
+
+// The descriptions strictly below `level`.
+std::vector<std::string> below(const std::string& level) {
+    std::vector<std::string> out;
+    for (const std::string& n : stdlib().names())
+        if (n != level && stdlib().is_ancestor(level, n)) out.push_back(n);
+    return out;
+}
+
+// The printed statements that translation must keep as written.
+std::vector<std::string> user_statements(const std::string& text) {
+    ParsedModule p = parse_text(text);
+    std::vector<std::string> out;
+    std::set<const Stmt*> for_steps;  // printed inside their for header, not on a line of their own
+    for (const auto& f : p.module->functions)
+        for_each_stmt(*f->body, [&](const Stmt& s) {
+            if (s.step) for_steps.insert(s.step.get());
+            if (for_steps.count(&s)) return;
+            if (s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Step || s.kind == Stmt::Kind::Call ||
+                s.kind == Stmt::Kind::Return) {
+                Module m;
+                m.name = "statement";
+                auto fn = std::make_unique<Function>();
+                fn->hardware = "perfect";
+                fn->name = "f";
+                fn->return_type.primitive = Primitive::Void;
+                fn->body = std::make_unique<Stmt>();
+                fn->body->body.push_back(s.clone());
+                m.functions.push_back(std::move(fn));
+                std::string printed = print_module(m);
+                size_t open = printed.find("{\n") + 2;
+                out.push_back(printed.substr(open, printed.rfind("\n}") - open));
+            }
+        });
+    return out;
+}
+
+std::string trimmed_lines(const std::string& block) {
+    std::stringstream in(block), out;
+    std::string line;
+    while (std::getline(in, line)) {
+        size_t text = line.find_first_not_of(' ');
+        if (text != std::string::npos) out << line.substr(text) << '\n';
+    }
+    return out.str();
+}
+
+TEST(Translate, EveryExampleToEveryDescriptionBelowIt) {
+    size_t translations = 0;
+    for (const std::string& path : example_kernels()) {
+        const std::string text = read(path);
+        const std::string level = level_of(text);
+        for (const std::string& target : below(level)) {
+            SCOPED_TRACE(path + " -> " + target);
+            std::string out = translate_text(path, text, target);
+            if (out.empty()) continue;
+            ++translations;
+            // The result checks at its level...
+            CheckedText again = check_text(out, path, {MCL_EXAMPLES_DIR});
+            EXPECT_FALSE(again.diags->has_errors()) << again.text() << out;
+            EXPECT_EQ(level_of(out), target);
+            // ...prints stably (check_text verifies print . parse is a fixed point)...
+            EXPECT_EQ(print_module(*again.module()), out);
+            // ...and keeps the user's statements as they were written.
+            std::string flat = trimmed_lines(out);
+            for (const std::string& s : user_statements(text))
+                EXPECT_THAT(flat, HasSubstr(trimmed_lines(s))) << out;
+        }
+    }
+    EXPECT_GT(translations, 60u);
+}
+
+TEST(Translate, StraightAndStepwiseAgree) {
+    for (const std::string& path : example_kernels()) {
+        const std::string text = read(path);
+        const std::string level = level_of(text);
+        for (const std::string& leaf : stdlib().leaves()) {
+            if (!stdlib().is_ancestor(level, leaf) || leaf == level) continue;
+            SCOPED_TRACE(path + " -> " + leaf);
+            std::string straight = translate_text(path, text, leaf);
+            std::string stepwise = text;
+            const std::vector<std::string> steps = *stdlib().path(level, leaf);
+            for (const std::string& step : steps) {
+                if (step == level) continue;
+                stepwise = translate_text(path, stepwise, step);
+            }
+            EXPECT_EQ(straight, stepwise);
+        }
+    }
+}
+
+TEST(Translate, ToTheOwnLevelChangesNothing) {
+    for (const std::string& path : example_kernels()) {
+        const std::string text = read(path);
+        const std::string level = level_of(text);
+        SCOPED_TRACE(path);
+        ParsedModule original = parse_text(text);
+        EXPECT_EQ(translate_text(path, text, level), print_module(*original.module));
+        for (const std::string& target : below(level)) {
+            std::string once = translate_text(path, text, target);
+            EXPECT_EQ(translate_text(path, once, target), once) << target;
+        }
+    }
+}
+
+TEST(Translate, MatmulToGpuHasTheStructureOfThesisFig39) {
+    std::string out = translate_text("matmul.mcl", read(std::string(MCL_EXAMPLES_DIR) + "/matmul/matmul.mcl"), "gpu");
+    EXPECT_THAT(out, HasSubstr("const int nrThreads_j = gpu.hierarchy.blocks.block.threads.max_nr_units;\n"
+                               "    const int nrBlocks_j = divide_up(m, nrThreads_j);\n"
+                               "    foreach (int i in n blocks) {\n"
+                               "        foreach (int b_j in nrBlocks_j blocks) {\n"
+                               "            foreach (int t_j in nrThreads_j threads) {\n"
+                               "                const int j = b_j * nrThreads_j + t_j;\n"
+                               "                if (j < m) {\n"));
+}
+
+TEST(Translate, NoGuardWhenConstantCountsDivideEvenly) {
+    // 1024 threads split into warps of 32: the units cover the range exactly,
+    // so the barrier stays outside any guard.
+    std::string out = translate_text(
+        "v1.mcl", read(std::string(MCL_EXAMPLES_DIR) + "/matmul/matmul_gpu_v1.mcl"), "fermi");
+    EXPECT_THAT(out, HasSubstr("const int tj = w_tj * nrThreads_tj + t_tj;"));
+    EXPECT_THAT(out, Not(HasSubstr("if (tj < nrThreadsM)")));
+    EXPECT_THAT(out, HasSubstr("barrier(shared);"));
+}
+
+constexpr const char* kBarrierKernel = R"(module k;
+import gpu;
+gpu void k(int n, int t, dev float[n] a) {
+    foreach (int b in n blocks) {
+        local float[1024] buffer;
+        foreach (int i in t threads) {
+            int j = b * t + i;
+            BODY
+        }
+    }
+}
+)";
+
+std::string barrier_kernel(const std::string& body) {
+    std::string s = kBarrierKernel;
+    return s.replace(s.find("BODY"), 4, body);
+}
+
+TEST(Translate, GuardIsPushedPastBarriers) {
+    std::string out = translate_text(
+        "k.mcl", barrier_kernel("if (j < n) { buffer[i] = a[j]; }\n barrier(local);\n for (int r = 0; r < 2; r++) "
+                                "{ a[j] = buffer[i]; barrier(local); }"),
+        "fermi");
+    EXPECT_THAT(out, HasSubstr("                if (i < t) {\n"
+                           "                    if (j < n) {\n"
+                           "                        buffer[i] = a[j];\n"
+                           "                    }\n"
+                           "                }\n"
+                           "                barrier(shared);\n"
+                           "                for (int r = 0; r < 2; r++) {\n"
+                           "                    if (i < t) {\n"
+                           "                        a[j] = buffer[i];\n"
+                           "                    }\n"
+                           "                    barrier(shared);\n"
+                           "                }\n"));
+}
+
+TEST(Translate, BarrierUnderUserControlFlowCannotBeGuarded) {
+    std::string errors;
+    EXPECT_EQ(translate_text("k.mcl", barrier_kernel("if (b > 0) {\n barrier(local);\n }"), "fermi", &errors), "");
+    EXPECT_THAT(errors, HasSubstr("k.mcl:9:2: error: cannot translate safely to 'fermi': the units that 'i' adds "
+                                  "beyond its range must skip the code around this barrier but still reach it"));
+}
+
+TEST(Translate, DeclarationReadingMemoryBeforeABarrier) {
+    std::string errors;
+    EXPECT_EQ(translate_text("k.mcl", barrier_kernel("float x = a[j];\n barrier(local);"), "fermi", &errors), "");
+    EXPECT_THAT(errors, HasSubstr("k.mcl:8:13: error: cannot translate safely to 'fermi': this declaration reads "
+                                  "memory before a barrier"));
+}
+
+TEST(Translate, TargetAboveTheKernel) {
+    std::string errors;
+    EXPECT_EQ(translate_text("g.mcl", "module g;\nimport gpu;\ngpu void f() { }\n", "perfect", &errors), "");
+    EXPECT_THAT(errors, HasSubstr("g.mcl:3:1: error: cannot translate to 'perfect': it is not below the "
+                                  "description of any function here ('f' targets 'gpu')"));
+}
+
+TEST(Translate, FunctionsNotAboveTheTargetAreLeftWithANote) {
+    std::string errors;
+    std::string out = translate_text(
+        "two.mcl", "module two;\nimport perfect;\nimport cpu;\nperfect void f() { }\ncpu void g() { }\n", "gpu",
+        &errors);
+    EXPECT_THAT(errors, HasSubstr("two.mcl:5:1: note: 'g' is left as it is: its description 'cpu' is not above "
+                                  "'gpu'"));
+    EXPECT_THAT(out, HasSubstr("gpu void f()"));
+    EXPECT_THAT(out, HasSubstr("cpu void g()"));
+}
+
+TEST(Translate, UnknownTarget) {
+    std::string errors;
+    EXPECT_EQ(translate_text("u.mcl", "module u;\nimport perfect;\nperfect void f() { }\n", "hoper", &errors), "");
+    EXPECT_THAT(errors, HasSubstr("mclc: error: unknown hardware description 'hoper'; did you mean 'hopper'?"));
+}
+
+TEST(Translate, ImperfectNestOverOnePargroup) {
+    std::string errors;
+    EXPECT_EQ(translate_text("nest.mcl", R"(module nest;
+import perfect;
+perfect void f(int n, float[n,n] a) {
+    foreach (int i in n threads) {
+        float x = 1.0;
+        foreach (int j in n threads) { a[i,j] = x; }
+    }
+}
+)",
+                             "gpu", &errors),
+              "");
+    EXPECT_THAT(errors, HasSubstr("nest.mcl:6:9: error: cannot translate this foreach over 'threads' to "
+                                  "'accelerator': it is nested in another foreach over 'threads' with other "
+                                  "statements around it"));
+}
+
+// A child of gpu that breaks the rules of thesis section 3.6.1: its threads
+// outnumber gpu's.
+constexpr const char* kBrokenChild = R"(hardware_description widegpu;
+specializes gpu;
+parallelism hierarchy {
+  memory_space dev { default; }
+  par_group blocks { max_nr_units = 65535;
+    par_unit block { memory_space local { }
+      par_group threads { max_nr_units = 4096; par_unit thread { memory_space reg { default; } } } } }
+}
+device widegpu { mem; sms; }
+memory mem { space(dev); }
+execution_group sms { nr_units = 1; execution_unit sm { slots(block, 1); slots(thread, 4096); } }
+)";
+
+TEST(Translate, ThroughAChildThatBreaksTheRules) {
+    CheckedText c = check_text("module w;\nimport perfect;\nperfect void f(int n, float[n] a) {\n"
+                               "    foreach (int i in n threads) { a[i] = 0.0; }\n}\n",
+                               "w.mcl");
+    // A library with the broken child added as a user description.
+    auto sources = std::make_unique<SourceManager>();
+    DiagnosticEngine diags(*sources);
+    hdl::HardwareLibrary library(*sources, diags);
+    library.add_directory(MCL_STDLIB_HW_DIR, false);
+    library.add_buffer("widegpu.hdl", kBrokenChild, true);
+    library.finish();
+    ASSERT_FALSE(diags.has_errors());
+    auto mapping = translate::find_par_group_mapping(*library.find("gpu"), *library.find("widegpu"));
+    ASSERT_TRUE(std::holds_alternative<translate::MappingError>(mapping));
+    EXPECT_THAT(std::get<translate::MappingError>(mapping).message,
+                HasSubstr("'threads' of 'gpu' has fewer units (1024) than 'threads' of 'widegpu' (4096)"));
+    Program program = load_modules_from_text("w.mcl", "module w;\nimport perfect;\nperfect void f(int n, float[n] a) "
+                                             "{\n    foreach (int i in n threads) { a[i] = 0.0; }\n}\n",
+                                             {}, *sources, library, diags);
+    ASSERT_TRUE(check_program(program, library, diags));
+    EXPECT_FALSE(translate::translate_program(program, "widegpu", library, diags));
+    std::ostringstream text;
+    diags.print_text(text);
+    EXPECT_THAT(text.str(), HasSubstr("w.mcl:3:1: error: cannot translate 'f' from 'gpu' to 'widegpu': 'widegpu' "
+                                      "breaks the rules for a child description (thesis section 3.6.1)"));
+    EXPECT_THAT(text.str(), HasSubstr("widegpu.hdl:1:22: note: 'widegpu' is described here"));
+}
+
+}  // namespace
+}  // namespace mcl::mcpl::testing

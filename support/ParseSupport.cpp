@@ -30,8 +30,16 @@ bool check_utf8(uint32_t file, const SourceManager& sources, DiagnosticEngine& d
 
 bool check_nesting(antlr4::CommonTokenStream& tokens, uint32_t file, DiagnosticEngine& diags) {
     int depth = 0;
+    int statement_tokens = 0;
     for (antlr4::Token* t : tokens.getTokens()) {
         const std::string text = t->getText();
+        if (text == ";" || text == "{" || text == "}") {
+            statement_tokens = 0;
+        } else if (++statement_tokens > kMaxStatementTokens) {
+            diags.error(token_location(file, t),
+                        fmt::format("statement longer than {} tokens", kMaxStatementTokens));
+            return false;
+        }
         if (text == "{" || text == "(" || text == "[") {
             if (++depth > kMaxNesting) {
                 diags.error(token_location(file, t),

@@ -1,7 +1,8 @@
 // What both ANTLR-based parsers (hdl/ParseHdl, compiler/parse/ParseMcpl)
 // share: syntax errors turned into located diagnostics, and the checks that
 // keep the ANTLR runtime safe on hostile input (malformed UTF-8, which it
-// throws on; nesting so deep that recursive descent would exhaust the stack).
+// throws on; nesting so deep, or operator chains so long, that recursive
+// descent would exhaust the stack).
 // This file and the two parsers are the only places that see ANTLR types.
 #pragma once
 
@@ -13,6 +14,10 @@
 namespace mcl {
 
 inline constexpr int kMaxNesting = 200;
+// Tokens between two statement boundaries (`;`, `{`, `}`): bounds how deep
+// an operator chain such as `1 + 1 + ... + 1` nests in the trees that the
+// parser builds and every pass walks recursively.
+inline constexpr int kMaxStatementTokens = 4000;
 
 SourceLocation token_location(uint32_t file, const antlr4::Token* t);
 
@@ -36,7 +41,8 @@ private:
 // False (after reporting) when the file is not valid UTF-8.
 bool check_utf8(uint32_t file, const SourceManager& sources, DiagnosticEngine& diags);
 
-// False (after reporting) when brackets nest deeper than kMaxNesting.
+// False (after reporting) when brackets nest deeper than kMaxNesting or a
+// statement is longer than kMaxStatementTokens.
 bool check_nesting(antlr4::CommonTokenStream& tokens, uint32_t file, DiagnosticEngine& diags);
 
 }  // namespace mcl

@@ -169,6 +169,22 @@ TEST(ResolveNames, AnnotatesTypesDeclsAndHardwareValues) {
     EXPECT_EQ(inner.then_branch->body[0]->value->type.str(), "float");
 }
 
+std::string chain(int terms) {
+    std::string s = "1";
+    for (int i = 1; i < terms; ++i) s += " + 1";
+    return s;
+}
+
+TEST(ResolveNames, LongOperatorChainsAreRejectedNotOverflowed) {
+    CheckedText r = check_text(module("perfect void f(int x) { x = " + chain(100000) + "; }\n"));
+    EXPECT_THAT(r.text(), HasSubstr("error: statement longer than 4000 tokens"));
+}
+
+TEST(ResolveNames, ChainsBelowTheLimitCheck) {
+    CheckedText r = check_text(module("perfect void f(int x) { x = " + chain(1990) + "; }\n"));
+    EXPECT_EQ(r.text(), "");
+}
+
 TEST(ResolveNames, ImportsSeeOnlyExports) {
     namespace fs = std::filesystem;
     fs::path root = fs::temp_directory_path() / "mcl_resolve_imports";

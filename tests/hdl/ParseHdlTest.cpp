@@ -119,5 +119,13 @@ TEST(ParseHdl, DeepNestingIsRejectedNotOverflowed) {
     EXPECT_NE(p->diags.diagnostics().front().message.find("nesting deeper than"), std::string::npos);
 }
 
+TEST(ParseHdl, LongOperatorChainsAreRejectedNotOverflowed) {
+    std::string chain = "1";
+    for (int i = 0; i < 100000; ++i) chain += "+1";
+    auto p = parse("hardware_description a;\nmemory m { nr_banks = " + chain + "; }\n");
+    EXPECT_EQ(p->d, nullptr);
+    EXPECT_NE(p->diags.diagnostics().front().message.find("statement longer than"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace mcl::hdl

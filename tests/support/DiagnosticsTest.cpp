@@ -44,6 +44,8 @@ TEST(Spelling, SuggestsCloseNamesOnly) {
     EXPECT_EQ(closest_match("capcity", {"capacity", "latency"}), "capacity");
     EXPECT_EQ(closest_match("zzz", {"capacity", "latency"}), "");
     EXPECT_EQ(did_you_mean("perfekt", {"perfect"}), "; did you mean 'perfect'?");
+    EXPECT_EQ(closest_match("mian", {"main", "reg"}), "main") << "a transposition is one edit";
+    EXPECT_EQ(closest_match("thred", {"threads", "blocks"}), "threads");
 }
 
 }  // namespace

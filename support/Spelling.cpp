@@ -26,7 +26,10 @@ std::string closest_match(const std::string& word, const std::vector<std::string
     const size_t limit = std::max<size_t>(1, (word.size() + 1) / 3);
     std::string best;
     size_t best_distance = limit + 1;
+    if (word.size() > 64) return best;  // no typo makes names that long; spare the quadratic distance
     for (const std::string& c : candidates) {
+        size_t gap = c.size() > word.size() ? c.size() - word.size() : word.size() - c.size();
+        if (gap > limit) continue;
         size_t d = edit_distance(word, c);
         if (d > 0 && d < best_distance) {
             best = c;

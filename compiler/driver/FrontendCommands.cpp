@@ -13,10 +13,8 @@
 
 namespace mcl::driver {
 
-namespace {
-
-// Loads and checks; checking runs only on a program that loaded cleanly, so
-// that a missing import does not bury its own error under follow-ups.
+// Checking runs only on a program that loaded cleanly, so that a missing
+// import does not bury its own error under follow-ups.
 mcpl::Program load_and_check(Session& session, const FrontendOptions& options,
                              const std::vector<std::string>& files) {
     mcpl::Program program =
@@ -24,8 +22,6 @@ mcpl::Program load_and_check(Session& session, const FrontendOptions& options,
     if (!session.diags.has_errors()) mcpl::check_program(program, session.library, session.diags);
     return program;
 }
-
-}  // namespace
 
 int check_command(const FrontendOptions& options, const std::vector<std::string>& files, std::ostream&,
                   std::ostream& err) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compiler/driver/Session.h"
+#include "compiler/sema/Program.h"
 
 namespace mcl::driver {
 
@@ -16,6 +17,11 @@ struct FrontendOptions {
     HardwarePaths hardware;
     std::vector<std::string> include_roots;  // -I
 };
+
+// Loads `files` and what they import, and checks them (only when loading
+// reported no error); diagnostics go to the session.
+mcpl::Program load_and_check(Session& session, const FrontendOptions& options,
+                             const std::vector<std::string>& files);
 
 int check_command(const FrontendOptions& options, const std::vector<std::string>& files, std::ostream& out,
                   std::ostream& err);

@@ -7,7 +7,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "compiler/driver/FeedbackCommands.h"
 #include "compiler/driver/FrontendCommands.h"
+#include "compiler/driver/GenCommands.h"
 #include "compiler/driver/HardwareCommands.h"
 #include "support/Spelling.h"
 
@@ -51,7 +53,9 @@ int run(int argc, char** argv) {
         return mcl::driver::FrontendOptions{mcl::driver::hardware_paths(hwd_paths), include_roots};
     };
     auto add_include = [&](CLI::App* sub) {
-        sub->add_option("-I", include_roots, "Include root for imported modules (repeatable)")->type_name("DIR");
+        sub->add_option("-I", include_roots, "Include root for imported modules (repeatable)")
+            ->type_name("DIR")
+            ->allow_extra_args(false);  // `-I DIR FILE`: FILE is not a second root
     };
 
     std::vector<std::string> check_files;
@@ -77,6 +81,23 @@ int run(int argc, char** argv) {
                                                 translate_output, std::cout, std::cerr);
     });
 
+    std::string feedback_file;
+    mcl::driver::FeedbackOptions feedback_options;
+    auto* feedback = app.add_subcommand("feedback", "Performance remarks on a module's own lines, at its level or "
+                                                    "at --hwd after translating");
+    feedback->add_option("FILE", feedback_file, "MCPL file")->required();
+    feedback->add_option("--hwd", feedback_options.level, "Translate to this description first");
+    feedback->add_option("--param", feedback_options.params,
+                         "Example value for a parameter, e.g. --param n=2048 (repeatable)")
+        ->type_name("NAME=VALUE");
+    feedback->add_option("--format", feedback_options.format, "text (default), json or sarif");
+    add_include(feedback);
+    add_hwd_path(feedback);
+    feedback->callback([&] {
+        status = mcl::driver::feedback_command(frontend_options(), feedback_options, feedback_file, std::cout,
+                                               std::cerr);
+    });
+
     std::string ast_file;
     auto* ast = app.add_subcommand("print-ast-json",
                                    "Print the checked AST of a module as JSON (types, memory spaces, "
@@ -86,6 +107,29 @@ int run(int argc, char** argv) {
     add_hwd_path(ast);
     ast->callback([&] {
         status = mcl::driver::print_ast_json_command(frontend_options(), ast_file, std::cout, std::cerr);
+    });
+
+    auto* list_targets = app.add_subcommand("list-targets", "Print the leaves with a code-generation "
+                                                            "configuration and their backends");
+    add_hwd_path(list_targets);
+    list_targets->callback([&] {
+        status = mcl::driver::list_targets_command(mcl::driver::hardware_paths(hwd_paths), std::cout, std::cerr);
+    });
+
+    mcl::driver::GenOptions gen_options;
+    auto* gen = app.add_subcommand("gen", "Translate a module to a leaf and generate kernel source and host glue");
+    gen->add_option("--target", gen_options.target, "The leaf to generate code for (see list-targets)")
+        ->required()
+        ->type_name("LEAF");
+    gen->add_option("--backend", gen_options.backend, "The code generator (e.g. cpp)")->required()->type_name("B");
+    gen->add_option("FILE", gen_options.file, "MCPL file")->required();
+    gen->add_option("-o", gen_options.output_dir, "Directory to write the files into (created when missing)")
+        ->required()
+        ->type_name("DIR");
+    add_include(gen);
+    add_hwd_path(gen);
+    gen->callback([&] {
+        status = mcl::driver::gen_command(frontend_options(), gen_options, std::cout, std::cerr);
     });
 
     // CLI11 would only say that a subcommand is required; name the typo.

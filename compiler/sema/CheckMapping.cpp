@@ -230,6 +230,8 @@ private:
     }
 
     void check_decl(Decl& d) {
+        // Checking again after a translation chooses the space anew.
+        d.memory_space.clear();
         if (!d.memory_spaces.empty()) {
             choose_named_space(d);
             return;

@@ -79,3 +79,34 @@ mclc_test(translate_through_a_broken_child 1
 mclc_test(translate_needs_a_target 2 "--hwd is required" translate ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
 add_test(NAME cli.translate_writes_output_file
          COMMAND sh -c "out=$(mktemp) && $<TARGET_FILE:mclc> translate --hwd hopper -o $out ${CMAKE_SOURCE_DIR}/examples/vectoradd/vectoradd.mcl && $<TARGET_FILE:mclc> check $out && grep -q '^hopper void vectoradd' $out")
+
+# Code generation: list-targets and gen (the end-to-end runs are in
+# tests/CMakeLists.txt, backends.*).
+set(TARGET_INPUTS ${INPUTS}/targets)
+set(VECTORADD ${CMAKE_SOURCE_DIR}/examples/vectoradd/vectoradd.mcl)
+mclc_test(list_targets 0 "(^|\\n)x86_avx2: cpp\\n" list-targets)
+mclc_test(list_targets_user_override 0 "(^|\\n)x86_avx2: opencl\\n" list-targets --hwd-path ${TARGET_INPUTS}/opencl_only)
+mclc_test(list_targets_bad_config 1 "bad/targets/x86_avx2.json:6:61: error: unknown par_group 'lanes'" list-targets --hwd-path ${TARGET_INPUTS}/bad)
+mclc_test(list_targets_not_a_leaf 1 "is for 'gpu', which is not a leaf" list-targets --hwd-path ${TARGET_INPUTS}/nonleaf)
+mclc_test(gen_unknown_backend 1 "unknown backend 'cppp'. did you mean 'cpp'" gen --target x86_avx2 --backend cppp ${VECTORADD} -o gen_out)
+mclc_test(gen_unknown_target 1 "unknown target 'x86avx2'. did you mean 'x86_avx2'" gen --target x86avx2 --backend cpp ${VECTORADD} -o gen_out)
+mclc_test(gen_not_a_leaf 1 "target 'cpu' is not a leaf" gen --target cpu --backend cpp ${VECTORADD} -o gen_out)
+mclc_test(gen_no_config 1 "target 'hopper' has no code-generation configuration" gen --target hopper --backend cpp ${VECTORADD} -o gen_out)
+mclc_test(gen_no_backend_config 1 "target 'x86_avx2' has no configuration for backend 'cpp' \\(it has: opencl\\)" gen --target x86_avx2 --backend cpp ${VECTORADD} -o gen_out --hwd-path ${TARGET_INPUTS}/opencl_only)
+mclc_test(gen_bad_config 1 "unknown par_group 'lanes'" gen --target x86_avx2 --backend cpp ${VECTORADD} -o gen_out --hwd-path ${TARGET_INPUTS}/bad)
+mclc_test(gen_missing_output 2 "-o is required" gen --target x86_avx2 --backend cpp ${VECTORADD})
+mclc_test(gen_barrier 1 "barrier.mcl:9:13: error: barriers are not supported by the cpp backend" gen --target x86_avx2 --backend cpp ${INPUTS}/mcpl/backends/barrier.mcl -o gen_out)
+mclc_test(gen_input_error 1 "matmul_gpu.mcl:.*cannot translate to 'x86_avx2'" gen --target x86_avx2 --backend cpp ${CMAKE_SOURCE_DIR}/examples/matmul/matmul_gpu.mcl -o gen_out)
+add_test(NAME cli.gen_writes_files
+         COMMAND sh -c "rm -rf gen_files && $<TARGET_FILE:mclc> gen --target x86_avx2 --backend cpp ${VECTORADD} -o gen_files/nested && test -f gen_files/nested/vectoradd.h && test -f gen_files/nested/vectoradd.cpp && test -f gen_files/nested/vectoradd_kernels.cpp && test -f gen_files/nested/mcl_runtime.h && rm -rf gen_files")
+
+# Feedback: formats and usage.
+mclc_test(feedback_text 0 "matmul.mcl:9:14: remark: 'matmul' on 'thread' executes 2\\*m\\*n\\*p\\+m\\*n computational instructions"
+          feedback ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
+add_test(NAME cli.feedback_json
+         COMMAND sh -c "$<TARGET_FILE:mclc> feedback --format json --param n=10 --param m=20 --param p=30 ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl | python3 -c 'import json,sys; r=json.load(sys.stdin)[\"remarks\"]; q=[x for x in r if x[\"kind\"]==\"operations\"][0][\"quantities\"][\"computations\"]; assert q[\"expr\"]==\"2*m*n*p+m*n\" and q[\"value\"]==12200, q'")
+add_test(NAME cli.feedback_sarif
+         COMMAND sh -c "$<TARGET_FILE:mclc> feedback --format sarif ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl | python3 -c 'import json,sys; s=json.load(sys.stdin); assert s[\"version\"]==\"2.1.0\" and s[\"runs\"][0][\"results\"], s'")
+mclc_test(feedback_bad_param 2 "--param expects NAME=NUMBER, not 'n'" feedback --param n ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
+mclc_test(feedback_bad_format 2 "--format is text, json or sarif, not 'xml'" feedback --format xml ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
+mclc_test(feedback_input_error 1 "type_error.mcl:4:31: error" feedback ${INPUTS}/mcpl/bad/type_error.mcl)

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # golden.sh MCLC ROOT NAME ARGS...
 # Runs `MCLC ARGS...` in ROOT and compares its standard output with
-# ROOT/tests/golden/NAME.mcl; prints the difference when they differ.
+# ROOT/tests/golden/NAME; prints the difference when they differ.
 set -u
 mclc=$1 root=$2 name=$3
 shift 3
 cd "$root" || exit 1
-expected="tests/golden/$name.mcl"
+expected="tests/golden/$name"
 actual=$(mktemp)
 trap 'rm -f "$actual"' EXIT
 "$mclc" "$@" > "$actual" || { echo "mclc failed"; exit 1; }

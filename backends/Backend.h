@@ -1,0 +1,61 @@
+// The interface every code generator implements (DESIGN.md section 7), and
+// the registry that finds one by name.
+//
+// A backend reads a checked module that has been translated to a leaf of the
+// hierarchy, the leaf's hardware model and the leaf's target configuration
+// (TargetConfig.h: how the backend spells par_groups, memory spaces and
+// builtin functions; nothing about that is hard-coded in a backend). It
+// returns the files to write, by name relative to the output directory: the
+// kernel source, the host glue (`<module>.h` and its source) and any runtime
+// header the glue includes.
+//
+// Adding a backend: a folder `backends/<name>/` with a class derived from
+// Backend, its sources in backends/CMakeLists.txt, and one line in
+// BackendList.cpp that registers it. No other backend changes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backends/TargetConfig.h"
+#include "compiler/sema/Program.h"
+#include "hdl/HardwareModel.h"
+#include "support/Diagnostics.h"
+
+namespace mcl::backends {
+
+struct GeneratedFile {
+    std::string name;  // relative path inside the output directory
+    std::string text;
+};
+
+struct GenerationInput {
+    const mcpl::Program& program;
+    const mcpl::Module& module;      // the module to generate code for (checked, at `leaf`)
+    const hdl::HardwareModel& leaf;  // the leaf it was translated to
+    const TargetConfig& target;      // the leaf's code-generation configuration
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual std::string name() const = 0;
+    // Emits kernel source and host glue for every kernel of `module` (its
+    // exported functions, or every function with a foreach if it exports
+    // none) and the device functions they call, those of imported modules
+    // (e.g. lib.math) included. Constructs the backend cannot express are
+    // reported to `diags` at the user's location; the result is then
+    // incomplete and must not be written.
+    virtual std::vector<GeneratedFile> generate(const GenerationInput& input, DiagnosticEngine& diags) const = 0;
+};
+
+// The backend registered under `name`, or nullptr.
+const Backend* find_backend(const std::string& name);
+// Every registered backend, sorted by name.
+std::vector<std::string> backend_names();
+
+// Kernels of a module: its exported functions, or every function with a
+// foreach when it exports none (functions with builtin bodies never are).
+std::vector<const mcpl::Function*> module_kernels(const mcpl::Module& module);
+
+}  // namespace mcl::backends

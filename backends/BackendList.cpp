@@ -1,0 +1,15 @@
+// Every backend, one line each. Adding a backend: its folder, its sources in
+// backends/CMakeLists.txt, and a line here.
+#include "backends/BackendList.h"
+
+#include "backends/cpp/CppBackend.h"
+
+namespace mcl::backends {
+
+std::vector<std::unique_ptr<Backend>> make_all_backends() {
+    std::vector<std::unique_ptr<Backend>> all;
+    all.push_back(std::make_unique<CppBackend>());
+    return all;
+}
+
+}  // namespace mcl::backends

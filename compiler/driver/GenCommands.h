@@ -1,0 +1,26 @@
+// The `mclc` subcommands of code generation (DESIGN.md sections 7 and 9):
+// `list-targets` prints each leaf that has a target configuration
+// (targets/<leaf>.json under the hardware directories) with its backends;
+// `gen --target LEAF --backend B FILE -o DIR` checks the module, translates
+// it to LEAF, runs backend B and writes its files into DIR.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "compiler/driver/FrontendCommands.h"
+
+namespace mcl::driver {
+
+int list_targets_command(const HardwarePaths& paths, std::ostream& out, std::ostream& err);
+
+struct GenOptions {
+    std::string file;
+    std::string target;   // a leaf
+    std::string backend;
+    std::string output_dir;
+};
+
+int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostream& out, std::ostream& err);
+
+}  // namespace mcl::driver

@@ -1,0 +1,30 @@
+// Pass: operation statistics (thesis section 3.6.2).
+//
+// Needs: a checked function, its accesses (LoopNest) and its description.
+// Does: counts what the function executes, symbolically in its parameters:
+//   computational instructions (arithmetic in assignments, declarations,
+//   returns and call arguments, and in the functions it calls, builtins as
+//   one instruction each), indexing instructions (arithmetic inside index
+//   expressions, and computing locals whose values only reach indices),
+//   control-flow instructions (conditions of `if` and `for`, loop steps,
+//   locals that only reach conditions), and loads and stores per memory
+//   space; each statement
+//   counts once per iteration of the loops around it. The arithmetic
+//   intensity is computations per data access. Under an `if` the statement
+//   is counted as if always taken, and a loop whose trip count is not
+//   affine in the parameters counts once: the totals are then upper or
+//   rough bounds, and the remark says it is an approximation.
+// Guarantees: remarks at the function's name: one `operations` remark with
+//   the instruction counts and the loads/stores per memory space, one
+//   `arithmetic-intensity` remark.
+#pragma once
+
+#include <vector>
+
+#include "feedback/FeedbackPass.h"
+
+namespace mcl::feedback {
+
+std::vector<Remark> operation_statistics(const FeedbackInput& input);
+
+}  // namespace mcl::feedback

@@ -1,0 +1,40 @@
+// A performance remark: what a feedback pass says about the user's code, at
+// the user's own source location, with the symbolic quantities it is about
+// (in the kernel's parameters) and their values when example values for
+// every symbol were given (`--param n=2048`).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <ginac/ginac.h>
+
+#include "support/SourceManager.h"
+
+namespace mcl::feedback {
+
+enum class RemarkKind {
+    Operations, ArithmeticIntensity, Transfers, DataReuse, FasterMemory,
+    Cache, ScarceResource, Occupancy, Coalescing, BankConflicts,
+};
+
+// The JSON/SARIF name: "operations", "arithmetic-intensity", ...
+const char* remark_kind_name(RemarkKind k);
+
+struct NamedQuantity {
+    std::string name;            // e.g. "computations"
+    GiNaC::ex expr;              // e.g. 2*m*n*p
+    std::optional<double> value; // when every symbol has a value
+};
+
+struct Remark {
+    RemarkKind kind = RemarkKind::Operations;
+    SourceLocation location;
+    std::string message;         // complete sentence; quantities appear in it as text
+    std::vector<NamedQuantity> quantities;
+    bool approximate = false;    // loop bounds or conditions were not exact
+};
+
+}  // namespace mcl::feedback

@@ -1,0 +1,214 @@
+#include "feedback/Symbolic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <vector>
+#include <sstream>
+
+namespace mcl::feedback {
+
+GiNaC::symbol Symbols::symbol(const std::string& name) {
+    auto it = symbols_.find(name);
+    if (it != symbols_.end()) return it->second;
+    GiNaC::symbol s(name);
+    symbols_.emplace(name, s);
+    return s;
+}
+
+std::optional<GiNaC::ex> Symbols::expression(const mcpl::Expr& e) {
+    using K = mcpl::Expr::Kind;
+    switch (e.kind) {
+    case K::IntLiteral: return GiNaC::ex(GiNaC::numeric(static_cast<long>(e.int_value)));
+    case K::FloatLiteral: return GiNaC::ex(GiNaC::numeric(e.float_value));
+    case K::BoolLiteral: return std::nullopt;
+    case K::Var: {
+        if (e.hardware) return GiNaC::ex(GiNaC::numeric(static_cast<long>(e.hardware->value)));
+        if (e.var.size() != 1 || !e.var[0].indices.empty() || e.type.is_array()) return std::nullopt;
+        const std::string& name = e.var[0].name;
+        if (auto it = constants_.find(name); it != constants_.end()) return it->second;
+        return GiNaC::ex(symbol(name));
+    }
+    case K::Call: {
+        if (e.args.size() != 2 || (e.callee != "divide_up" && e.callee != "min" && e.callee != "max"))
+            return std::nullopt;
+        auto a = expression(*e.args[0]);
+        auto b = expression(*e.args[1]);
+        if (!a || !b) return std::nullopt;
+        // divide_up(a, b) is at most one unit more than a / b; feedback
+        // counts it as a / b (passes flag the result approximate).
+        if (e.callee == "divide_up") return GiNaC::ex(*a / *b);
+        if (GiNaC::is_a<GiNaC::numeric>(*a) && GiNaC::is_a<GiNaC::numeric>(*b)) {
+            auto x = GiNaC::ex_to<GiNaC::numeric>(*a), y = GiNaC::ex_to<GiNaC::numeric>(*b);
+            return GiNaC::ex(e.callee == "min" ? (x < y ? x : y) : (x < y ? y : x));
+        }
+        return std::nullopt;
+    }
+    case K::Unary: {
+        if (e.op != "-") return std::nullopt;
+        auto a = expression(*e.args[0]);
+        if (!a) return std::nullopt;
+        return GiNaC::ex(-*a);
+    }
+    case K::Binary: {
+        auto a = expression(*e.args[0]);
+        auto b = expression(*e.args[1]);
+        if (!a || !b) return std::nullopt;
+        if (e.op == "+") return GiNaC::ex(*a + *b);
+        if (e.op == "-") return GiNaC::ex(*a - *b);
+        if (e.op == "*") return GiNaC::ex(*a * *b);
+        if (e.op == "/") return GiNaC::ex(*a / *b);
+        if (e.op == "^") return GiNaC::ex(GiNaC::pow(*a, *b));
+        return std::nullopt;
+    }
+    }
+    return std::nullopt;
+}
+
+void Symbols::define_constant(const mcpl::Decl& d) {
+    if (!d.is_const || !d.init || d.forms.back().resolved_type.is_array()) return;
+    if (auto value = expression(*d.init)) constants_[d.name()] = *value;
+}
+
+std::vector<std::string> Symbols::missing_values(const GiNaC::ex& e) const {
+    std::set<std::string> missing;
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+        if (GiNaC::is_a<GiNaC::symbol>(*it)) {
+            std::string name = GiNaC::ex_to<GiNaC::symbol>(*it).get_name();
+            if (!params_.count(name)) missing.insert(name);
+        }
+    return {missing.begin(), missing.end()};
+}
+
+NamedQuantity Symbols::quantity(const std::string& name, const GiNaC::ex& e) const {
+    NamedQuantity q{name, e.normal(), std::nullopt};
+    GiNaC::exmap values;
+    for (const auto& [symbol_name, s] : symbols_)
+        if (auto it = params_.find(symbol_name); it != params_.end()) values[s] = GiNaC::numeric(it->second);
+    GiNaC::ex substituted = q.expr.subs(values).evalf();
+    if (GiNaC::is_a<GiNaC::numeric>(substituted) && GiNaC::ex_to<GiNaC::numeric>(substituted).is_real())
+        q.value = GiNaC::ex_to<GiNaC::numeric>(substituted).to_double();
+    return q;
+}
+
+namespace {
+
+std::string fallback_text(const GiNaC::ex& e) {
+    std::ostringstream out;
+    out << e;
+    return out.str();
+}
+
+// One term of an expanded polynomial as "2*m*n*p": coefficient first, then
+// the symbols in alphabetical order with their powers. `negative` tells the
+// caller to subtract it.
+std::string monomial_text(const GiNaC::ex& term, bool& negative, int& degree) {
+    GiNaC::numeric coefficient = 1;
+    std::map<std::string, GiNaC::numeric> powers;
+    std::vector<std::string> others;
+    auto factor = [&](const GiNaC::ex& f) {
+        if (GiNaC::is_a<GiNaC::numeric>(f)) {
+            coefficient *= GiNaC::ex_to<GiNaC::numeric>(f);
+        } else if (GiNaC::is_a<GiNaC::symbol>(f)) {
+            powers[GiNaC::ex_to<GiNaC::symbol>(f).get_name()] += 1;
+        } else if (GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_a<GiNaC::symbol>(f.op(0)) &&
+                   GiNaC::is_a<GiNaC::numeric>(f.op(1))) {
+            powers[GiNaC::ex_to<GiNaC::symbol>(f.op(0)).get_name()] += GiNaC::ex_to<GiNaC::numeric>(f.op(1));
+        } else {
+            others.push_back(fallback_text(f));
+        }
+    };
+    if (GiNaC::is_a<GiNaC::mul>(term)) {
+        for (size_t i = 0; i < term.nops(); ++i) factor(term.op(i));
+    } else {
+        factor(term);
+    }
+    negative = coefficient.is_negative();
+    if (negative) coefficient = -coefficient;
+    std::vector<std::string> parts;
+    degree = 0;
+    for (const auto& [name, power] : powers) {
+        degree += power.is_integer() ? power.to_int() : 1;
+        parts.push_back(power == 1 ? name : name + "^" + fallback_text(power));
+    }
+    std::sort(others.begin(), others.end());
+    parts.insert(parts.end(), others.begin(), others.end());
+    if (coefficient != 1 || parts.empty()) parts.insert(parts.begin(), fallback_text(coefficient));
+    std::string out;
+    for (const std::string& p : parts) out += (out.empty() ? "" : "*") + p;
+    return out;
+}
+
+// An expanded polynomial, highest degree first, then alphabetically.
+std::string polynomial_text(const GiNaC::ex& e) {
+    GiNaC::ex expanded = e.expand();
+    std::vector<GiNaC::ex> terms;
+    if (GiNaC::is_a<GiNaC::add>(expanded)) {
+        for (size_t i = 0; i < expanded.nops(); ++i) terms.push_back(expanded.op(i));
+    } else {
+        terms.push_back(expanded);
+    }
+    struct Term {
+        std::string text;
+        bool negative;
+        int degree;
+    };
+    std::vector<Term> printed;
+    for (const GiNaC::ex& t : terms) {
+        Term p{};
+        p.text = monomial_text(t, p.negative, p.degree);
+        printed.push_back(p);
+    }
+    std::sort(printed.begin(), printed.end(), [](const Term& a, const Term& b) {
+        return a.degree != b.degree ? a.degree > b.degree : a.text < b.text;
+    });
+    std::string out;
+    for (const Term& t : printed) {
+        if (out.empty()) out = t.negative ? "-" + t.text : t.text;
+        else out += (t.negative ? "-" : "+") + t.text;
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string Symbols::text(const GiNaC::ex& e) {
+    // The same expression prints the same way in every run, whatever order
+    // GiNaC keeps its terms in: numerator and denominator as sorted polynomials.
+    GiNaC::ex fraction = e.normal().numer_denom();
+    GiNaC::ex numerator = fraction.op(0), denominator = fraction.op(1);
+    if (denominator == 1) return polynomial_text(numerator);
+    auto wrapped = [](const GiNaC::ex& part) {
+        std::string t = polynomial_text(part);
+        bool single = t.find_first_of("+-*/", 1) == std::string::npos;
+        return single ? t : "(" + t + ")";
+    };
+    return wrapped(numerator) + "/" + wrapped(denominator);
+}
+
+std::string number_text(double v) {
+    std::ostringstream out;
+    if (v == std::floor(v) && std::fabs(v) < 1e15)
+        out << static_cast<long long>(v);
+    else
+        out << v;
+    return out.str();
+}
+
+std::string with_value(const Symbols& symbols, const GiNaC::ex& e) {
+    std::string text = Symbols::text(e);
+    if (GiNaC::is_a<GiNaC::numeric>(e)) return text;
+    if (auto v = symbols.quantity("", e).value) return text + " (= " + number_text(*v) + ")";
+    return text;
+}
+
+std::string needs_values_text(const std::vector<std::string>& names) {
+    std::string list, params;
+    for (const std::string& n : names) {
+        list += (list.empty() ? "" : ", ") + n;
+        params += (params.empty() ? "" : " ") + ("--param " + n + "=...");
+    }
+    return std::string(names.size() == 1 ? "needs a value for " : "needs values for ") + list + ": " + params;
+}
+
+}  // namespace mcl::feedback

@@ -1,0 +1,28 @@
+// Helpers for the backend tests: check MCPL text, translate it to a leaf and
+// run a backend with the built-in (or a given) target configuration.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/Backend.h"
+#include "tests/compiler/CompilerTestSupport.h"
+
+namespace mcl::backends::testing {
+
+struct Generated {
+    mcpl::testing::CheckedText checked;
+    std::vector<GeneratedFile> files;
+
+    std::string diagnostics() const { return checked.text(); }
+    // The text of a generated file ("" when there is none of that name).
+    std::string file(const std::string& name) const;
+};
+
+// Checks `text`, translates it to `leaf` and generates with `backend`, using
+// `config_text` as the leaf's configuration or, when empty, the built-in one.
+Generated generate(const std::string& text, const std::string& leaf = "x86_avx2",
+                   const std::string& backend = "cpp", const std::string& config_text = "");
+
+}  // namespace mcl::backends::testing

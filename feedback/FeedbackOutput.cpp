@@ -36,7 +36,9 @@ json sarif_location(const std::string& file, uint32_t line, uint32_t column) {
 }  // namespace
 
 void report_remarks(const std::vector<Remark>& remarks, DiagnosticEngine& diags) {
-    for (const Remark& r : remarks) diags.remark(r.location, fmt::format("{} [{}]", r.message, remark_kind_name(r.kind)));
+    for (const Remark& r : remarks)
+        diags.report(r.warning ? Severity::Warning : Severity::Remark, r.location,
+                     fmt::format("{} [{}]", r.message, remark_kind_name(r.kind)));
 }
 
 json remarks_to_json(const std::vector<Remark>& remarks, const SourceManager& sources) {
@@ -48,6 +50,7 @@ json remarks_to_json(const std::vector<Remark>& remarks, const SourceManager& so
                        {"column", r.location.column},
                        {"message", r.message},
                        {"approximate", r.approximate},
+                       {"severity", r.warning ? "warning" : "remark"},
                        {"quantities", quantities_json(r)}});
     return json{{"remarks", out}};
 }
@@ -70,7 +73,7 @@ json remarks_to_sarif(const std::vector<Remark>& remarks, const DiagnosticEngine
         const char* kind = remark_kind_name(r.kind);
         rules.insert(kind);
         json result{{"ruleId", kind},
-                    {"level", "note"},
+                    {"level", r.warning ? "warning" : "note"},
                     {"message", {{"text", r.message}}},
                     {"properties", {{"approximate", r.approximate}, {"quantities", quantities_json(r)}}}};
         if (r.location.valid())

@@ -28,8 +28,10 @@ struct LockStep {
 std::vector<LockStep> lock_step_groups(const hdl::HardwareModel& model) {
     std::vector<LockStep> out;
     for (const DeviceNode* g : model.load_store_groups()) {
-        const auto& names = g->performance_feedback;
-        if (std::find(names.begin(), names.end(), "load_store_optimality") == names.end()) continue;
+        const auto& uses = g->performance_feedback;
+        if (std::none_of(uses.begin(), uses.end(),
+                         [](const hdl::FeedbackFunctionUse& f) { return f.name == "load_store_optimality"; }))
+            continue;
         if (!g->units || g->units->count.unlimited) continue;
         for (const auto& c : g->children) {
             if (!hdl::is_a(c->kind, BlockKind::LoadStoreUnit)) continue;

@@ -35,6 +35,7 @@ struct Remark {
     std::string message;         // complete sentence; quantities appear in it as text
     std::vector<NamedQuantity> quantities;
     bool approximate = false;    // loop bounds or conditions were not exact
+    bool warning = false;        // a problem in the input rather than advice (reported as a warning)
 };
 
 }  // namespace mcl::feedback

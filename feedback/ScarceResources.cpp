@@ -311,7 +311,8 @@ std::vector<Remark> scarce_resources_unguarded(const FeedbackInput& in) {
     // Performance-feedback functions named by the description.
     std::set<std::string> reported;
     for (const DeviceNode* n : in.model.nodes_of_kind(BlockKind::Device))
-        for (const std::string& name : n->performance_feedback) {
+        for (const hdl::FeedbackFunctionUse& use : n->performance_feedback) {
+            const std::string& name = use.name;
             const auto& table = feedback_functions();
             auto it = std::find_if(table.begin(), table.end(),
                                    [&](const NamedFeedbackFunction& f) { return name == f.name; });
@@ -319,7 +320,8 @@ std::vector<Remark> scarce_resources_unguarded(const FeedbackInput& in) {
                 if (!reported.insert(name).second) continue;
                 Remark r;
                 r.kind = RemarkKind::Occupancy;
-                r.location = in.function.location;
+                r.warning = true;
+                r.location = use.location;  // the description's own line
                 r.message = "unknown performance feedback function '" + name + "' (named by " + n->path + " in " +
                             in.model.name + ")";
                 out.push_back(std::move(r));

@@ -136,7 +136,7 @@ private:
             } else if (auto* a = std::get_if<ArgPropertyStmt>(&s)) {
                 if (a->name == "space") n.spaces.push_back(a->args[0].name.parts[0]);
                 else if (a->name == "slots") n.slots.push_back({a->args[0].name.parts[0], integer(a->args[1])});
-                else if (a->name == "performance_feedback") n.performance_feedback.push_back(a->args[0].text);
+                else if (a->name == "performance_feedback") n.performance_feedback.push_back({a->args[0].text, a->args[0].location});
                 else if (a->name == "connects") pending_.push_back({&n, a});
             }
         }

@@ -154,8 +154,8 @@ std::vector<const DeviceNode*> HardwareModel::load_store_groups() const {
 std::vector<std::string> HardwareModel::performance_feedback_names() const {
     std::vector<std::string> out;
     for_each_node([&](const DeviceNode& n) {
-        for (const std::string& f : n.performance_feedback)
-            if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+        for (const FeedbackFunctionUse& f : n.performance_feedback)
+            if (std::find(out.begin(), out.end(), f.name) == out.end()) out.push_back(f.name);
     });
     return out;
 }

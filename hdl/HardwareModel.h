@@ -56,6 +56,13 @@ struct Operation {
 
 struct DeviceNode;
 
+// A `performance_feedback("name")` of a device block: a feedback function
+// the compiler should run, and where the description asks for it.
+struct FeedbackFunctionUse {
+    std::string name;
+    SourceLocation location;
+};
+
 // One side of a `connects(a, b)`: the instances it denotes.
 struct Endpoint {
     std::string name;  // as written
@@ -88,7 +95,7 @@ struct DeviceNode {
     std::optional<int64_t> width;                  // bits
     std::optional<int64_t> clock_frequency;        // Hz
     std::vector<Slot> slots;
-    std::vector<std::string> performance_feedback;
+    std::vector<FeedbackFunctionUse> performance_feedback;
     std::vector<Operation> operations;             // instructions blocks
     std::vector<Connection> connections;           // interconnects, load-store groups
 

@@ -55,7 +55,10 @@ json device_node(const DeviceNode& n) {
         for (const Slot& s : n.slots) slots[s.par_unit] = s.count;
         j["slots"] = slots;
     }
-    if (!n.performance_feedback.empty()) j["performance_feedback"] = n.performance_feedback;
+    if (!n.performance_feedback.empty()) {
+        j["performance_feedback"] = json::array();
+        for (const FeedbackFunctionUse& f : n.performance_feedback) j["performance_feedback"].push_back(f.name);
+    }
     if (!n.operations.empty()) {
         json ops = json::array();
         for (const Operation& o : n.operations) ops.push_back({{"op", o.op}, {"cost", o.cost}});

@@ -46,7 +46,8 @@ void print_device_node(const hdl::DeviceNode& n, int depth, std::ostream& out) {
     if (n.width) facts.push_back(fmt::format("width {} bits", *n.width));
     if (n.clock_frequency) facts.push_back(fmt::format("clock {} Hz", *n.clock_frequency));
     for (const hdl::Slot& s : n.slots) facts.push_back(fmt::format("slots({}, {})", s.par_unit, s.count));
-    for (const std::string& f : n.performance_feedback) facts.push_back(fmt::format("feedback \"{}\"", f));
+    for (const hdl::FeedbackFunctionUse& f : n.performance_feedback)
+        facts.push_back(fmt::format("feedback \"{}\"", f.name));
     for (const hdl::Connection& c : n.connections)
         facts.push_back(fmt::format("connects {}{} <-> {}{}", c.from.name, c.from.all_units ? "[*]" : "",
                                     c.to.name, c.to.all_units ? "[*]" : ""));

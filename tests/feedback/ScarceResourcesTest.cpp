@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -184,6 +185,10 @@ TEST(ScarceResources, UnknownFeedbackFunctionIsReported) {
     auto occ = of_kind(remarks, RemarkKind::Occupancy);
     ASSERT_EQ(occ.size(), 1u) << describe(remarks);
     EXPECT_EQ(occ[0].message, "unknown performance feedback function 'mystery' (named by hopper.sms in hopper)");
+    EXPECT_TRUE(occ[0].warning);
+    EXPECT_EQ(sources.path(occ[0].location.file), "user/hopper.hdl") << "located at the description's line";
+    size_t line = 1 + static_cast<size_t>(std::count(hdl.begin(), hdl.begin() + hdl.find("\"mystery\""), '\n'));
+    EXPECT_EQ(occ[0].location.line, line);
 }
 
 }  // namespace

@@ -241,7 +241,9 @@ std::vector<Remark> cache_behaviour_unguarded(const FeedbackInput& in) {
                 msg << what << " in loop `" << loop.index->name() << "` (line " << loop.stmt->location.line << ") "
                     << verdict << " from cache " << cache->name;
                 if (best && worst) {
-                    msg << ", best case: " << with_value(in.symbols, *best) << " cache-line fetches, worst case: "
+                    std::string best_text = with_value(in.symbols, *best);
+                    msg << ", best case: " << best_text << (best_text == "1" ? " cache-line fetch" : " cache-line fetches")
+                        << ", worst case: "
                         << with_value(in.symbols, *worst);
                 } else {
                     msg << ", number of iterations unknown";

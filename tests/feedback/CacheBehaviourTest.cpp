@@ -79,7 +79,7 @@ TEST(CacheBehaviour, SmallStrideMayBenefit) {
 TEST(CacheBehaviour, StrideZeroInASequentialLoopMayBenefit) {
     auto r = feedback_for(kLoops, "", {}, kPass);
     EXPECT_THAT(at(r.remarks, "c[t]", "k", "l1_cache").message,
-                HasSubstr("may benefit from cache l1_cache, best case: 1 cache-line fetches, worst case: n (stride 0 bytes"))
+                HasSubstr("may benefit from cache l1_cache, best case: 1 cache-line fetch, worst case: n (stride 0 bytes"))
         << describe(r.remarks);
 }
 
@@ -87,7 +87,7 @@ TEST(CacheBehaviour, LockStepThreadsShareLines) {
     auto r = feedback_for(kLoops, "", {}, kPass);
     std::string all = describe(r.remarks);
     Remark x = at(r.remarks, "c[t]", "t", "l1_cache");
-    EXPECT_THAT(x.message, HasSubstr("does benefit from cache l1_cache, best case: 1 cache-line fetches, worst case: 1 "
+    EXPECT_THAT(x.message, HasSubstr("does benefit from cache l1_cache, best case: 1 cache-line fetch, worst case: 1 "
                                      "(stride 4 bytes, 128-byte lines; the 32 threads of a lock-step group that read "
                                      "one line count once)")) << all;
     // 32-byte lines of the L2: the 32 threads read 128 bytes, 4 lines.
@@ -99,7 +99,7 @@ TEST(CacheBehaviour, ForeachIsBoundedByTheUnitsThatReachTheCache) {
     // out[t] does not depend on bi: 2 blocks, both fit on an sm (32 slots).
     auto r = feedback_for(kLoops, "", {}, kPass);
     EXPECT_THAT(at(r.remarks, "out[t]", "bi", "l1_cache").message,
-                HasSubstr("may benefit from cache l1_cache, best case: 1 cache-line fetches, worst case: 2"))
+                HasSubstr("may benefit from cache l1_cache, best case: 1 cache-line fetch, worst case: 2"))
         << describe(r.remarks);
 }
 
@@ -153,7 +153,7 @@ TEST(CacheBehaviour, ThesisMatmulAtFermi) {
                 HasSubstr("does not benefit from cache l1_cache, best case: 8 cache-line fetches, worst case: 8 "
                           "(stride 4096 bytes, 128-byte lines; at most 8 blocks reach the cache at once)")) << all;
     EXPECT_THAT(at(r.remarks, "b[k, j]", "t_tj", "l1_cache").message,
-                HasSubstr("does benefit from cache l1_cache, best case: 1 cache-line fetches, worst case: 1")) << all;
+                HasSubstr("does benefit from cache l1_cache, best case: 1 cache-line fetch, worst case: 1")) << all;
     // 15 SMs of 8 blocks share the L2.
     EXPECT_THAT(at(r.remarks, "b[k, j]", "bj", "l2_cache").message, HasSubstr("best case: 120 cache-line fetches"))
         << all;

@@ -133,7 +133,9 @@ GiNaC::ex ceil_ex(double v) { return GiNaC::numeric(static_cast<long>(std::ceil(
 }  // namespace
 
 namespace {
-std::vector<Remark> cache_behaviour_unguarded(const FeedbackInput& in) {
+}  // namespace
+
+std::vector<Remark> cache_behaviour(const FeedbackInput& in) {
     std::vector<Remark> out;
     std::vector<const DeviceNode*> caches;
     for (const DeviceNode* c : in.model.nodes_of_kind(BlockKind::Cache))
@@ -277,23 +279,6 @@ std::vector<Remark> cache_behaviour_unguarded(const FeedbackInput& in) {
         out.insert(out.begin(), std::move(r));
     }
     return out;
-}
-
-}  // namespace
-
-// GiNaC throws on a division by zero that example values can cause (say
-// --param m=0 in n/m); the analysis then stops with a remark.
-std::vector<Remark> cache_behaviour(const FeedbackInput& in) {
-    try {
-        return cache_behaviour_unguarded(in);
-    } catch (const std::exception& e) {
-        Remark r;
-        r.kind = RemarkKind::Cache;
-        r.location = in.function.location;
-        r.message = std::string("cache analysis stopped: ") + e.what();
-        r.approximate = true;
-        return {r};
-    }
 }
 
 }  // namespace mcl::feedback

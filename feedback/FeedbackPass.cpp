@@ -1,25 +1,24 @@
 #include "feedback/FeedbackPass.h"
 
 #include "feedback/CacheBehaviour.h"
-#include "feedback/MemoryAccessRules.h"
-#include "feedback/ScarceResources.h"
-
-#include "feedback/OperationStatistics.h"
-#include "feedback/Transfers.h"
 #include "feedback/DataReuse.h"
 #include "feedback/FasterMemory.h"
+#include "feedback/MemoryAccessRules.h"
+#include "feedback/OperationStatistics.h"
+#include "feedback/ScarceResources.h"
+#include "feedback/Transfers.h"
 
 namespace mcl::feedback {
 
 const std::vector<NamedPass>& feedback_passes() {
     static const std::vector<NamedPass> passes = {
-        {"operation-statistics", operation_statistics},
-        {"transfers", transfers_pass},
-        {"data-reuse", data_reuse_pass},
-        {"faster-memory", faster_memory_pass},
-        {"cache-behaviour", cache_behaviour},
-        {"scarce-resources", scarce_resources},
-        {"memory-access-rules", memory_access_rules},
+        {"operation-statistics", operation_statistics, RemarkKind::Operations},
+        {"transfers", transfers_pass, RemarkKind::Transfers},
+        {"data-reuse", data_reuse_pass, RemarkKind::DataReuse},
+        {"faster-memory", faster_memory_pass, RemarkKind::FasterMemory},
+        {"cache-behaviour", cache_behaviour, RemarkKind::Cache},
+        {"scarce-resources", scarce_resources, RemarkKind::ScarceResource},
+        {"memory-access-rules", memory_access_rules, RemarkKind::Coalescing},
     };
     return passes;
 }

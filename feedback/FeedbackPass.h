@@ -30,6 +30,7 @@ using FeedbackPass = std::vector<Remark> (*)(const FeedbackInput&);
 struct NamedPass {
     const char* name;
     FeedbackPass run;
+    RemarkKind kind;  // of the remark that reports the pass stopping early
 };
 
 // Every pass, in the order their remarks are reported.

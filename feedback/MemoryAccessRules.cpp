@@ -75,7 +75,9 @@ int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 }  // namespace
 
 namespace {
-std::vector<Remark> memory_access_rules_unguarded(const FeedbackInput& in) {
+}  // namespace
+
+std::vector<Remark> memory_access_rules(const FeedbackInput& in) {
     std::vector<Remark> out;
     std::vector<LockStep> groups = lock_step_groups(in.model);
     if (groups.empty()) return out;
@@ -205,23 +207,6 @@ std::vector<Remark> memory_access_rules_unguarded(const FeedbackInput& in) {
         out.push_back(std::move(r));
     }
     return out;
-}
-
-}  // namespace
-
-// GiNaC throws on a division by zero that example values can cause (say
-// --param m=0 in n/m); the analysis then stops with a remark.
-std::vector<Remark> memory_access_rules(const FeedbackInput& in) {
-    try {
-        return memory_access_rules_unguarded(in);
-    } catch (const std::exception& e) {
-        Remark r;
-        r.kind = RemarkKind::Coalescing;
-        r.location = in.function.location;
-        r.message = std::string("memory-access analysis stopped: ") + e.what();
-        r.approximate = true;
-        return {r};
-    }
 }
 
 }  // namespace mcl::feedback

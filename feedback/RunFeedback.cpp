@@ -1,5 +1,9 @@
 #include "feedback/RunFeedback.h"
 
+#include <exception>
+
+#include <fmt/format.h>
+
 namespace mcl::feedback {
 
 std::vector<Remark> run_feedback(const mcpl::Program& program, const mcpl::Module& module,
@@ -12,8 +16,21 @@ std::vector<Remark> run_feedback(const mcpl::Program& program, const mcpl::Modul
         Symbols symbols(params);
         std::vector<Access> accesses = collect_accesses(*f, symbols);
         FeedbackInput input{program, *f, *model, accesses, symbols};
-        for (const NamedPass& pass : passes)
-            for (Remark& r : pass.run(input)) remarks.push_back(std::move(r));
+        for (const NamedPass& pass : passes) {
+            // GiNaC throws on a division by zero that example values can
+            // cause (--param m=0 in n/m): the pass stops with a remark
+            // instead of taking mclc down.
+            try {
+                for (Remark& r : pass.run(input)) remarks.push_back(std::move(r));
+            } catch (const std::exception& e) {
+                Remark r;
+                r.kind = pass.kind;
+                r.location = f->location;
+                r.message = fmt::format("{} analysis stopped: {}", pass.name, e.what());
+                r.approximate = true;
+                remarks.push_back(std::move(r));
+            }
+        }
     }
     return remarks;
 }

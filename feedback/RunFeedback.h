@@ -2,7 +2,8 @@
 // function (library functions with builtin bodies excepted) it collects the
 // accesses once and hands them, with the function's hardware model, to
 // each pass. Remarks come back in the order of the functions, then of the
-// passes.
+// passes. A pass that throws (GiNaC on a division by zero from example
+// values) is reported as stopped, with a remark at the function.
 #pragma once
 
 #include <vector>

@@ -251,7 +251,9 @@ std::vector<Remark> blocks_per_multiprocessor(const FeedbackInput& in, const Dev
 }
 
 namespace {
-std::vector<Remark> scarce_resources_unguarded(const FeedbackInput& in) {
+}  // namespace
+
+std::vector<Remark> scarce_resources(const FeedbackInput& in) {
     std::vector<Remark> out;
     AddressAnalysis addresses(in.function, in.symbols);
 
@@ -331,23 +333,6 @@ std::vector<Remark> scarce_resources_unguarded(const FeedbackInput& in) {
                 for (Remark& r : it->run(in, *n)) out.push_back(std::move(r));
         }
     return out;
-}
-
-}  // namespace
-
-// GiNaC throws on a division by zero that example values can cause (say
-// --param m=0 in n/m); the analysis then stops with a remark.
-std::vector<Remark> scarce_resources(const FeedbackInput& in) {
-    try {
-        return scarce_resources_unguarded(in);
-    } catch (const std::exception& e) {
-        Remark r;
-        r.kind = RemarkKind::ScarceResource;
-        r.location = in.function.location;
-        r.message = std::string("scarce-resource analysis stopped: ") + e.what();
-        r.approximate = true;
-        return {r};
-    }
 }
 
 }  // namespace mcl::feedback

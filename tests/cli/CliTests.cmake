@@ -110,3 +110,6 @@ add_test(NAME cli.feedback_sarif
 mclc_test(feedback_bad_param 2 "--param expects NAME=NUMBER, not 'n'" feedback --param n ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
 mclc_test(feedback_bad_format 2 "--format is text, json or sarif, not 'xml'" feedback --format xml ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
 mclc_test(feedback_input_error 1 "type_error.mcl:4:31: error" feedback ${INPUTS}/mcpl/bad/type_error.mcl)
+# Example values that make a quantity divide by zero stop the pass, not mclc.
+mclc_test(feedback_zero_params 0 "analysis stopped: .*division by zero"
+          feedback --param h=0 --param w=0 --param fh=0 --param fw=0 ${CMAKE_SOURCE_DIR}/examples/convolution/convolution.mcl)

@@ -16,7 +16,7 @@ using testing::describe;
 using testing::feedback_for;
 using testing::feedback_for_example;
 
-const std::vector<NamedPass> kPass = {{"cache-behaviour", cache_behaviour}};
+const std::vector<NamedPass> kPass = testing::only_pass("cache-behaviour");
 
 // The remark on `what` in loop `loop` for `cache`, or an empty one.
 Remark at(const std::vector<Remark>& remarks, const std::string& what, const std::string& loop,

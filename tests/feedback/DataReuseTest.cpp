@@ -17,7 +17,7 @@ using testing::describe;
 using testing::feedback_for;
 using testing::feedback_for_example;
 
-const std::vector<NamedPass> kPass = {{"data-reuse", data_reuse_pass}};
+const std::vector<NamedPass> kPass = testing::only_pass("data-reuse");
 
 std::vector<const Remark*> mentioning(const std::vector<Remark>& remarks, const std::string& text) {
     std::vector<const Remark*> out;

@@ -19,7 +19,7 @@ using testing::describe;
 using testing::feedback_for;
 using testing::feedback_for_example;
 
-const std::vector<NamedPass> kPass = {{"faster-memory", faster_memory_pass}};
+const std::vector<NamedPass> kPass = testing::only_pass("faster-memory");
 
 TEST(FasterMemory, MatmulAtGpuThesisTable32) {
     auto result = feedback_for_example("matmul/matmul.mcl", "gpu", {}, kPass);

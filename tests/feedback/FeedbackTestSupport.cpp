@@ -30,6 +30,12 @@ FeedbackResult feedback_for_example(const std::string& path, const std::string& 
     return feedback_for(text.str(), level, params, passes);
 }
 
+std::vector<NamedPass> only_pass(const std::string& name) {
+    for (const NamedPass& p : feedback_passes())
+        if (name == p.name) return {p};
+    throw std::runtime_error("no feedback pass named " + name);
+}
+
 std::vector<Remark> of_kind(const std::vector<Remark>& remarks, RemarkKind kind) {
     std::vector<Remark> out;
     for (const Remark& r : remarks)

@@ -26,6 +26,10 @@ FeedbackResult feedback_for(const std::string& text, const std::string& level = 
 FeedbackResult feedback_for_example(const std::string& path, const std::string& level = "",
                                     const Params& params = {}, const std::vector<NamedPass>& passes = {});
 
+// The registered pass `name` alone (e.g. "cache-behaviour"), for running
+// one pass the way mclc runs it.
+std::vector<NamedPass> only_pass(const std::string& name);
+
 // Remarks of one kind.
 std::vector<Remark> of_kind(const std::vector<Remark>& remarks, RemarkKind kind);
 

@@ -16,7 +16,7 @@ using testing::feedback_for;
 using testing::feedback_for_example;
 using testing::of_kind;
 
-const std::vector<NamedPass> kPass = {{"memory-access-rules", memory_access_rules}};
+const std::vector<NamedPass> kPass = testing::only_pass("memory-access-rules");
 
 // The remark at the access named `what` (as printed), or an empty one.
 Remark at(const std::vector<Remark>& remarks, const std::string& what) {

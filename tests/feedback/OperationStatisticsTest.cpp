@@ -12,7 +12,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-const std::vector<NamedPass> kPass = {{"operation-statistics", operation_statistics}};
+const std::vector<NamedPass> kPass = testing::only_pass("operation-statistics");
 
 const NamedQuantity& quantity(const Remark& r, const std::string& name) {
     for (const NamedQuantity& q : r.quantities)

@@ -23,7 +23,7 @@ using testing::feedback_for;
 using testing::feedback_for_example;
 using testing::of_kind;
 
-const std::vector<NamedPass> kPass = {{"scarce-resources", scarce_resources}};
+const std::vector<NamedPass> kPass = testing::only_pass("scarce-resources");
 
 // Thesis table 3.2, nvidia row: "Using 1/8 blocks per SMP. Reduce the
 // amount of shared memory used by storing/loading shared memory in phases".

@@ -16,7 +16,7 @@ using testing::describe;
 using testing::feedback_for;
 using testing::feedback_for_example;
 
-const std::vector<NamedPass> kPass = {{"transfers", transfers_pass}};
+const std::vector<NamedPass> kPass = testing::only_pass("transfers");
 
 TEST(Transfers, MatmulAtAcceleratorThesisTable32) {
     auto result = feedback_for_example("matmul/matmul.mcl", "accelerator", {{"n", 2}, {"m", 3}, {"p", 5}}, kPass);

@@ -61,6 +61,16 @@ void AddressAnalysis::collect(const Stmt& s) {
     }
 }
 
+std::optional<GiNaC::ex> AddressAnalysis::quotient(const GiNaC::ex& a, const GiNaC::ex& b) {
+    if (b.is_zero()) {
+        problem_ = "it divides by zero";
+        return std::nullopt;
+    }
+    GiNaC::ex q = (a / b).normal();
+    if (!(GiNaC::is_a<GiNaC::numeric>(q) && GiNaC::ex_to<GiNaC::numeric>(q).is_integer())) rounded_ = true;
+    return q;
+}
+
 std::optional<GiNaC::ex> AddressAnalysis::expr(const Expr& e, int depth) {
     if (depth > 64) {
         problem_ = "its definitions nest too deeply";
@@ -98,15 +108,7 @@ std::optional<GiNaC::ex> AddressAnalysis::expr(const Expr& e, int depth) {
         auto a = expr(*e.args[0], depth + 1);
         auto b = expr(*e.args[1], depth + 1);
         if (!a || !b) return std::nullopt;
-        if (e.callee == "divide_up") {
-            if (b->is_zero()) {
-                problem_ = "it divides by zero";
-                return std::nullopt;
-            }
-            GiNaC::ex q = (*a / *b).normal();
-            if (!(GiNaC::is_a<GiNaC::numeric>(q) && GiNaC::ex_to<GiNaC::numeric>(q).is_integer())) rounded_ = true;
-            return q;
-        }
+        if (e.callee == "divide_up") return quotient(*a, *b);
         if (GiNaC::is_a<GiNaC::numeric>(*a) && GiNaC::is_a<GiNaC::numeric>(*b)) {
             auto x = GiNaC::ex_to<GiNaC::numeric>(*a), y = GiNaC::ex_to<GiNaC::numeric>(*b);
             return GiNaC::ex(e.callee == "min" ? (x < y ? x : y) : (x < y ? y : x));
@@ -130,15 +132,7 @@ std::optional<GiNaC::ex> AddressAnalysis::expr(const Expr& e, int depth) {
         if (e.op == "+") return GiNaC::ex(*a + *b);
         if (e.op == "-") return GiNaC::ex(*a - *b);
         if (e.op == "*") return GiNaC::ex(*a * *b);
-        if (e.op == "/") {
-            if (b->is_zero()) {
-                problem_ = "it divides by zero";
-                return std::nullopt;
-            }
-            GiNaC::ex q = (*a / *b).normal();
-            if (!(GiNaC::is_a<GiNaC::numeric>(q) && GiNaC::ex_to<GiNaC::numeric>(q).is_integer())) rounded_ = true;
-            return q;
-        }
+        if (e.op == "/") return quotient(*a, *b);
         if (e.op == "^") return GiNaC::ex(GiNaC::pow(*a, *b));
         problem_ = "it uses operator " + e.op;
         return std::nullopt;

@@ -64,6 +64,9 @@ public:
 
 private:
     std::optional<GiNaC::ex> expr(const mcpl::Expr& e, int depth);
+    // a / b taken as exact division (noted as rounded when not integral);
+    // nullopt, with the reason, when b is zero.
+    std::optional<GiNaC::ex> quotient(const GiNaC::ex& a, const GiNaC::ex& b);
     void collect(const mcpl::Stmt& s);
 
     Symbols& symbols_;

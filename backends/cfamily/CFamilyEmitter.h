@@ -1,0 +1,148 @@
+// The part of code generation every C-family backend shares (cpp, OpenCL,
+// CUDA, HLS C++): which functions and records a module needs, and how MCPL
+// types, expressions and statements are spelt in a language of C's family.
+//
+// Needs: a checked module translated to a leaf (GenerationInput) and the
+//   backend's section of the leaf's target configuration.
+// Does: collects the kernels (module_kernels), the device functions they
+//   call, transitively and across modules, and the records they use (each
+//   after the records its fields use). Prints expressions with explicit
+//   parentheses and C casts (which all four languages accept); arrays are
+//   flat and indexed row-major over all dimension groups (`a[i,j]` of
+//   `float[n,m]` is `a[(i) * (m) + (j)]`; tiles likewise; an `as` view is
+//   indexed with its own shape), and an index naming a tile or row yields a
+//   pointer to its first element. Library functions with builtin bodies are
+//   spelt as the configuration's "builtins" say (a callee, or a template
+//   with $0, $1, ... for the arguments). Statements are printed as braced C;
+//   a kernel's written scalars are pointers.
+//   A backend derives from this class and supplies what differs: foreach
+//   (the mapping of parallelism), barriers, array declarations, parameters,
+//   min/max/pow spellings, how device functions are called, and the files.
+// Guarantees: a construct a backend cannot express is reported at the
+//   user's location with the backend's name, never printed wrongly;
+//   generation_failed() then says the files must not be written.
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "backends/Backend.h"
+
+namespace mcl::backends {
+
+class CFamilyEmitter {
+public:
+    virtual ~CFamilyEmitter() = default;
+
+protected:
+    // How a parameter is passed: kernels and their host functions take
+    // written scalars as pointers; device functions as references where the
+    // language has them.
+    enum class Role { Host, Kernel, Device };
+
+    CFamilyEmitter(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags,
+                   std::set<std::string> reserved_names);
+
+    // Fills kernels_, device_functions_ and records_; false (with an error)
+    // when the module has no kernel.
+    bool collect();
+    bool generation_failed() const { return diags_.error_count() != errors_at_start_; }
+
+    // --- names and types -------------------------------------------------------
+    // An MCPL name as an identifier: reserved words get a trailing underscore.
+    std::string ident(const std::string& name) const;
+    static std::string primitive_spelling(mcpl::Primitive p);
+    // The element type of `t` (its array groups dropped).
+    std::string element_spelling(const mcpl::Type& t) const;
+    static std::vector<const mcpl::Expr*> all_extents(const mcpl::TypeExpr& t);
+    // `s` without outer parentheses that enclose all of it.
+    static std::string unwrap(const std::string& s);
+    std::string banner(const std::string& file, const std::string& what) const;
+    // The record structs, in C (no constructors, fixed-size array fields).
+    std::string record_definitions();
+    // The module-level constants of the module and of the modules whose
+    // functions it calls, each `<storage> T name = value;`.
+    std::string constant_definitions(const std::string& storage);
+
+    // --- expressions ------------------------------------------------------------
+    std::string expr(const mcpl::Expr& e);
+    // The product of an array's extents, as an expression.
+    std::string element_count(const mcpl::TypeExpr& shape);
+
+    // --- statements -------------------------------------------------------------
+    void line(const std::string& text);
+    std::string indentation() const { return std::string(4 * static_cast<size_t>(indent_), ' '); }
+    void stmt(const mcpl::Stmt& s);
+    // A statement as the body of if/for: always a braced block, no newline.
+    void block(const mcpl::Stmt& s);
+    // An assignment or step without its semicolon (also a for loop's step).
+    std::string simple(const mcpl::Stmt& s);
+    // Reports a memory space without an entry in the configuration.
+    void check_memory_space(const mcpl::Decl& d);
+    // The configured qualifier of a memory space, with a trailing space, or "".
+    std::string qualifier_of(const std::string& space) const;
+    // `name(params)` with the function's return type.
+    std::string signature(const mcpl::Function& f, Role role, bool definition);
+    // Opens a function body: aliases for a parameter's other forms, and the
+    // kernel's written scalars registered as pointers.
+    void begin_function(const mcpl::Function& f, Role role);
+    // Reports `return` inside a foreach (a unit cannot leave the whole loop).
+    bool reject_return_in(const mcpl::Stmt& foreach_stmt);
+    void unsupported(SourceLocation loc, const std::string& what);
+    // The error for a par_group without a configuration entry, or nullptr
+    // with the entry when it has one.
+    const ConfigEntry* par_group_entry(const mcpl::Stmt& foreach_stmt);
+
+    // --- what backends supply ---------------------------------------------------
+    virtual std::string backend_name() const = 0;
+    virtual void foreach(const mcpl::Stmt& s) = 0;
+    virtual void barrier(const mcpl::Stmt& s);
+    // A local array declaration (its qualifier already looked up).
+    virtual void array_declaration(const mcpl::Decl& d, const std::string& qualifier) = 0;
+    virtual std::string parameter(const mcpl::Decl& d, Role role, bool definition);
+    virtual std::string min_max(const std::string& which, const mcpl::Type& type, const std::string& a,
+                                const std::string& b) = 0;
+    virtual std::string power(const mcpl::Type& type, const std::string& a, const std::string& b) = 0;
+    // A call of a function of the module (not a builtin); `args` are spelt
+    // already, written-scalar arguments included as the callee takes them.
+    virtual std::string device_call(const mcpl::Function& callee, const std::vector<std::string>& args);
+    // Whether device functions take written scalars by reference (else by
+    // pointer, and callers pass addresses).
+    virtual bool has_references() const { return true; }
+    // A variable's spelling (after indexing): a hook for backends whose
+    // indices are renamed, e.g. foreach indices that are hardware ids.
+    virtual std::string variable_name(const mcpl::Expr& e, const mcpl::VarPart& head);
+
+    const GenerationInput& in_;
+    const BackendConfig& config_;
+    DiagnosticEngine& diags_;
+    size_t errors_at_start_;
+    std::string module_;  // the module's name as an identifier
+
+    std::vector<const mcpl::Function*> kernels_;
+    std::vector<const mcpl::Function*> device_functions_;
+    std::vector<const mcpl::RecordType*> records_;
+
+    std::string out_;
+    int indent_ = 0;
+    std::set<const mcpl::Decl*> pointer_scalars_;  // written scalars passed as pointers
+    std::string record_zero_ = "{}";               // how a record local without initialiser is zeroed
+
+private:
+    void collect_calls(const mcpl::Function& f);
+    void add_record(const mcpl::RecordType* r);
+    void collect_records(const mcpl::Function& f);
+    void declaration(const mcpl::Decl& d);
+    std::string field_declaration(const mcpl::Decl& field);
+    std::string float_literal(const mcpl::Expr& e) const;
+    std::string indexed(std::string base, const mcpl::VarPart& part, const mcpl::TypeExpr& shape);
+    std::string var(const mcpl::Expr& e);
+    std::string call(const mcpl::Expr& e);
+
+    std::set<std::string> reserved_;
+    std::set<const mcpl::Function*> seen_functions_;
+    std::set<const mcpl::RecordType*> seen_records_;
+};
+
+}  // namespace mcl::backends

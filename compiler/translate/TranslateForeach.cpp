@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ast/AstWalk.h"
+#include "compiler/ast/ConstantValue.h"
 
 namespace mcl::translate {
 
@@ -165,33 +166,10 @@ private:
     // Constant values of `const int` declarations seen so far, for deciding
     // whether a guard is needed.
     std::optional<int64_t> constant_value(const Expr& e) const {
-        switch (e.kind) {
-        case Expr::Kind::IntLiteral: return e.int_value;
-        case Expr::Kind::Var: {
-            if (e.hardware) return e.hardware->value;
-            if (e.var.size() != 1 || !e.var[0].indices.empty()) return std::nullopt;
-            auto it = constants_.find(e.var[0].name);
+        return mcpl::constant_int_value(e, [&](const Expr& var) -> std::optional<int64_t> {
+            auto it = constants_.find(var.var[0].name);
             return it == constants_.end() ? std::nullopt : std::optional<int64_t>(it->second);
-        }
-        case Expr::Kind::Binary: {
-            auto a = constant_value(*e.args[0]);
-            auto b = constant_value(*e.args[1]);
-            if (!a || !b) return std::nullopt;
-            if (e.op == "+") return *a + *b;
-            if (e.op == "-") return *a - *b;
-            if (e.op == "*") return *a * *b;
-            if (e.op == "/" && *b != 0) return *a / *b;
-            return std::nullopt;
-        }
-        case Expr::Kind::Call: {
-            if (e.callee != "divide_up" || e.args.size() != 2) return std::nullopt;
-            auto a = constant_value(*e.args[0]);
-            auto b = constant_value(*e.args[1]);
-            if (!a || !b || *b <= 0) return std::nullopt;
-            return (*a + *b - 1) / *b;
-        }
-        default: return std::nullopt;
-        }
+        });
     }
 
     void note_constant(const Stmt& s) {

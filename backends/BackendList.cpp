@@ -3,12 +3,16 @@
 #include "backends/BackendList.h"
 
 #include "backends/cpp/CppBackend.h"
+#include "backends/hls/HlsBackend.h"
+#include "backends/opencl/OpenClBackend.h"
 
 namespace mcl::backends {
 
 std::vector<std::unique_ptr<Backend>> make_all_backends() {
     std::vector<std::unique_ptr<Backend>> all;
     all.push_back(std::make_unique<CppBackend>());
+    all.push_back(std::make_unique<HlsBackend>());
+    all.push_back(std::make_unique<OpenClBackend>());
     return all;
 }
 

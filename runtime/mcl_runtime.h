@@ -16,6 +16,14 @@ struct Error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// `e` as an Error that says where it happened ("module::kernel (backend)"),
+// unless its text says so already.
+inline Error error_in(const std::string& where, const std::exception& e) {
+    std::string text = e.what();
+    if (text.compare(0, where.size(), where) == 0) return Error(text);
+    return Error(where + ": " + text);
+}
+
 }  // namespace mcl
 
 #endif  // MCL_RUNTIME_H

@@ -179,6 +179,54 @@ std::string CFamilyEmitter::constant_definitions(const std::string& storage) {
     return out.empty() ? out : out + "\n";
 }
 
+std::set<std::string> CFamilyEmitter::cpp_keywords() {
+    return {"alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
+            "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval",
+            "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype",
+            "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern",
+            "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
+            "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
+            "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
+            "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true",
+            "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
+            "wchar_t", "while", "xor", "xor_eq"};
+}
+
+// --- host files of kernels that run in the host process ----------------------------------
+
+std::string CFamilyEmitter::host_header() {
+    std::string out = banner(in_.module.name + ".h", "host interface");
+    out += "#pragma once\n\nnamespace " + module_ + " {\n\n" + record_definitions();
+    for (const Function* k : kernels_) {
+        out += fmt::format("// {}: parameters in MCPL order; arrays are row-major\n", k->name);
+        out += signature(*k, Role::Host, false) + ";\n\n";
+    }
+    out += "}  // namespace " + module_ + "\n";
+    return out;
+}
+
+std::string CFamilyEmitter::in_process_glue(const std::string& linkage, const std::string& note) {
+    std::string out = banner(in_.module.name + ".cpp", "host glue") + note;
+    out += "#include \"" + in_.module.name + ".h\"\n\n#include <exception>\n#include <string>\n\n"
+           "#include \"mcl_runtime.h\"\n\n";
+    out += "namespace " + module_ + "::kernels {\n";
+    for (const Function* k : kernels_) out += linkage + signature(*k, Role::Kernel, false) + ";\n";
+    out += "}  // namespace " + module_ + "::kernels\n\nnamespace " + module_ + " {\n";
+    for (const Function* k : kernels_) {
+        std::vector<std::string> args;
+        for (const auto& p : k->params) args.push_back(ident(p->forms.front().name));
+        out += "\n" + signature(*k, Role::Host, false) + " {\n";
+        out += "    try {\n";
+        out += fmt::format("        return kernels::{}({});\n", ident(k->name), fmt::join(args, ", "));
+        out += "    } catch (const std::exception& e) {\n";
+        out += fmt::format("        throw mcl::Error(std::string(\"{}::{} ({} backend): \") + e.what());\n", module_,
+                           ident(k->name), backend_name());
+        out += "    }\n}\n";
+    }
+    out += "\n}  // namespace " + module_ + "\n";
+    return out;
+}
+
 // --- expressions -----------------------------------------------------------------------
 
 std::string CFamilyEmitter::expr(const Expr& e) {
@@ -338,7 +386,7 @@ void CFamilyEmitter::stmt(const Stmt& s) {
                          a, a, b, b));
         return;
     }
-    case Stmt::Kind::Call: line(unwrap(expr(*s.call)) + ";"); return;
+    case Stmt::Kind::Call: call_statement(s); return;
     case Stmt::Kind::Return: line(s.value ? "return " + unwrap(expr(*s.value)) + ";" : "return;"); return;
     case Stmt::Kind::If: {
         out_ += indentation() + "if (" + unwrap(expr(*s.condition)) + ")";
@@ -378,6 +426,8 @@ void CFamilyEmitter::stmt(const Stmt& s) {
     }
     }
 }
+
+void CFamilyEmitter::call_statement(const Stmt& s) { line(unwrap(expr(*s.call)) + ";"); }
 
 std::string CFamilyEmitter::simple(const Stmt& s) {
     if (s.kind == Stmt::Kind::Step) return expr(*s.target) + s.op;

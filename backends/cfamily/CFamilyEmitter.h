@@ -64,6 +64,18 @@ protected:
     // The module-level constants of the module and of the modules whose
     // functions it calls, each `<storage> T name = value;`.
     std::string constant_definitions(const std::string& storage);
+    // The keywords of C++20, for the reserved names of backends that emit C++.
+    static std::set<std::string> cpp_keywords();
+
+    // --- host files of kernels that run in the host process ---------------------
+    // `<module>.h`: the records and, in namespace <module>, each kernel's
+    // host function (parameters in MCPL order, Role::Host).
+    std::string host_header();
+    // `<module>.cpp`: declares each kernel in <module>::kernels as
+    // `<linkage><signature>` and defines its host function, which calls it
+    // and turns any exception into an mcl::Error naming the kernel and the
+    // backend. `note` (comment lines, or "") follows the banner.
+    std::string in_process_glue(const std::string& linkage, const std::string& note);
 
     // --- expressions ------------------------------------------------------------
     std::string expr(const mcpl::Expr& e);
@@ -107,6 +119,8 @@ protected:
     // A call of a function of the module (not a builtin); `args` are spelt
     // already, written-scalar arguments included as the callee takes them.
     virtual std::string device_call(const mcpl::Function& callee, const std::vector<std::string>& args);
+    // A call statement (the default prints the call).
+    virtual void call_statement(const mcpl::Stmt& s);
     // Whether device functions take written scalars by reference (else by
     // pointer, and callers pass addresses).
     virtual bool has_references() const { return true; }

@@ -148,11 +148,13 @@ TEST(TargetConfig, InvalidJsonIsLocated) {
     EXPECT_THAT(l->text(), HasSubstr("targets/x86_avx2.json:3:17: error: invalid JSON in target configuration"));
 }
 
-TEST(Backends, RegistryKnowsCpp) {
-    EXPECT_TRUE(find_backend("cpp"));
-    EXPECT_EQ(find_backend("cpp")->name(), "cpp");
+TEST(Backends, RegistryKnowsEveryBackend) {
+    for (const std::string name : {"cpp", "hls", "opencl"}) {
+        ASSERT_TRUE(find_backend(name)) << name;
+        EXPECT_EQ(find_backend(name)->name(), name);
+    }
     EXPECT_FALSE(find_backend("fortran"));
-    EXPECT_EQ(backend_names(), (std::vector<std::string>{"cpp"}));
+    EXPECT_EQ(backend_names(), (std::vector<std::string>{"cpp", "hls", "opencl"}));
 }
 
 }  // namespace

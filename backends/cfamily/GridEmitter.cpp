@@ -1,0 +1,166 @@
+#include "backends/cfamily/GridEmitter.h"
+
+#include <fmt/format.h>
+
+#include "compiler/ast/ConstantValue.h"
+
+namespace mcl::backends {
+
+using mcpl::Decl;
+using mcpl::Expr;
+using mcpl::Function;
+using mcpl::Stmt;
+using mcpl::Type;
+
+bool GridEmitter::plan_kernels() {
+    auto levels = grid_levels(config_, in_.target.path, diags_);
+    if (!levels) return false;
+    levels_ = *levels;
+    for (const Function* k : kernels_) {
+        auto plan = plan_grid(*k, config_, levels_, in_.target.path, diags_);
+        if (!plan) return false;
+        plans_.emplace(k, std::move(*plan));
+    }
+    return true;
+}
+
+std::optional<int64_t> GridEmitter::constant_elements(const Decl& d) {
+    int64_t elements = 1;
+    for (const Expr* e : all_extents(d.forms.front().type)) {
+        auto v = mcpl::checked_constant_int_value(*e);
+        if (!v || *v < 0) return std::nullopt;
+        elements *= *v;
+    }
+    return elements;
+}
+
+std::string GridEmitter::host_expr(const Expr& e) {
+    bool was = host_mode_;
+    host_mode_ = true;
+    std::string s = expr(e);
+    host_mode_ = was;
+    return s;
+}
+
+std::string GridEmitter::host_elements(const mcpl::TypeExpr& shape) {
+    bool was = host_mode_;
+    host_mode_ = true;
+    std::string s = element_count(shape);
+    host_mode_ = was;
+    return s;
+}
+
+std::string GridEmitter::min_max(const std::string& which, const Type& type, const std::string& a,
+                                 const std::string& b) {
+    if (host_mode_) return fmt::format("std::{}<{}>({}, {})", which, element_spelling(type), a, b);
+    return device_min_max(which, type, a, b);
+}
+
+std::string GridEmitter::power(const Type& type, const std::string& a, const std::string& b) {
+    if (host_mode_) return fmt::format("(({})std::pow({}, {}))", element_spelling(type), a, b);
+    return device_power(type, a, b);
+}
+
+std::string GridEmitter::slot_size_name(GridLevel level, size_t slot) {
+    return fmt::format("{}{}", level == GridLevel::Group ? "mcl_groups_" : "mcl_items_", slot);
+}
+
+std::string GridEmitter::host_declaration(const Decl& d) {
+    return fmt::format("    [[maybe_unused]] const {} {} = {};\n", element_spelling(d.forms.front().resolved_type),
+                       ident(d.name()), unwrap(host_expr(*d.init)));
+}
+
+std::string GridEmitter::host_prologue(const GridPlan& plan) {
+    std::string out;
+    for (const Decl* d : plan.prologue) out += host_declaration(*d);
+    return out;
+}
+
+std::string GridEmitter::host_launch_sizes(const GridLaunch& launch, size_t launch_index) {
+    std::string out;
+    for (const Decl* d : launch.host_declarations) out += host_declaration(*d);
+    const char* names[2] = {"mcl_group_count", "mcl_group_size"};
+    for (int l = 0; l < 2; ++l) {
+        GridLevel level = static_cast<GridLevel>(l);
+        std::vector<std::string> per_dimension(3, "1");
+        for (size_t k = 0; k < launch.slots[l].size(); ++k) {
+            const GridSlot& slot = launch.slots[l][k];
+            std::vector<std::string> counts;
+            for (const Stmt* loop : slot.loops) counts.push_back("(long long)(" + unwrap(host_expr(*loop->count)) + ")");
+            counts.push_back("0LL");
+            std::string name = slot_size_name(level, k);
+            out += fmt::format("    const long long {} = std::max<long long>({{{}}});\n", name,
+                               fmt::join(counts, ", "));
+            std::string& d = per_dimension[static_cast<size_t>(slot.dimension)];
+            d = d == "1" ? name : d + " * " + name;
+        }
+        per_dimension.resize(static_cast<size_t>(launch.dimensions[l] < 1 ? 1 : 3));
+        out += fmt::format("    const size_t {}_{}[3] = {{(size_t)({}), (size_t)({}), (size_t)({})}};\n", names[l],
+                           launch_index, per_dimension[0], per_dimension[1], per_dimension[2]);
+    }
+    return out;
+}
+
+void GridEmitter::emit_launch_body(const GridPlan& plan, const GridLaunch& launch) {
+    launch_ = &launch;
+    for (const Decl* d : plan.prologue)
+        line(fmt::format("const {} {} = {};", element_spelling(d->forms.front().resolved_type), ident(d->name()),
+                         unwrap(expr(*d->init))));
+    stmt(*launch.root);
+    launch_ = nullptr;
+}
+
+void GridEmitter::foreach(const Stmt& s) {
+    if (!launch_ || !launch_->placements.count(&s)) {
+        diags_.error(s.location, fmt::format("a foreach inside a function called from a kernel is not supported by "
+                                             "the {} backend", backend_name()));
+        return;
+    }
+    if (reject_return_in(s)) return;
+    const ForeachPlacement& place = launch_->placements.at(&s);
+    int l = static_cast<int>(place.level);
+    std::vector<std::string> sizes;
+    for (size_t k = 0; k < launch_->slots[l].size(); ++k) sizes.push_back(slot_size_name(place.level, k));
+    std::string index = slot_index(*launch_, place.level, place.slot, levels_[static_cast<size_t>(l)], sizes);
+    std::string name = ident(s.decl->name());
+    line("{");
+    ++indent_;
+    line(fmt::format("const int {} = {};", name, index));
+    if (place.guarded) {
+        out_ += indentation() + fmt::format("if ({} < {})", name, expr(*s.count));
+        block(*s.loop_body);
+        out_ += "\n";
+    } else if (s.loop_body->kind == Stmt::Kind::Block) {
+        for (const auto& c : s.loop_body->body) stmt(*c);
+    } else {
+        stmt(*s.loop_body);
+    }
+    --indent_;
+    line("}");
+}
+
+void GridEmitter::barrier(const Stmt& s) {
+    auto it = config_.memory_spaces.find(s.name);
+    std::string spelling = it == config_.memory_spaces.end() ? "" : it->second.string("barrier");
+    if (spelling.empty()) {
+        diags_.error(s.location, fmt::format("memory space '{}' has no \"barrier\" spelling for backend '{}' in '{}'",
+                                             s.name, backend_name(), in_.target.path));
+        return;
+    }
+    line(spelling + ";");
+}
+
+void GridEmitter::array_declaration(const Decl& d, const std::string& qualifier) {
+    std::string scope = memory_scope(config_, d.memory_space);
+    if (scope == "group") return;  // at kernel scope (the backend places it)
+    auto elements = constant_elements(d);
+    if (scope != "item" || !elements) {
+        unsupported(d.location, scope == "item" ? "private arrays whose size is not constant"
+                                                : "arrays in device memory declared inside a kernel");
+        return;
+    }
+    line(fmt::format("{}{} {}[{}];", qualifier, element_spelling(d.forms.front().resolved_type),
+                     ident(d.forms.front().name), *elements ? *elements : 1));
+}
+
+}  // namespace mcl::backends

@@ -1,0 +1,80 @@
+// The part of code generation that OpenCL and CUDA share: kernels that run
+// as launches over a grid of work-groups (GridMapping.h plans them), and
+// host code that computes each launch's sizes.
+//
+// Needs: what CFamilyEmitter needs, and a "levels" section and "level"
+//   entries in the backend's configuration (GridMapping.h); memory spaces
+//   may name a "barrier" spelling (e.g. "barrier(CLK_LOCAL_MEM_FENCE)").
+// Does: per kernel and launch, prints the device code of the launch: the
+//   prologue, arrays of group-scoped spaces at kernel scope (constant size)
+//   or as dynamic storage the backend passes in, and each foreach as its
+//   index (the slot's hardware id) and, where its slot is larger, a guard.
+//   Arrays of item-scoped spaces become fixed-size private arrays; an array
+//   of such a space or of device memory whose size is not constant is a
+//   located error. Prints host code: the prologue and host declarations,
+//   then the size of each slot (`mcl_groups_<k>`, `mcl_items_<k>`) and the
+//   sizes per hardware dimension (`mcl_group_count[d]`, `mcl_group_size[d]`).
+//   Expressions in host code use the host spellings (std::min, std::pow).
+// Guarantees: every foreach index equals the index the kernel at `perfect`
+//   gives that unit, each unit runs its body exactly once, and a launch
+//   whose grid is empty is skipped by the host code.
+#pragma once
+
+#include <array>
+#include <map>
+#include <optional>
+
+#include "backends/cfamily/CFamilyEmitter.h"
+#include "backends/cfamily/GridMapping.h"
+
+namespace mcl::backends {
+
+class GridEmitter : public CFamilyEmitter {
+protected:
+    using CFamilyEmitter::CFamilyEmitter;
+
+    // Reads the levels and plans every kernel; false after an error.
+    bool plan_kernels();
+    const GridPlan& plan_of(const mcpl::Function& kernel) const { return plans_.at(&kernel); }
+
+    // A group array's size when its extents fold to a constant.
+    static std::optional<int64_t> constant_elements(const mcpl::Decl& d);
+    // The element count of an array's shape in host code.
+    std::string host_elements(const mcpl::TypeExpr& shape);
+
+    // Device code of `launch`: the prologue and its root foreach, statement
+    // by statement (the backend opens and closes the function).
+    void emit_launch_body(const GridPlan& plan, const GridLaunch& launch);
+    // Host code, four spaces deep: the kernel's prologue (once, before its
+    // launches), and before `launch` (in a block of its own) its host
+    // declarations, the slot sizes and, per hardware dimension,
+    // mcl_group_count_<n>[3] and mcl_group_size_<n>[3].
+    std::string host_prologue(const GridPlan& plan);
+    std::string host_launch_sizes(const GridLaunch& launch, size_t launch_index);
+    static std::string slot_size_name(GridLevel level, size_t slot);
+    // An expression as host C++ (std::min, std::pow).
+    std::string host_expr(const mcpl::Expr& e);
+
+    std::string min_max(const std::string& which, const mcpl::Type& type, const std::string& a,
+                        const std::string& b) override;
+    std::string power(const mcpl::Type& type, const std::string& a, const std::string& b) override;
+    // Device spellings of min/max (integer and floating) and pow.
+    virtual std::string device_min_max(const std::string& which, const mcpl::Type& type, const std::string& a,
+                                       const std::string& b) = 0;
+    virtual std::string device_power(const mcpl::Type& type, const std::string& a, const std::string& b) = 0;
+
+    void foreach(const mcpl::Stmt& s) override;
+    void barrier(const mcpl::Stmt& s) override;
+    void array_declaration(const mcpl::Decl& d, const std::string& qualifier) override;
+
+    std::array<GridLevelConfig, 2> levels_;
+private:
+    std::string host_declaration(const mcpl::Decl& d);
+
+protected:
+    std::map<const mcpl::Function*, GridPlan> plans_;
+    const GridLaunch* launch_ = nullptr;  // the launch being printed
+    bool host_mode_ = false;
+};
+
+}  // namespace mcl::backends

@@ -1,0 +1,250 @@
+#include "backends/cfamily/GridMapping.h"
+
+#include <set>
+
+#include <fmt/format.h>
+
+#include "compiler/ast/AstWalk.h"
+#include "compiler/ast/ConstantValue.h"
+
+namespace mcl::backends {
+
+using mcpl::Decl;
+using mcpl::Expr;
+using mcpl::Function;
+using mcpl::Stmt;
+
+std::string memory_scope(const BackendConfig& config, const std::string& space) {
+    auto it = config.memory_spaces.find(space);
+    if (it == config.memory_spaces.end()) return "";
+    return it->second.string("scope");
+}
+
+std::optional<std::array<GridLevelConfig, 2>> grid_levels(const BackendConfig& config, const std::string& path,
+                                                          DiagnosticEngine& diags) {
+    std::array<GridLevelConfig, 2> out;
+    const char* names[2] = {"group", "item"};
+    const nlohmann::json& levels = config.raw.contains("levels") ? config.raw["levels"] : nlohmann::json();
+    for (int l = 0; l < 2; ++l) {
+        const nlohmann::json* level = levels.is_object() && levels.contains(names[l]) ? &levels[names[l]] : nullptr;
+        bool valid = level && level->is_object() && level->contains("dimensions") &&
+                     (*level)["dimensions"].is_number_integer() && level->contains("index") &&
+                     (*level)["index"].is_array();
+        if (valid) {
+            out[l].dimensions = (*level)["dimensions"].get<int>();
+            for (const auto& q : (*level)["index"])
+                if (q.is_string()) out[l].index.push_back(q.get<std::string>());
+            valid = out[l].dimensions >= 1 && static_cast<int>(out[l].index.size()) == out[l].dimensions;
+        }
+        if (!valid) {
+            diags.error(config.location,
+                        fmt::format("backend '{}' in '{}' needs \"levels\": {{\"{}\": {{\"dimensions\": D, \"index\": "
+                                    "[one id query per dimension]}}}}",
+                                    config.backend, path, names[l]));
+            return std::nullopt;
+        }
+    }
+    return out;
+}
+
+std::string slot_index(const GridLaunch& launch, GridLevel level, size_t slot, const GridLevelConfig& config,
+                       const std::vector<std::string>& size_names) {
+    const auto& slots = launch.slots[static_cast<int>(level)];
+    const GridSlot& s = slots[slot];
+    std::string id = config.index[static_cast<size_t>(s.dimension)];
+    if (!s.linearised) return id;
+    size_t last = 0;  // the last linearised slot
+    while (last + 1 < slots.size() && slots[last + 1].linearised) ++last;
+    std::vector<std::string> divisor;
+    for (size_t k = slot + 1; k <= last; ++k) divisor.push_back(size_names[k]);
+    std::string q = divisor.empty() ? id : fmt::format("({} / ({}))", id, fmt::join(divisor, " * "));
+    return slot == 0 ? q : fmt::format("({} % {})", q, size_names[slot]);
+}
+
+namespace {
+
+class GridPlanner {
+public:
+    GridPlanner(const Function& kernel, const BackendConfig& config, const std::array<GridLevelConfig, 2>& levels,
+                const std::string& path, DiagnosticEngine& diags)
+        : kernel_(kernel), config_(config), levels_(levels), path_(path), diags_(diags) {}
+
+    std::optional<GridPlan> run() {
+        size_t errors = diags_.error_count();
+        GridPlan plan;
+        for (const auto& p : kernel_.params)
+            if (!p->forms.front().resolved_type.is_array() && !p->is_written) host_known_.insert(p.get());
+        for (const auto& s : kernel_.body->body) {
+            if (s->kind == Stmt::Kind::Foreach) {
+                plan.launches.push_back(plan_launch(*s));
+            } else if (s->kind == Stmt::Kind::Decl && host_declaration(*s->decl)) {
+                plan.prologue.push_back(s->decl.get());
+            } else {
+                diags_.error(s->location,
+                             fmt::format("the {} backend runs a kernel as launches of its top-level foreach loops; "
+                                         "other statements outside them must be scalar declarations computable "
+                                         "from the scalar parameters",
+                                         config_.backend));
+            }
+        }
+        if (diags_.error_count() != errors) return std::nullopt;
+        return plan;
+    }
+
+private:
+    // A scalar declaration whose value the host can compute before a launch.
+    bool host_declaration(const Decl& d) {
+        if (d.forms.front().resolved_type.is_array() || !d.init || !host_computable(*d.init)) return false;
+        host_known_.insert(&d);
+        return true;
+    }
+
+    bool host_computable(const Expr& e) const {
+        switch (e.kind) {
+        case Expr::Kind::Var:
+            if (e.hardware) return true;
+            return e.var.size() == 1 && e.var[0].indices.empty() && host_known_.count(e.decl);
+        case Expr::Kind::Call:
+            if (e.function) return false;  // device code, or a library function of the target
+            break;
+        default: break;
+        }
+        for (const auto& a : e.args)
+            if (!host_computable(*a)) return false;
+        return true;
+    }
+
+    GridLaunch plan_launch(const Stmt& root) {
+        GridLaunch launch;
+        launch.root = &root;
+        launch_ = &launch;
+        std::set<const Decl*> saved = host_known_;
+        place(root, {0, 0});
+        host_known_ = std::move(saved);
+        for (int l = 0; l < 2; ++l) assign_dimensions(launch, l);
+        check_barriers(root, false);
+        return launch;
+    }
+
+    void place(const Stmt& s, std::array<size_t, 2> depth) {
+        switch (s.kind) {
+        case Stmt::Kind::Foreach: {
+            auto entry = config_.par_groups.find(s.name);
+            if (entry == config_.par_groups.end()) {
+                diags_.error(s.name_location, fmt::format("par_group '{}' has no entry in \"par_groups\" of backend "
+                                                          "'{}' in '{}'", s.name, config_.backend, path_));
+                return;
+            }
+            std::string level_name = entry->second.string("level");
+            if (level_name != "group" && level_name != "item") {
+                auto& d = diags_.error(s.name_location, fmt::format("par_group '{}' has no valid \"level\" for "
+                                                                    "backend '{}' in '{}'",
+                                                                    s.name, config_.backend, path_));
+                DiagnosticEngine::add_note(d, entry->second.location, "\"level\" must be \"group\" or \"item\"");
+                return;
+            }
+            int level = level_name == "group" ? 0 : 1;
+            if (level == 0 && depth[1] > 0) {
+                diags_.error(s.name_location, fmt::format("a foreach over '{}' (work-groups) inside a foreach over "
+                                                          "items of a group is not supported by the {} backend",
+                                                          s.name, config_.backend));
+                return;
+            }
+            if (!host_computable(*s.count)) {
+                diags_.error(s.count->location,
+                             fmt::format("the {} backend needs foreach counts that the host can compute before the "
+                                         "launch: from scalar parameters, hardware values and constant "
+                                         "declarations that do not depend on indices or memory",
+                                         config_.backend));
+            }
+            auto& slots = launch_->slots[level];
+            if (slots.size() <= depth[level]) slots.resize(depth[level] + 1);
+            slots[depth[level]].loops.push_back(&s);
+            launch_->placements[&s] = ForeachPlacement{static_cast<GridLevel>(level), depth[level], false};
+            ++depth[static_cast<size_t>(level)];
+            place(*s.loop_body, depth);
+            return;
+        }
+        case Stmt::Kind::Decl: {
+            const Decl& d = *s.decl;
+            if (d.forms.front().resolved_type.is_array()) {
+                if (memory_scope(config_, d.memory_space) == "group") launch_->group_arrays.push_back(&d);
+            } else if (d.is_const && host_declaration(d)) {
+                launch_->host_declarations.push_back(&d);
+            }
+            return;
+        }
+        case Stmt::Kind::Block:
+            for (const auto& c : s.body) place(*c, depth);
+            return;
+        case Stmt::Kind::If:
+            place(*s.then_branch, depth);
+            if (s.else_branch) place(*s.else_branch, depth);
+            return;
+        case Stmt::Kind::For: place(*s.loop_body, depth); return;
+        default: return;
+        }
+    }
+
+    void assign_dimensions(GridLaunch& launch, int level) {
+        auto& slots = launch.slots[level];
+        for (GridSlot& slot : slots) {
+            bool same = true;
+            std::optional<int64_t> first = mcpl::checked_constant_int_value(*slot.loops.front()->count);
+            for (const Stmt* loop : slot.loops) {
+                auto v = mcpl::checked_constant_int_value(*loop->count);
+                if (!first || !v || *v != *first) same = false;
+            }
+            if (slot.loops.size() > 1 && !same)
+                for (const Stmt* loop : slot.loops) launch.placements[loop].guarded = true;
+        }
+        int d = levels_[static_cast<size_t>(level)].dimensions;
+        int k = static_cast<int>(slots.size());
+        launch.dimensions[level] = std::max(1, std::min(k, d));
+        int shared = k > d ? k - d + 1 : 0;  // the outermost slots, linearised in dimension d-1
+        for (int j = 0; j < k; ++j) {
+            if (j < shared) {
+                slots[static_cast<size_t>(j)].dimension = d - 1;
+                slots[static_cast<size_t>(j)].linearised = true;
+            } else {
+                slots[static_cast<size_t>(j)].dimension = k - 1 - j;
+            }
+        }
+    }
+
+    void check_barriers(const Stmt& s, bool under_guard) {
+        if (s.kind == Stmt::Kind::Barrier && under_guard) {
+            diags_.error(s.location, fmt::format("the {} backend cannot place this barrier: it is inside a foreach "
+                                                 "that shares its hardware dimension with a longer loop, so some "
+                                                 "items of the group would not reach it",
+                                                 config_.backend));
+            return;
+        }
+        if (s.kind == Stmt::Kind::Foreach) {
+            auto it = launch_->placements.find(&s);
+            bool guarded = it != launch_->placements.end() && it->second.level == GridLevel::Item &&
+                           it->second.guarded;
+            check_barriers(*s.loop_body, under_guard || guarded);
+            return;
+        }
+        mcpl::for_each_child_stmt(s, [&](const Stmt& c) { check_barriers(c, under_guard); });
+    }
+
+    const Function& kernel_;
+    const BackendConfig& config_;
+    const std::array<GridLevelConfig, 2>& levels_;
+    const std::string& path_;
+    DiagnosticEngine& diags_;
+    std::set<const Decl*> host_known_;
+    GridLaunch* launch_ = nullptr;
+};
+
+}  // namespace
+
+std::optional<GridPlan> plan_grid(const Function& kernel, const BackendConfig& config,
+                                  const std::array<GridLevelConfig, 2>& levels, const std::string& config_path,
+                                  DiagnosticEngine& diags) {
+    return GridPlanner(kernel, config, levels, config_path, diags).run();
+}
+
+}  // namespace mcl::backends

@@ -1,0 +1,95 @@
+// Pass: plan how a kernel runs on a grid of work-groups (OpenCL NDRange,
+// CUDA grid of blocks): which launches, which hardware dimension each
+// foreach loop takes, and what the host must compute first.
+//
+// Needs: a checked kernel translated to a leaf, and the backend's target
+//   configuration with
+//     "par_groups": { "<par_group>": { "level": "group" | "item" } }
+//     "levels": { "group": { "dimensions": D, "index": ["<id in dim 0>", ...] },
+//                 "item":  { "dimensions": D, "index": [...] } }
+//     "memory_spaces": { "<space>": { "scope": "device" | "group" | "item", ... } }
+// Does: each top-level foreach of the kernel becomes one launch, in order
+//   (a launch ends before the next starts, as sequential foreach loops
+//   require). Top-level scalar declarations form a prologue that both the
+//   host and every launch compute. Inside a launch, a foreach over a
+//   "group" par_group takes a group dimension, one over an "item" par_group
+//   an item dimension. Loops form slots: the k-th loop of a level on the
+//   way down from the root (siblings share a slot, whose size is the
+//   largest of their counts; a loop smaller than its slot is guarded). The
+//   innermost slot of a level takes dimension 0 (consecutive items on
+//   consecutive addresses); when a level has more slots than dimensions, the
+//   outermost slots share the last dimension, linearised row-major. Scalar
+//   declarations on the way to a loop whose values do not depend on
+//   indices or memory become host code, so that counts can be evaluated
+//   before the launch. Arrays in a "group"-scoped space are collected for
+//   the backend to place at kernel scope (constant size) or pass as dynamic
+//   storage.
+// Guarantees: on success every foreach of the kernel has a placement, every
+//   slot size is computable on the host from the kernel's scalar parameters
+//   and host declarations, and no barrier sits under a guard (all items of a
+//   group reach it). Otherwise a located error names the construct and the
+//   backend, and std::nullopt is returned.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/TargetConfig.h"
+#include "compiler/ast/Ast.h"
+#include "support/Diagnostics.h"
+
+namespace mcl::backends {
+
+enum class GridLevel { Group = 0, Item = 1 };
+
+// The k-th slot of a level: the loops that share it and its hardware place.
+struct GridSlot {
+    std::vector<const mcpl::Stmt*> loops;
+    int dimension = 0;     // the hardware dimension it uses
+    bool linearised = false;  // shares `dimension` with other slots
+};
+
+struct ForeachPlacement {
+    GridLevel level = GridLevel::Group;
+    size_t slot = 0;
+    bool guarded = false;  // the slot may be larger than this loop's count
+};
+
+struct GridLaunch {
+    const mcpl::Stmt* root = nullptr;                  // the top-level foreach
+    std::vector<const mcpl::Decl*> host_declarations;  // in order, prologue excluded
+    std::vector<GridSlot> slots[2];                    // per level, outermost first
+    std::map<const mcpl::Stmt*, ForeachPlacement> placements;
+    std::vector<const mcpl::Decl*> group_arrays;       // arrays in group-scoped spaces
+    int dimensions[2] = {1, 1};                        // hardware dimensions used per level
+};
+
+struct GridPlan {
+    std::vector<const mcpl::Decl*> prologue;  // top-level scalar declarations
+    std::vector<GridLaunch> launches;
+};
+
+struct GridLevelConfig {
+    int dimensions = 1;
+    std::vector<std::string> index;  // the id query per dimension
+};
+
+// The "levels" section of a backend's configuration; errors located there.
+std::optional<std::array<GridLevelConfig, 2>> grid_levels(const BackendConfig& config, const std::string& path,
+                                                          DiagnosticEngine& diags);
+
+std::optional<GridPlan> plan_grid(const mcpl::Function& kernel, const BackendConfig& config,
+                                  const std::array<GridLevelConfig, 2>& levels, const std::string& config_path,
+                                  DiagnosticEngine& diags);
+
+// The scope ("device", "group" or "item") configured for a memory space.
+std::string memory_scope(const BackendConfig& config, const std::string& space);
+
+// The expression of a slot's index inside the kernel, given the level's
+// id queries and the names of the slot-size kernel arguments.
+std::string slot_index(const GridLaunch& launch, GridLevel level, size_t slot, const GridLevelConfig& config,
+                       const std::vector<std::string>& size_names);
+
+}  // namespace mcl::backends

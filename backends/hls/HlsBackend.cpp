@@ -1,0 +1,347 @@
+#include "backends/hls/HlsBackend.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "backends/Runtime.h"
+#include "backends/cfamily/CFamilyEmitter.h"
+#include "compiler/ast/AstWalk.h"
+
+namespace mcl::backends {
+
+namespace {
+
+using mcpl::BasicDecl;
+using mcpl::Decl;
+using mcpl::Expr;
+using mcpl::Function;
+using mcpl::Stmt;
+using mcpl::Type;
+
+// Calls `visit(const Expr&)` on every variable in `e`, those in indices included.
+template <typename Visit>
+void for_each_var(const Expr& e, Visit&& visit) {
+    if (e.kind == Expr::Kind::Var) visit(e);
+    for (const auto& arg : e.args) for_each_var(*arg, visit);
+    for (const auto& part : e.var)
+        for (const auto& group : part.indices)
+            for (const auto& index : group) for_each_var(*index, visit);
+}
+
+class HlsGenerator : public CFamilyEmitter {
+public:
+    HlsGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
+        : CFamilyEmitter(input, config, diags, reserved_names()) {}
+
+    std::vector<GeneratedFile> run() {
+        if (!valid_config() || !collect()) return {};
+        std::string header = host_header();
+        std::string kernels = emit_kernels();
+        std::string glue = in_process_glue(
+            "extern \"C\" ",
+            "// C simulation: each host function calls the kernel's top function in this\n"
+            "// process. On the card, the XRT runtime would instead load the xclbin that\n"
+            "// v++ builds from " + in_.module.name + "_kernels.cpp and run the kernel there.\n");
+        if (generation_failed()) return {};
+        return {{in_.module.name + ".h", header},
+                {in_.module.name + "_kernels.cpp", kernels},
+                {in_.module.name + ".cpp", glue},
+                {"mcl_runtime.h", runtime_file("mcl_runtime.h")}};
+    }
+
+private:
+    static std::set<std::string> reserved_names() {
+        std::set<std::string> names = cpp_keywords();
+        // names the generated code itself uses
+        names.insert({"std", "mcl", "kernels", "device", "MCL_HLS"});
+        return names;
+    }
+
+    // How one foreach is emitted.
+    struct Loop {
+        bool unroll_wanted = false;         // configured "unroll"
+        bool unroll = false;                // and it can be
+        std::optional<int64_t> trip_count;  // when constant
+        std::string pragma;                 // "" for none
+        std::string comment;                // why it is not mapped as configured
+    };
+
+    std::string backend_name() const override { return "hls"; }
+
+    // The backend-specific keys: "loop" of each par_group, "partition" of
+    // each memory space.
+    bool valid_config() {
+        bool valid = true;
+        auto check = [&](const std::string& what, const std::string& name, const ConfigEntry& entry,
+                         const std::string& key, const std::set<std::string>& values, bool may_be_absent) {
+            if (may_be_absent && !entry.properties.contains(key)) return;
+            std::string value = entry.string(key);
+            if (values.count(value)) return;
+            valid = false;
+            auto& d = diags_.error(entry.location, fmt::format("{} '{}' has no valid \"{}\" for backend 'hls' in '{}'",
+                                                               what, name, key, in_.target.path));
+            DiagnosticEngine::add_note(d, entry.location,
+                                       fmt::format("\"{}\" must be \"{}\"", key, fmt::join(values, "\" or \"")));
+        };
+        for (const auto& [name, entry] : config_.par_groups)
+            check("par_group", name, entry, "loop", {"pipeline", "unroll"}, false);
+        for (const auto& [name, entry] : config_.memory_spaces)
+            check("memory space", name, entry, "partition", {"complete", "cyclic"}, true);
+        return valid;
+    }
+
+    std::string emit_kernels() {
+        out_ = banner(in_.module.name + "_kernels.cpp", "kernels");
+        out_ += "#include <algorithm>\n#include <cmath>\n\n#include \"" + in_.module.name + ".h\"\n\n";
+        out_ += "// HLS pragmas: in effect when Vitis HLS synthesises the kernels, nothing in C\n"
+                "// simulation (where g++ would warn about pragmas it does not know)\n"
+                "#ifdef __SYNTHESIS__\n#define MCL_HLS(x) _Pragma(#x)\n#else\n#define MCL_HLS(x)\n#endif\n\n";
+        out_ += "namespace " + module_ + "::kernels {\n\n";
+        out_ += constant_definitions("[[maybe_unused]] const");
+        if (!device_functions_.empty()) {
+            out_ += "namespace device {\n";
+            for (const Function* f : device_functions_) out_ += signature(*f, Role::Device, false) + ";\n";
+            for (const Function* f : device_functions_) {
+                out_ += "\n";
+                emit_function(*f, Role::Device);
+            }
+            out_ += "}  // namespace device\n\n";
+        }
+        for (const Function* k : kernels_) {
+            emit_function(*k, Role::Kernel);
+            out_ += "\n";
+        }
+        out_ += "}  // namespace " + module_ + "::kernels\n";
+        return out_;
+    }
+
+    void emit_function(const Function& f, Role role) {
+        indent_ = 1;
+        out_ += (role == Role::Kernel ? "extern \"C\" " : "") + signature(f, role, true) + " {\n";
+        if (role == Role::Kernel) {
+            for (const auto& p : f.params) {
+                bool port = p->is_written || p->forms.front().resolved_type.is_array();
+                line(fmt::format("MCL_HLS(HLS INTERFACE {} port={}{})", port ? "m_axi" : "s_axilite",
+                                 ident(p->forms.front().name), port ? " offset=slave bundle=gmem" : ""));
+            }
+            line("MCL_HLS(HLS INTERFACE s_axilite port=return)");
+        }
+        begin_function(f, role);
+        plan(f);
+        for (const auto& s : f.body->body) stmt(*s);
+        out_ += "}\n";
+    }
+
+    // --- the mapping of a function's loops and local arrays ------------------------
+
+    // The value of an integer expression over literals, hardware values and
+    // constants, or nothing.
+    static std::optional<int64_t> constant_value(const Expr& e) {
+        switch (e.kind) {
+        case Expr::Kind::IntLiteral: return e.int_value;
+        case Expr::Kind::Var:
+            if (e.hardware) return e.hardware->value;
+            if (e.decl && e.decl->is_const && e.decl->init && e.var.size() == 1 && e.var[0].indices.empty())
+                return constant_value(*e.decl->init);
+            return std::nullopt;
+        case Expr::Kind::Unary: {
+            std::optional<int64_t> a = constant_value(*e.args[0]);
+            if (a && e.op == "-") return -*a;
+            return std::nullopt;
+        }
+        case Expr::Kind::Binary:
+        case Expr::Kind::Call: {
+            if (e.args.size() != 2 || e.function) return std::nullopt;
+            std::optional<int64_t> a = constant_value(*e.args[0]), b = constant_value(*e.args[1]);
+            if (!a || !b) return std::nullopt;
+            const std::string& op = e.kind == Expr::Kind::Binary ? e.op : e.callee;
+            if (op == "+") return *a + *b;
+            if (op == "-") return *a - *b;
+            if (op == "*") return *a * *b;
+            if ((op == "/" || op == "%" || op == "divide_up") && *b == 0) return std::nullopt;
+            if (op == "/") return *a / *b;
+            if (op == "%") return *a % *b;
+            if (op == "divide_up") return (*a + *b - 1) / *b;
+            if (op == "min") return std::min(*a, *b);
+            if (op == "max") return std::max(*a, *b);
+            return std::nullopt;
+        }
+        default: return std::nullopt;
+        }
+    }
+
+    // The first loop inside `body` that stays a loop (is not unrolled), or nullptr.
+    const Stmt* first_rolled_loop(const Stmt& body) const {
+        const Stmt* found = nullptr;
+        mcpl::for_each_stmt(body, [&](const Stmt& s) {
+            if (found) return;
+            if (s.kind == Stmt::Kind::For) found = &s;
+            if (s.kind == Stmt::Kind::Foreach) {
+                auto it = loops_.find(&s);
+                if (it == loops_.end() || !it->second.unroll) found = &s;
+            }
+        });
+        return found;
+    }
+
+    void plan(const Function& f) {
+        loops_.clear();
+        partitions_.clear();
+        mcpl::for_each_stmt(*f.body, [&](const Stmt& s) {
+            if (s.kind != Stmt::Kind::Foreach) return;
+            const ConfigEntry* entry = par_group_entry(s);
+            if (!entry) return;
+            Loop loop;
+            loop.trip_count = constant_value(*s.count);
+            loop.unroll_wanted = entry->string("loop") == "unroll";
+            loop.unroll = loop.unroll_wanted && loop.trip_count;
+            loops_[&s] = loop;
+        });
+        for (auto& [s, loop] : loops_) {
+            std::string not_unrolled = loop.unroll_wanted && !loop.unroll ? "UNROLL needs a constant trip count" : "";
+            if (loop.unroll) {
+                loop.pragma = "HLS UNROLL";
+            } else if (const Stmt* inner = first_rolled_loop(*s->loop_body)) {
+                loop.comment = fmt::format("{}: {}PIPELINE would unroll the loop over '{}' inside: HLS pipelines "
+                                           "that loop instead", s->name,
+                                           not_unrolled.empty() ? "" : not_unrolled + " and ", inner->decl->name());
+            } else {
+                loop.pragma = "HLS PIPELINE II=1";
+                if (!not_unrolled.empty()) loop.comment = s->name + ": " + not_unrolled + ": pipelined instead";
+            }
+        }
+        // Which local arrays an unrolled loop's index (or a value computed
+        // from it) selects elements of, and that loop's trip count.
+        std::map<const Decl*, int64_t> lanes;
+        std::set<const Decl*> local_arrays;
+        auto lane_count = [&](const Expr& e) {
+            int64_t count = 0;
+            for_each_var(e, [&](const Expr& v) {
+                auto it = lanes.find(v.decl);
+                if (it != lanes.end()) count = std::max(count, it->second);
+            });
+            return count;
+        };
+        mcpl::for_each_stmt(*f.body, [&](const Stmt& s) {
+            auto loop = loops_.find(&s);
+            if (loop != loops_.end() && loop->second.unroll) lanes[s.decl.get()] = *loop->second.trip_count;
+            if (s.kind == Stmt::Kind::Decl) {
+                if (s.decl->forms.front().resolved_type.is_array()) local_arrays.insert(s.decl.get());
+                int64_t count = s.decl->init ? lane_count(*s.decl->init) : 0;
+                if (count > 0) lanes[s.decl.get()] = count;
+            }
+            mcpl::for_each_own_expr(s, [&](const Expr& e) {
+                for_each_var(e, [&](const Expr& v) {
+                    if (!local_arrays.count(v.decl) || !v.form) return;
+                    // Lanes that select elements `stride` apart hit distinct
+                    // banks of a cyclic partition by lanes * stride.
+                    std::vector<const Expr*> extents = all_extents(v.form->type);
+                    size_t position = 0;
+                    for (const auto& group : v.var.front().indices)
+                        for (const auto& index : group) {
+                            ++position;
+                            int64_t stride = 1;
+                            for (size_t later = position; later < extents.size(); ++later)
+                                stride *= constant_value(*extents[later]).value_or(1);
+                            int64_t& factor = partitions_[v.decl];
+                            factor = std::max(factor, lane_count(*index) * stride);
+                        }
+                });
+            });
+        });
+    }
+
+    // --- what differs from the other C-family backends -----------------------------
+
+    std::string parameter(const Decl& d, Role role, bool definition) override {
+        return (definition ? "[[maybe_unused]] " : "") + CFamilyEmitter::parameter(d, role, definition);
+    }
+
+    std::string device_call(const Function& callee, const std::vector<std::string>& args) override {
+        return fmt::format("device::{}({})", ident(callee.name), fmt::join(args, ", "));
+    }
+
+    std::string min_max(const std::string& which, const Type& type, const std::string& a,
+                        const std::string& b) override {
+        return fmt::format("std::{}<{}>({}, {})", which, element_spelling(type), a, b);
+    }
+
+    std::string power(const Type& type, const std::string& a, const std::string& b) override {
+        return fmt::format("(({})std::pow({}, {}))", element_spelling(type), a, b);
+    }
+
+    void barrier(const Stmt& s) override {
+        diags_.error(s.location, "barriers are not supported by the hls backend: the units of a pipeline are "
+                                 "iterations of sequential C loops, which cannot wait for each other");
+    }
+
+    // A C array of constant size, zeroed, partitioned as its memory space says.
+    void array_declaration(const Decl& d, const std::string& qualifier) override {
+        const BasicDecl& first = d.forms.front();
+        int64_t size = 1;
+        for (const Expr* e : all_extents(first.type)) {
+            std::optional<int64_t> extent = constant_value(*e);
+            if (!extent) {
+                unsupported(e->location, fmt::format("local arrays in memory space '{}' whose size is not a "
+                                                     "constant expression",
+                                                     d.memory_space));
+                return;
+            }
+            size *= *extent;
+        }
+        if (size <= 0) {
+            unsupported(d.location, "local arrays without elements");
+            return;
+        }
+        std::string name = ident(first.name);
+        line(fmt::format("{}{} {}[{}] = {{}};", qualifier, element_spelling(first.resolved_type), name, size));
+        auto space = config_.memory_spaces.find(d.memory_space);
+        std::string partition = space == config_.memory_spaces.end() ? "" : space->second.string("partition");
+        auto factor = partitions_.find(&d);
+        bool lanes_select = factor != partitions_.end() && factor->second > 1;
+        if (partition == "complete" || (partition == "cyclic" && lanes_select && factor->second >= size)) {
+            line(fmt::format("MCL_HLS(HLS ARRAY_PARTITION variable={} complete dim=1)", name));
+        } else if (partition == "cyclic" && lanes_select) {
+            line(fmt::format("MCL_HLS(HLS ARRAY_PARTITION variable={} cyclic factor={} dim=1)", name,
+                             factor->second));
+        }
+    }
+
+    void foreach(const Stmt& s) override {
+        auto it = loops_.find(&s);
+        if (it == loops_.end() || reject_return_in(s)) return;  // no entry for its par_group: reported
+        const Loop& loop = it->second;
+        if (!loop.comment.empty()) line("// " + loop.comment);
+        std::string index = ident(s.decl->name());
+        line(fmt::format("for (int {} = 0; {} < {}; ++{}) {{", index, index, unwrap(expr(*s.count)), index));
+        ++indent_;
+        if (!loop.pragma.empty()) line("MCL_HLS(" + loop.pragma + ")");
+        if (s.loop_body->kind == Stmt::Kind::Block)
+            for (const auto& child : s.loop_body->body) stmt(*child);
+        else
+            stmt(*s.loop_body);
+        --indent_;
+        line("}");
+    }
+
+    std::map<const Stmt*, Loop> loops_;          // the foreach loops of the function being emitted
+    std::map<const Decl*, int64_t> partitions_;  // its local arrays' cyclic partition factors
+};
+
+}  // namespace
+
+std::vector<GeneratedFile> HlsBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
+    const BackendConfig* config = input.target.backend(name());
+    if (!config) {
+        diags.error(SourceLocation{input.target.file, 0, 0},
+                    fmt::format("target '{}' has no configuration for backend 'hls'", input.leaf.name));
+        return {};
+    }
+    return HlsGenerator(input, *config, diags).run();
+}
+
+}  // namespace mcl::backends

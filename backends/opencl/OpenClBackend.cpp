@@ -1,0 +1,353 @@
+#include "backends/opencl/OpenClBackend.h"
+
+#include <fmt/format.h>
+
+#include "backends/Runtime.h"
+#include "backends/cfamily/GridEmitter.h"
+#include "compiler/ast/AstWalk.h"
+
+namespace mcl::backends {
+
+namespace {
+
+using mcpl::BasicDecl;
+using mcpl::Decl;
+using mcpl::Expr;
+using mcpl::Function;
+using mcpl::Primitive;
+using mcpl::Stmt;
+using mcpl::Type;
+
+// OpenCL C and C++ keywords, OpenCL C builtin functions a kernel might
+// shadow, and the names the generated code itself uses.
+const std::set<std::string> kOpenClReserved = {
+    "auto", "bool", "break", "case", "char", "const", "constant", "continue", "default", "do", "double", "else",
+    "enum", "extern", "float", "for", "global", "goto", "half", "if", "image2d_t", "inline", "int", "kernel",
+    "local", "long", "private", "register", "restrict", "return", "short", "signed", "sizeof", "static",
+    "struct", "switch", "typedef", "uchar", "uint", "ulong", "union", "unsigned", "ushort", "void", "volatile",
+    "while", "true", "false", "read_only", "write_only", "read_write", "size_t", "ptrdiff_t", "intptr_t",
+    "uintptr_t", "event_t", "sampler_t", "float2", "float4", "int2", "int4", "barrier", "get_global_id",
+    "get_local_id", "get_group_id", "get_local_size", "get_num_groups", "get_global_size", "min", "max",
+    "fmin", "fmax", "pow", "sqrt", "rsqrt", "exp", "exp2", "log", "log2", "fabs", "floor", "ceil", "sin", "cos",
+    "tan", "tanh", "erf", "fma", "mad", "dot", "clamp", "mix", "sign", "select", "abs", "atomic_add",
+    "atomic_cmpxchg", "atomic_inc", "convert_int", "as_int", "as_float", "class", "namespace", "new", "delete",
+    "template", "this", "operator", "public", "private_", "protected", "virtual", "friend", "using", "try",
+    "catch", "throw", "mcl", "std", "cl", "device", "resident", "kSource", "mcl_atomic_add_float"};
+
+class OpenClGenerator : public GridEmitter {
+public:
+    OpenClGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
+        : GridEmitter(input, config, diags, kOpenClReserved) {}
+
+    std::vector<GeneratedFile> run() {
+        if (!collect() || !plan_kernels()) return {};
+        std::string kernels = emit_kernel_source();
+        std::string header = emit_header();
+        std::string glue = emit_glue(kernels);
+        if (generation_failed()) return {};
+        return {{in_.module.name + ".h", header},
+                {in_.module.name + ".cl", kernels},
+                {in_.module.name + ".cpp", glue},
+                {"mcl_runtime.h", runtime_file("mcl_runtime.h")},
+                {"mcl_opencl.h", runtime_file("mcl_opencl.h")}};
+    }
+
+private:
+    std::string backend_name() const override { return "opencl"; }
+    bool has_references() const override { return false; }
+
+    std::string where(const Function& k) const { return fmt::format("{}::{} (opencl backend)", module_, ident(k.name)); }
+
+    // --- the kernel source ------------------------------------------------------------
+
+    std::string emit_kernel_source() {
+        out_ = banner(in_.module.name + ".cl", "OpenCL C 1.2 kernels");
+        if (uses_double()) out_ += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
+        out_ += "\n// r += v as one indivisible step, for a float in global memory (atomicAdd)\n"
+                "void mcl_atomic_add_float(volatile __global float* r, float v) {\n"
+                "    union { unsigned int u; float f; } old_value, new_value;\n"
+                "    do {\n"
+                "        old_value.f = *r;\n"
+                "        new_value.f = old_value.f + v;\n"
+                "    } while (atomic_cmpxchg((volatile __global unsigned int*)r, old_value.u, new_value.u) != "
+                "old_value.u);\n"
+                "}\n\n";
+        out_ += record_definitions();
+        out_ += constant_definitions("__constant");
+        for (const Function* f : device_functions_) out_ += signature(*f, Role::Device, false) + ";\n";
+        for (const Function* f : device_functions_) {
+            out_ += "\n";
+            indent_ = 1;
+            out_ += signature(*f, Role::Device, true) + " {\n";
+            begin_function(*f, Role::Device);
+            for (const auto& s : f->body->body) stmt(*s);
+            out_ += "}\n";
+        }
+        for (const Function* k : kernels_) {
+            const GridPlan& plan = plan_of(*k);
+            for (size_t n = 0; n < plan.launches.size(); ++n) emit_launch_kernel(*k, plan, n);
+        }
+        return out_;
+    }
+
+    bool uses_double() const {
+        auto is_double = [](const Type& t) { return t.primitive == Primitive::Double; };
+        bool found = false;
+        auto check_function = [&](const Function& f) {
+            for (const auto& p : f.params) found = found || is_double(p->forms.front().resolved_type);
+            mcpl::for_each_stmt(*f.body, [&](const Stmt& s) {
+                if (s.decl) found = found || is_double(s.decl->forms.front().resolved_type);
+                mcpl::for_each_own_expr(s, [&](const Expr& e) { found = found || is_double(e.type); });
+            });
+        };
+        for (const Function* f : kernels_) check_function(*f);
+        for (const Function* f : device_functions_) check_function(*f);
+        return found;
+    }
+
+    void emit_launch_kernel(const Function& k, const GridPlan& plan, size_t n) {
+        const GridLaunch& launch = plan.launches[n];
+        std::vector<std::string> params;
+        for (const auto& p : k.params) params.push_back(parameter(*p, Role::Kernel, true));
+        for (int l = 0; l < 2; ++l)
+            for (size_t s = 0; s < launch.slots[l].size(); ++s)
+                params.push_back("const int " + slot_size_name(static_cast<GridLevel>(l), s));
+        std::vector<const Decl*> fixed;
+        for (const Decl* d : launch.group_arrays) {
+            std::string el = element_spelling(d->forms.front().resolved_type);
+            if (constant_elements(*d))
+                fixed.push_back(d);
+            else
+                params.push_back(fmt::format("__local {}* restrict {}", el, ident(d->forms.front().name)));
+        }
+        out_ += fmt::format("\n__kernel void {}_{}({}) {{\n", ident(k.name), n, fmt::join(params, ", "));
+        indent_ = 1;
+        for (const Decl* d : fixed) {
+            int64_t elements = *constant_elements(*d);
+            line(fmt::format("__local {} {}[{}];", element_spelling(d->forms.front().resolved_type),
+                             ident(d->forms.front().name), elements ? elements : 1));
+        }
+        begin_function(k, Role::Kernel);
+        emit_launch_body(plan, launch);
+        out_ += "}\n";
+    }
+
+    std::string pointer_space(const Decl& d) const {
+        std::string q = qualifier_of(d.memory_space);
+        return q.empty() ? "__global " : q;
+    }
+
+    std::string parameter(const Decl& d, Role role, bool definition) override {
+        if (role == Role::Host) return CFamilyEmitter::parameter(d, role, definition);
+        const BasicDecl& form = d.forms.front();
+        const Type& t = form.resolved_type;
+        std::string el = element_spelling(t), name = ident(form.name);
+        if (t.is_array()) {
+            std::string space = pointer_space(d);
+            return fmt::format("{}{}{}* {}{}", space, d.is_written ? "" : "const ", el,
+                               role == Role::Kernel ? "restrict " : "", name);
+        }
+        if (d.is_written) return fmt::format("{}{}* {}", role == Role::Kernel ? "__global " : "", el, name);
+        if (role == Role::Kernel && t.primitive == Primitive::Bool)
+            unsupported(d.location, "bool kernel parameters (OpenCL kernels cannot take them)");
+        return el + " " + name;
+    }
+
+    // OpenCL C 1.2 pointers carry their address space, so a device function
+    // cannot take a written scalar that may live in global or private memory
+    // by pointer. Written scalar arguments are copied to a private temporary
+    // and back around the call instead: the same as passing by reference,
+    // because MCPL forbids aliasing.
+    void call_statement(const Stmt& s) override {
+        const Expr& call = *s.call;
+        const Function* callee = call.function;
+        std::vector<size_t> written;
+        if (callee && !callee->builtin_body)
+            for (size_t i = 0; i < call.args.size() && i < callee->params.size(); ++i) {
+                const Decl& p = *callee->params[i];
+                if (p.is_written && !p.forms.front().resolved_type.is_array()) written.push_back(i);
+            }
+        if (written.empty()) {
+            CFamilyEmitter::call_statement(s);
+            return;
+        }
+        line("{");
+        ++indent_;
+        std::vector<std::string> args;
+        for (const auto& a : call.args) args.push_back(expr(*a));
+        std::vector<std::string> copy_back;
+        for (size_t i : written) {
+            std::string temp = fmt::format("mcl_arg_{}", i);
+            line(fmt::format("{} {} = {};", element_spelling(call.args[i]->type), temp, unwrap(args[i])));
+            copy_back.push_back(fmt::format("{} = {};", args[i], temp));
+            args[i] = "&" + temp;
+        }
+        line(device_call(*callee, args) + ";");
+        for (const std::string& c : copy_back) line(c);
+        --indent_;
+        line("}");
+    }
+
+    std::string device_min_max(const std::string& which, const Type& type, const std::string& a,
+                               const std::string& b) override {
+        bool floating = type.primitive == Primitive::Float || type.primitive == Primitive::Double;
+        return fmt::format("{}{}({}, {})", floating ? "f" : "", which, a, b);
+    }
+
+    std::string device_power(const Type& type, const std::string& a, const std::string& b) override {
+        std::string t = element_spelling(type);
+        std::string f = type.primitive == Primitive::Double ? "double" : "float";
+        return fmt::format("(({})pow(({}){}, ({}){}))", t, f, a, f, b);
+    }
+
+    // --- host interface and glue -----------------------------------------------------------
+
+    std::string resident_parameter(const Decl& d) {
+        const BasicDecl& form = d.forms.front();
+        const Type& t = form.resolved_type;
+        if (!t.is_array() && !d.is_written) return CFamilyEmitter::parameter(d, Role::Host, false);
+        return fmt::format("{}mcl::opencl::DeviceArray<{}>& {}", d.is_written ? "" : "const ", element_spelling(t),
+                           ident(form.name));
+    }
+
+    std::string resident_signature(const Function& k) {
+        std::vector<std::string> params;
+        for (const auto& p : k.params) params.push_back(resident_parameter(*p));
+        return fmt::format("void {}({})", ident(k.name), fmt::join(params, ", "));
+    }
+
+    std::string emit_header() {
+        std::string out = banner(in_.module.name + ".h", "host interface");
+        out += "// Build: c++ -std=c++17 -I DIR app.cpp DIR/*.cpp -lOpenCL\n#pragma once\n\n"
+               "#include \"mcl_opencl.h\"\n\nnamespace " + module_ + " {\n\n" + record_definitions();
+        out += fmt::format("// The OpenCL device the kernels run on (a {} device; see mcl_opencl.h).\n"
+                           "mcl::opencl::Device& device();\n\n", config_.device_type);
+        for (const Function* k : kernels_) {
+            out += fmt::format("// {}: parameters in MCPL order; arrays are row-major host memory, copied to the\n"
+                               "// device and back for this call. Throws mcl::Error.\n", k->name);
+            out += signature(*k, Role::Host, false) + ";\n\n";
+        }
+        out += "// The same kernels on data that stays on device() between calls.\nnamespace resident {\n";
+        for (const Function* k : kernels_) out += resident_signature(*k) + ";\n";
+        out += "}  // namespace resident\n\n}  // namespace " + module_ + "\n";
+        return out;
+    }
+
+    std::string emit_glue(const std::string& kernel_source) {
+        std::string out = banner(in_.module.name + ".cpp", "OpenCL host glue");
+        out += "#include \"" + in_.module.name + ".h\"\n\n#include <algorithm>\n#include <cmath>\n#include <cstddef>\n"
+               "#include <string>\n\n#include \"mcl_opencl.h\"\n#include \"mcl_runtime.h\"\n\n";
+        out += "namespace " + module_ + " {\n\nnamespace {\n\n// " + in_.module.name + ".cl\n";
+        out += "const char* const kSource = R\"mcl_cl_source(" + kernel_source + ")mcl_cl_source\";\n\n";
+        out += "}  // namespace\n\n";
+        out += fmt::format("mcl::opencl::Device& device() {{ return mcl::opencl::Device::for_type(\"{}\"); }}\n\n",
+                           config_.device_type);
+        out += "namespace resident {\n";
+        for (const Function* k : kernels_) out += emit_resident(*k);
+        out += "}  // namespace resident\n";
+        for (const Function* k : kernels_) out += emit_copying(*k);
+        out += "\n}  // namespace " + module_ + "\n";
+        return out;
+    }
+
+    std::string emit_resident(const Function& k) {
+        const GridPlan& plan = plan_of(k);
+        std::string out = "\n" + resident_signature(k) + " {\n    try {\n";
+        out += "        mcl::opencl::Device& mcl_device = device();\n";
+        out += fmt::format("        cl::Program& mcl_program = mcl_device.program(\"{}\", kSource);\n", module_);
+        for (const std::string& l : split_lines(host_prologue(plan))) out += "    " + l + "\n";
+        for (size_t n = 0; n < plan.launches.size(); ++n) {
+            const GridLaunch& launch = plan.launches[n];
+            out += fmt::format("        {{  // launch {}: the foreach at line {}\n", n, launch.root->location.line);
+            for (const std::string& l : split_lines(host_launch_sizes(launch, n))) out += "        " + l + "\n";
+            out += fmt::format("            if (mcl_group_count_{0}[0] * mcl_group_count_{0}[1] * mcl_group_count_{0}[2] * "
+                               "mcl_group_size_{0}[0] * mcl_group_size_{0}[1] * mcl_group_size_{0}[2] > 0) {{\n", n);
+            out += fmt::format("                cl::Kernel mcl_kernel(mcl_program, \"{}_{}\");\n", ident(k.name), n);
+            out += "                cl_uint mcl_arg = 0;\n";
+            for (const auto& p : k.params) {
+                const Type& t = p->forms.front().resolved_type;
+                std::string name = ident(p->forms.front().name);
+                out += fmt::format("                mcl_kernel.setArg(mcl_arg++, {});\n",
+                                   t.is_array() || p->is_written ? name + ".buffer()" : name);
+            }
+            for (int l = 0; l < 2; ++l)
+                for (size_t s = 0; s < launch.slots[l].size(); ++s)
+                    out += fmt::format("                mcl_kernel.setArg(mcl_arg++, (cl_int){});\n",
+                                       slot_size_name(static_cast<GridLevel>(l), s));
+            for (const Decl* d : launch.group_arrays) {
+                if (constant_elements(*d)) continue;
+                out += fmt::format("                mcl_kernel.setArg(mcl_arg++, cl::Local(sizeof({}) * "
+                                   "std::max<size_t>(1, (size_t)({}))));\n",
+                                   element_spelling(d->forms.front().resolved_type),
+                                   host_elements(d->forms.front().type));
+            }
+            out += fmt::format("                mcl_device.queue().enqueueNDRangeKernel(\n"
+                               "                    mcl_kernel, cl::NullRange,\n"
+                               "                    cl::NDRange(mcl_group_count_{0}[0] * mcl_group_size_{0}[0], "
+                               "mcl_group_count_{0}[1] * mcl_group_size_{0}[1],\n"
+                               "                                mcl_group_count_{0}[2] * mcl_group_size_{0}[2]),\n"
+                               "                    cl::NDRange(mcl_group_size_{0}[0], mcl_group_size_{0}[1], "
+                               "mcl_group_size_{0}[2]));\n            }}\n        }}\n",
+                               n);
+        }
+        out += "        mcl_device.queue().finish();\n";
+        out += "    } catch (const cl::Error& e) {\n";
+        out += fmt::format("        throw mcl::Error(\"{}: \" + mcl::opencl::error_text(e));\n", where(k));
+        out += "    } catch (const std::exception& e) {\n";
+        out += fmt::format("        throw mcl::error_in(\"{}\", e);\n", where(k));
+        out += "    }\n}\n";
+        return out;
+    }
+
+    std::string emit_copying(const Function& k) {
+        std::string out = "\n" + signature(k, Role::Host, false) + " {\n    try {\n";
+        out += "        mcl::opencl::Device& mcl_device = device();\n";
+        std::vector<std::string> args;
+        std::vector<std::string> copy_out;
+        for (const auto& p : k.params) {
+            const Type& t = p->forms.front().resolved_type;
+            std::string name = ident(p->forms.front().name);
+            if (!t.is_array() && !p->is_written) {
+                args.push_back(name);
+                continue;
+            }
+            std::string count = t.is_array() ? host_elements(p->forms.front().type) : "1";
+            out += fmt::format("        mcl::opencl::DeviceArray<{}> {}_device(mcl_device, (size_t)({}), {});\n",
+                               element_spelling(t), name, count, p->is_read ? name : "nullptr");
+            args.push_back(name + "_device");
+            if (p->is_written) copy_out.push_back(fmt::format("        {}_device.download({});\n", name, name));
+        }
+        out += fmt::format("        resident::{}({});\n", ident(k.name), fmt::join(args, ", "));
+        for (const std::string& c : copy_out) out += c;
+        out += "    } catch (const std::exception& e) {\n";
+        out += fmt::format("        throw mcl::error_in(\"{}\", e);\n", where(k));
+        out += "    }\n}\n";
+        return out;
+    }
+
+    static std::vector<std::string> split_lines(const std::string& text) {
+        std::vector<std::string> lines;
+        size_t start = 0;
+        while (start < text.size()) {
+            size_t end = text.find('\n', start);
+            if (end == std::string::npos) end = text.size();
+            lines.push_back(text.substr(start, end - start));
+            start = end + 1;
+        }
+        return lines;
+    }
+};
+
+}  // namespace
+
+std::vector<GeneratedFile> OpenClBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
+    const BackendConfig* config = input.target.backend(name());
+    if (!config) {
+        diags.error(SourceLocation{input.target.file, 0, 0},
+                    fmt::format("target '{}' has no configuration for backend 'opencl'", input.leaf.name));
+        return {};
+    }
+    return OpenClGenerator(input, *config, diags).run();
+}
+
+}  // namespace mcl::backends

@@ -1,0 +1,215 @@
+// The OpenCL part of the MCL host-glue runtime: device choice, program
+// builds, device arrays and error text. Generated OpenCL glue includes it;
+// `mclc gen` copies it beside the generated files. Built on the Khronos C++
+// bindings (CL/opencl.hpp, package opencl-clhpp-headers); link with
+// -lOpenCL (the ICD loader).
+//
+// Device choice (Device::for_type):
+//   - MCL_OPENCL_DEVICE=P:D picks device D of platform P (indices as
+//     `clinfo -l` lists them); a choice that does not exist is an error;
+//   - otherwise the first device of the target's type ("gpu", "cpu",
+//     "accelerator") over all platforms, falling back to the first device of
+//     any type, so that GPU-level code runs on PoCL on a machine without a GPU.
+// MCL_OPENCL_REQUIRE_CLEAN_BUILD=1 builds kernels with -Werror and treats a
+// build log that mentions a warning as a failure (the tests use it).
+#ifndef MCL_OPENCL_H
+#define MCL_OPENCL_H
+
+#define CL_HPP_TARGET_OPENCL_VERSION 120
+#define CL_HPP_MINIMUM_OPENCL_VERSION 120
+#define CL_HPP_ENABLE_EXCEPTIONS
+#include <CL/opencl.hpp>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "mcl_runtime.h"
+
+namespace mcl::opencl {
+
+// "clBuildProgram: CL_BUILD_PROGRAM_FAILURE (-11)" for an OpenCL error.
+inline std::string error_text(const cl::Error& e) {
+    static const std::map<cl_int, const char*> names = {
+        {CL_DEVICE_NOT_FOUND, "CL_DEVICE_NOT_FOUND"},
+        {CL_DEVICE_NOT_AVAILABLE, "CL_DEVICE_NOT_AVAILABLE"},
+        {CL_MEM_OBJECT_ALLOCATION_FAILURE, "CL_MEM_OBJECT_ALLOCATION_FAILURE"},
+        {CL_OUT_OF_RESOURCES, "CL_OUT_OF_RESOURCES"},
+        {CL_OUT_OF_HOST_MEMORY, "CL_OUT_OF_HOST_MEMORY"},
+        {CL_BUILD_PROGRAM_FAILURE, "CL_BUILD_PROGRAM_FAILURE"},
+        {CL_INVALID_VALUE, "CL_INVALID_VALUE"},
+        {CL_INVALID_DEVICE, "CL_INVALID_DEVICE"},
+        {CL_INVALID_BUFFER_SIZE, "CL_INVALID_BUFFER_SIZE"},
+        {CL_INVALID_KERNEL_NAME, "CL_INVALID_KERNEL_NAME"},
+        {CL_INVALID_KERNEL_ARGS, "CL_INVALID_KERNEL_ARGS"},
+        {CL_INVALID_ARG_SIZE, "CL_INVALID_ARG_SIZE"},
+        {CL_INVALID_WORK_DIMENSION, "CL_INVALID_WORK_DIMENSION"},
+        {CL_INVALID_WORK_GROUP_SIZE, "CL_INVALID_WORK_GROUP_SIZE"},
+        {CL_INVALID_WORK_ITEM_SIZE, "CL_INVALID_WORK_ITEM_SIZE"},
+        {CL_INVALID_GLOBAL_WORK_SIZE, "CL_INVALID_GLOBAL_WORK_SIZE"},
+        {CL_MISALIGNED_SUB_BUFFER_OFFSET, "CL_MISALIGNED_SUB_BUFFER_OFFSET"},
+        {CL_INVALID_BUILD_OPTIONS, "CL_INVALID_BUILD_OPTIONS"},
+    };
+    auto it = names.find(e.err());
+    return std::string(e.what()) + ": " + (it == names.end() ? "OpenCL error" : it->second) + " (" +
+           std::to_string(e.err()) + ")";
+}
+
+// A device with its context, its queue and the programs built for it.
+class Device {
+public:
+    // The device for a target's device type (see the top of this file); one
+    // per type for the whole program, created on first use.
+    static Device& for_type(const std::string& type) {
+        static std::mutex mutex;
+        static std::map<std::string, std::unique_ptr<Device>> devices;
+        std::lock_guard<std::mutex> lock(mutex);
+        std::unique_ptr<Device>& d = devices[type];
+        if (!d) d.reset(new Device(choose(type)));
+        return *d;
+    }
+
+    const cl::Device& device() const { return device_; }
+    cl::Context& context() { return context_; }
+    cl::CommandQueue& queue() { return queue_; }
+    std::string name() const { return device_.getInfo<CL_DEVICE_NAME>(); }
+
+    // The program for `source`, built once; a failing build throws with the
+    // build log.
+    cl::Program& program(const std::string& name, const std::string& source) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = programs_.find(name);
+        if (it != programs_.end()) return it->second;
+        const char* strict_env = std::getenv("MCL_OPENCL_REQUIRE_CLEAN_BUILD");
+        bool strict = strict_env && std::string(strict_env) == "1";
+        cl::Program program(context_, source);
+        std::string log;
+        try {
+            program.build({device_}, strict ? "-cl-std=CL1.2 -Werror" : "-cl-std=CL1.2");
+            log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
+        } catch (const cl::Error& e) {
+            log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
+            throw Error("building OpenCL program '" + name + "' for " + this->name() + ": " + error_text(e) +
+                        "\n" + log);
+        }
+        if (strict && log.find("warning") != std::string::npos)
+            throw Error("building OpenCL program '" + name + "' for " + this->name() + " gave warnings:\n" + log);
+        return programs_.emplace(name, std::move(program)).first->second;
+    }
+
+private:
+    explicit Device(cl::Device device)
+        : device_(device), context_(device_), queue_(context_, device_) {}
+
+    static cl::Device choose(const std::string& type) {
+        std::vector<cl::Platform> platforms;
+        try {
+            cl::Platform::get(&platforms);
+        } catch (const cl::Error& e) {
+            throw Error("no OpenCL platform found: " + error_text(e));
+        }
+        if (platforms.empty()) throw Error("no OpenCL platform found");
+        if (const char* choice = std::getenv("MCL_OPENCL_DEVICE")) return chosen(platforms, choice);
+        cl_device_type wanted = type == "gpu" ? CL_DEVICE_TYPE_GPU
+                                : type == "cpu" ? CL_DEVICE_TYPE_CPU
+                                : type == "accelerator" ? CL_DEVICE_TYPE_ACCELERATOR
+                                                        : CL_DEVICE_TYPE_ALL;
+        for (cl_device_type t : {wanted, static_cast<cl_device_type>(CL_DEVICE_TYPE_ALL)}) {
+            for (const cl::Platform& p : platforms) {
+                std::vector<cl::Device> devices;
+                try {
+                    p.getDevices(t, &devices);
+                } catch (const cl::Error&) {
+                    continue;  // CL_DEVICE_NOT_FOUND: none of this type here
+                }
+                if (!devices.empty()) return devices.front();
+            }
+        }
+        throw Error("no OpenCL device found on " + std::to_string(platforms.size()) + " platform(s)");
+    }
+
+    static cl::Device chosen(const std::vector<cl::Platform>& platforms, const std::string& choice) {
+        size_t colon = choice.find(':');
+        size_t p = 0, d = 0;
+        try {
+            if (colon == std::string::npos) throw std::invalid_argument(choice);
+            size_t used_p = 0, used_d = 0;
+            p = std::stoul(choice.substr(0, colon), &used_p);
+            d = std::stoul(choice.substr(colon + 1), &used_d);
+            if (used_p != colon || used_d != choice.size() - colon - 1) throw std::invalid_argument(choice);
+        } catch (const std::logic_error&) {
+            throw Error("MCL_OPENCL_DEVICE='" + choice + "' is not of the form PLATFORM:DEVICE (e.g. 0:0)");
+        }
+        if (p >= platforms.size())
+            throw Error("MCL_OPENCL_DEVICE='" + choice + "': there is no OpenCL platform " + std::to_string(p) +
+                        " (" + std::to_string(platforms.size()) + " found)");
+        std::vector<cl::Device> devices;
+        try {
+            platforms[p].getDevices(CL_DEVICE_TYPE_ALL, &devices);
+        } catch (const cl::Error& e) {
+            throw Error("MCL_OPENCL_DEVICE='" + choice + "': " + error_text(e));
+        }
+        if (d >= devices.size())
+            throw Error("MCL_OPENCL_DEVICE='" + choice + "': platform " + std::to_string(p) + " has no device " +
+                        std::to_string(d) + " (" + std::to_string(devices.size()) + " found)");
+        return devices[d];
+    }
+
+    cl::Device device_;
+    cl::Context context_;
+    cl::CommandQueue queue_;
+    std::mutex mutex_;
+    std::map<std::string, cl::Program> programs_;
+};
+
+// An array in a device's memory that stays there across launches (the
+// resident-data API of generated glue).
+template <typename T>
+class DeviceArray {
+public:
+    // `count` elements, uninitialised, or copied from `host` when given.
+    DeviceArray(Device& device, size_t count, const T* host = nullptr) : device_(&device), count_(count) {
+        try {
+            // Zero-sized buffers are invalid in OpenCL: keep one element.
+            buffer_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE, sizeof(T) * (count ? count : 1));
+            if (host && count) upload(host);
+        } catch (const cl::Error& e) {
+            throw Error("allocating " + std::to_string(sizeof(T) * count) + " bytes on " + device.name() + ": " +
+                        error_text(e));
+        }
+    }
+
+    void upload(const T* host) {
+        if (!count_) return;
+        try {
+            device_->queue().enqueueWriteBuffer(buffer_, CL_TRUE, 0, sizeof(T) * count_, host);
+        } catch (const cl::Error& e) {
+            throw Error("copying to " + device_->name() + ": " + error_text(e));
+        }
+    }
+
+    void download(T* host) const {
+        if (!count_) return;
+        try {
+            device_->queue().enqueueReadBuffer(buffer_, CL_TRUE, 0, sizeof(T) * count_, host);
+        } catch (const cl::Error& e) {
+            throw Error("copying from " + device_->name() + ": " + error_text(e));
+        }
+    }
+
+    size_t size() const { return count_; }
+    const cl::Buffer& buffer() const { return buffer_; }
+    Device& device() const { return *device_; }
+
+private:
+    Device* device_;
+    size_t count_;
+    cl::Buffer buffer_;
+};
+
+}  // namespace mcl::opencl
+
+#endif  // MCL_OPENCL_H

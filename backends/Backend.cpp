@@ -4,6 +4,8 @@
 #include <map>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "backends/BackendList.h"
 #include "compiler/ast/AstWalk.h"
 
@@ -46,6 +48,15 @@ std::vector<std::string> backend_names() {
     std::vector<std::string> names;
     for (const auto& [name, backend] : registry()) names.push_back(name);
     return names;
+}
+
+const BackendConfig* backend_config(const GenerationInput& input, const std::string& backend,
+                                    DiagnosticEngine& diags) {
+    const BackendConfig* config = input.target.backend(backend);
+    if (!config)
+        diags.error(SourceLocation{input.target.file, 0, 0},
+                    fmt::format("target '{}' has no configuration for backend '{}'", input.leaf.name, backend));
+    return config;
 }
 
 std::vector<const mcpl::Function*> module_kernels(const mcpl::Module& module) {

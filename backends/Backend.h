@@ -54,6 +54,11 @@ const Backend* find_backend(const std::string& name);
 // Every registered backend, sorted by name.
 std::vector<std::string> backend_names();
 
+// The section of `input`'s target configuration for `backend`, or nullptr
+// after reporting (located at the configuration file) that it has none.
+const BackendConfig* backend_config(const GenerationInput& input, const std::string& backend,
+                                    DiagnosticEngine& diags);
+
 // Kernels of a module: its exported functions, or every function with a
 // foreach when it exports none (functions with builtin bodies never are).
 std::vector<const mcpl::Function*> module_kernels(const mcpl::Module& module);

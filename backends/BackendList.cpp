@@ -3,6 +3,7 @@
 #include "backends/BackendList.h"
 
 #include "backends/cpp/CppBackend.h"
+#include "backends/cuda/CudaBackend.h"
 #include "backends/hls/HlsBackend.h"
 #include "backends/opencl/OpenClBackend.h"
 
@@ -11,6 +12,7 @@ namespace mcl::backends {
 std::vector<std::unique_ptr<Backend>> make_all_backends() {
     std::vector<std::unique_ptr<Backend>> all;
     all.push_back(std::make_unique<CppBackend>());
+    all.push_back(std::make_unique<CudaBackend>());
     all.push_back(std::make_unique<HlsBackend>());
     all.push_back(std::make_unique<OpenClBackend>());
     return all;

@@ -462,7 +462,8 @@ void CFamilyEmitter::declaration(const Decl& d) {
         array_declaration(d, qualifier);
     } else {
         std::string init = d.init ? unwrap(expr(*d.init)) : (t.record ? record_zero_ : "0");
-        line(fmt::format("{}{}{} {} = {};", qualifier, d.is_const ? "const " : "", element_spelling(t), name, init));
+        line(fmt::format("{}{}{}{} {} = {};", scalar_attributes(), qualifier, d.is_const ? "const " : "",
+                         element_spelling(t), name, init));
     }
     for (size_t i = 1; i < d.forms.size(); ++i) {
         const BasicDecl& alias = d.forms[i];

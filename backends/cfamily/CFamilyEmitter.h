@@ -119,6 +119,9 @@ protected:
     // A call of a function of the module (not a builtin); `args` are spelt
     // already, written-scalar arguments included as the callee takes them.
     virtual std::string device_call(const mcpl::Function& callee, const std::vector<std::string>& args);
+    // What precedes a scalar local's declaration: e.g. `[[maybe_unused]] `
+    // where the language warns about constants the code does not use.
+    virtual std::string scalar_attributes() const { return ""; }
     // A call statement (the default prints the call).
     virtual void call_statement(const mcpl::Stmt& s);
     // Whether device functions take written scalars by reference (else by

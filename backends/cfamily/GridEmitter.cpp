@@ -65,6 +65,12 @@ std::string GridEmitter::slot_size_name(GridLevel level, size_t slot) {
     return fmt::format("{}{}", level == GridLevel::Group ? "mcl_groups_" : "mcl_items_", slot);
 }
 
+std::string GridEmitter::grid_is_nonempty(size_t launch_index) {
+    return fmt::format("mcl_group_count_{0}[0] * mcl_group_count_{0}[1] * mcl_group_count_{0}[2] * "
+                       "mcl_group_size_{0}[0] * mcl_group_size_{0}[1] * mcl_group_size_{0}[2] > 0",
+                       launch_index);
+}
+
 std::string GridEmitter::host_declaration(const Decl& d) {
     return fmt::format("    [[maybe_unused]] const {} {} = {};\n", element_spelling(d.forms.front().resolved_type),
                        ident(d.name()), unwrap(host_expr(*d.init)));
@@ -101,10 +107,83 @@ std::string GridEmitter::host_launch_sizes(const GridLaunch& launch, size_t laun
     return out;
 }
 
+std::string GridEmitter::where(const Function& k) const {
+    return fmt::format("{}::{} ({} backend)", module_, ident(k.name), backend_name());
+}
+
+std::string GridEmitter::resident_parameter(const Decl& d, const std::string& runtime) {
+    const mcpl::BasicDecl& form = d.forms.front();
+    const Type& t = form.resolved_type;
+    if (!t.is_array() && !d.is_written) return CFamilyEmitter::parameter(d, Role::Host, false);
+    return fmt::format("{}{}::DeviceArray<{}>& {}", d.is_written ? "" : "const ", runtime, element_spelling(t),
+                       ident(form.name));
+}
+
+std::string GridEmitter::resident_signature(const Function& k, const std::string& runtime) {
+    std::vector<std::string> params;
+    for (const auto& p : k.params) params.push_back(resident_parameter(*p, runtime));
+    return fmt::format("void {}({})", ident(k.name), fmt::join(params, ", "));
+}
+
+std::string GridEmitter::glue_header(const std::string& build, const std::string& runtime_header,
+                                     const std::string& runtime, const std::string& device_note) {
+    std::string out = banner(in_.module.name + ".h", "host interface");
+    out += build + "\n#pragma once\n\n#include \"" + runtime_header + "\"\n\nnamespace " + module_ + " {\n\n" +
+           record_definitions();
+    out += device_note + "\n" + runtime + "::Device& device();\n\n";
+    for (const Function* k : kernels_) {
+        out += fmt::format("// {}: parameters in MCPL order; arrays are row-major host memory, copied to the\n"
+                           "// device and back for this call. Throws mcl::Error.\n", k->name);
+        out += signature(*k, Role::Host, false) + ";\n\n";
+    }
+    out += "// The same kernels on data that stays on device() between calls.\nnamespace resident {\n";
+    for (const Function* k : kernels_) out += resident_signature(*k, runtime) + ";\n";
+    out += "}  // namespace resident\n\n}  // namespace " + module_ + "\n";
+    return out;
+}
+
+std::string GridEmitter::copying_function(const Function& k, const std::string& runtime) {
+    std::string out = "\n" + signature(k, Role::Host, false) + " {\n    try {\n";
+    out += "        " + runtime + "::Device& mcl_device = device();\n";
+    std::vector<std::string> args;
+    std::vector<std::string> copy_out;
+    for (const auto& p : k.params) {
+        const Type& t = p->forms.front().resolved_type;
+        std::string name = ident(p->forms.front().name);
+        if (!t.is_array() && !p->is_written) {
+            args.push_back(name);
+            continue;
+        }
+        std::string count = t.is_array() ? host_elements(p->forms.front().type) : "1";
+        out += fmt::format("        {}::DeviceArray<{}> {}_device(mcl_device, (size_t)({}), {});\n", runtime,
+                           element_spelling(t), name, count, p->is_read ? name : "nullptr");
+        args.push_back(name + "_device");
+        if (p->is_written) copy_out.push_back(fmt::format("        {}_device.download({});\n", name, name));
+    }
+    out += fmt::format("        resident::{}({});\n", ident(k.name), fmt::join(args, ", "));
+    for (const std::string& c : copy_out) out += c;
+    out += "    } catch (const std::exception& e) {\n";
+    out += fmt::format("        throw mcl::error_in(\"{}\", e);\n", where(k));
+    out += "    }\n}\n";
+    return out;
+}
+
+std::vector<std::string> GridEmitter::split_lines(const std::string& text) {
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
 void GridEmitter::emit_launch_body(const GridPlan& plan, const GridLaunch& launch) {
     launch_ = &launch;
     for (const Decl* d : plan.prologue)
-        line(fmt::format("const {} {} = {};", element_spelling(d->forms.front().resolved_type), ident(d->name()),
+        line(fmt::format("{}const {} {} = {};", scalar_attributes(), element_spelling(d->forms.front().resolved_type), ident(d->name()),
                          unwrap(expr(*d->init))));
     stmt(*launch.root);
     launch_ = nullptr;

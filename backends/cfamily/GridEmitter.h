@@ -52,6 +52,8 @@ protected:
     std::string host_prologue(const GridPlan& plan);
     std::string host_launch_sizes(const GridLaunch& launch, size_t launch_index);
     static std::string slot_size_name(GridLevel level, size_t slot);
+    // The host condition that launch `launch_index` has a non-empty grid.
+    static std::string grid_is_nonempty(size_t launch_index);
     // An expression as host C++ (std::min, std::pow).
     std::string host_expr(const mcpl::Expr& e);
 
@@ -63,6 +65,25 @@ protected:
                                        const std::string& b) = 0;
     virtual std::string device_power(const mcpl::Type& type, const std::string& a, const std::string& b) = 0;
 
+    // --- host glue that OpenCL and CUDA share; `runtime` is the runtime
+    // header's namespace (mcl::opencl, mcl::cuda), which has Device and
+    // DeviceArray<T>.
+    // "M::k (<backend> backend)", the prefix of the glue's errors.
+    std::string where(const mcpl::Function& k) const;
+    // `void k(...)` of the resident API: DeviceArray<T>& for arrays and
+    // written scalars (const when only read), other scalars by value.
+    std::string resident_signature(const mcpl::Function& k, const std::string& runtime);
+    // `<module>.h`: `build` (a comment line) and the runtime header's
+    // include, the records, device() (`device_note` documents it), each
+    // kernel's copying function and the resident API.
+    std::string glue_header(const std::string& build, const std::string& runtime_header, const std::string& runtime,
+                            const std::string& device_note);
+    // The copying function of `k`: allocates device arrays for its arrays
+    // and written scalars, uploads what it reads, calls resident::k and
+    // downloads what it writes; errors name the kernel.
+    std::string copying_function(const mcpl::Function& k, const std::string& runtime);
+    static std::vector<std::string> split_lines(const std::string& text);
+
     void foreach(const mcpl::Stmt& s) override;
     void barrier(const mcpl::Stmt& s) override;
     void array_declaration(const mcpl::Decl& d, const std::string& qualifier) override;
@@ -70,6 +91,7 @@ protected:
     std::array<GridLevelConfig, 2> levels_;
 private:
     std::string host_declaration(const mcpl::Decl& d);
+    std::string resident_parameter(const mcpl::Decl& d, const std::string& runtime);
 
 protected:
     std::map<const mcpl::Function*, GridPlan> plans_;

@@ -1,14 +1,11 @@
 #include "backends/cpp/CppBackend.h"
 
-#include <algorithm>
-#include <map>
-#include <set>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
-#include "backends/Runtime.h"
-#include "backends/cfamily/CFamilyEmitter.h"
-#include "compiler/ast/AstWalk.h"
+#include "backends/cfamily/InProcessEmitter.h"
 
 namespace mcl::backends {
 
@@ -19,126 +16,28 @@ using mcpl::Decl;
 using mcpl::Expr;
 using mcpl::Function;
 using mcpl::Stmt;
-using mcpl::Type;
 
-const std::set<std::string> kCppKeywords = {
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-    "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
-    "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
-    "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
-    "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-    "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
-    "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
-    "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-    "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
-    // names the generated code itself uses
-    "std", "mcl", "kernels", "device", "mcl_atomic_add"};
-
-class CppGenerator : public CFamilyEmitter {
+class CppGenerator : public InProcessEmitter {
 public:
     CppGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
-        : CFamilyEmitter(input, config, diags, kCppKeywords) {}
-
-    std::vector<GeneratedFile> run() {
-        if (!collect()) return {};
-        std::string header = emit_header();
-        std::string kernels = emit_kernels();
-        std::string glue = emit_glue();
-        if (generation_failed()) return {};
-        return {{in_.module.name + ".h", header},
-                {in_.module.name + "_kernels.cpp", kernels},
-                {in_.module.name + ".cpp", glue},
-                {"mcl_runtime.h", runtime_file("mcl_runtime.h")}};
-    }
+        : InProcessEmitter(input, config, diags, {"mcl_atomic_add"}) {}
 
 private:
     std::string backend_name() const override { return "cpp"; }
 
-    std::string emit_header() {
-        std::string out = banner(in_.module.name + ".h", "host interface");
-        out += "#pragma once\n\nnamespace " + module_ + " {\n\n" + record_definitions();
-        for (const Function* k : kernels_) {
-            out += fmt::format("// {}: parameters in MCPL order; arrays are row-major\n", k->name);
-            out += signature(*k, Role::Host, false) + ";\n\n";
-        }
-        out += "}  // namespace " + module_ + "\n";
-        return out;
+    std::string kernels_file() override {
+        return in_process_kernels({"algorithm", "cmath", "cstddef", "memory"}, "",
+                                  "// r += a as one indivisible step, for the configuration's atomic builtins\n"
+                                  "template <typename T, typename U>\n"
+                                  "inline void mcl_atomic_add(T& r, U a) {\n"
+                                  "#pragma omp atomic\n"
+                                  "    r += static_cast<T>(a);\n"
+                                  "}\n\n");
     }
 
-    std::string emit_glue() {
-        std::string out = banner(in_.module.name + ".cpp", "host glue");
-        out += "#include \"" + in_.module.name + ".h\"\n\n#include <exception>\n#include <string>\n\n"
-               "#include \"mcl_runtime.h\"\n\n";
-        out += "namespace " + module_ + "::kernels {\n";
-        for (const Function* k : kernels_) out += signature(*k, Role::Kernel, false) + ";\n";
-        out += "}  // namespace " + module_ + "::kernels\n\nnamespace " + module_ + " {\n";
-        for (const Function* k : kernels_) {
-            std::vector<std::string> args;
-            for (const auto& p : k->params) args.push_back(ident(p->forms.front().name));
-            out += "\n" + signature(*k, Role::Host, false) + " {\n";
-            out += "    try {\n";
-            out += fmt::format("        return kernels::{}({});\n", ident(k->name), fmt::join(args, ", "));
-            out += "    } catch (const std::exception& e) {\n";
-            out += fmt::format("        throw mcl::Error(std::string(\"{}::{} (cpp backend): \") + e.what());\n",
-                               module_, ident(k->name));
-            out += "    }\n}\n";
-        }
-        out += "\n}  // namespace " + module_ + "\n";
-        return out;
-    }
-
-    std::string emit_kernels() {
-        out_ = banner(in_.module.name + "_kernels.cpp", "kernels");
-        out_ += "#include <algorithm>\n#include <cmath>\n#include <cstddef>\n#include <memory>\n\n";
-        out_ += "#include \"" + in_.module.name + ".h\"\n\nnamespace " + module_ + "::kernels {\n\n";
-        out_ += "// r += a as one indivisible step, for the configuration's atomic builtins\n"
-                "template <typename T, typename U>\n"
-                "inline void mcl_atomic_add(T& r, U a) {\n"
-                "#pragma omp atomic\n"
-                "    r += static_cast<T>(a);\n"
-                "}\n\n";
-        out_ += constant_definitions("[[maybe_unused]] const");
-        if (!device_functions_.empty()) {
-            out_ += "namespace device {\n";
-            for (const Function* f : device_functions_) out_ += signature(*f, Role::Device, false) + ";\n";
-            for (const Function* f : device_functions_) {
-                out_ += "\n";
-                emit_function(*f, Role::Device);
-            }
-            out_ += "}  // namespace device\n\n";
-        }
-        for (const Function* k : kernels_) {
-            emit_function(*k, Role::Kernel);
-            out_ += "\n";
-        }
-        out_ += "}  // namespace " + module_ + "::kernels\n";
-        return out_;
-    }
-
-    void emit_function(const Function& f, Role role) {
+    void function_prologue(const Function& f, Role role) override {
         in_parallel_ = in_simd_ = false;
-        indent_ = 1;
-        out_ += signature(f, role, true) + " {\n";
-        begin_function(f, role);
-        for (const auto& s : f.body->body) stmt(*s);
-        out_ += "}\n";
-    }
-
-    std::string parameter(const Decl& d, Role role, bool definition) override {
-        return (definition ? "[[maybe_unused]] " : "") + CFamilyEmitter::parameter(d, role, definition);
-    }
-
-    std::string device_call(const Function& callee, const std::vector<std::string>& args) override {
-        return fmt::format("device::{}({})", ident(callee.name), fmt::join(args, ", "));
-    }
-
-    std::string min_max(const std::string& which, const Type& type, const std::string& a,
-                        const std::string& b) override {
-        return fmt::format("std::{}<{}>({}, {})", which, element_spelling(type), a, b);
-    }
-
-    std::string power(const Type& type, const std::string& a, const std::string& b) override {
-        return fmt::format("(({})std::pow({}, {}))", element_spelling(type), a, b);
+        InProcessEmitter::function_prologue(f, role);
     }
 
     // Local arrays live on the heap: their sizes may be parameters and large.
@@ -209,12 +108,8 @@ private:
 }  // namespace
 
 std::vector<GeneratedFile> CppBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
-    const BackendConfig* config = input.target.backend(name());
-    if (!config) {
-        diags.error(SourceLocation{input.target.file, 0, 0},
-                    fmt::format("target '{}' has no configuration for backend 'cpp'", input.leaf.name));
-        return {};
-    }
+    const BackendConfig* config = backend_config(input, name(), diags);
+    if (!config) return {};
     return CppGenerator(input, *config, diags).run();
 }
 

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "backends/Runtime.h"
-#include "backends/cfamily/CFamilyEmitter.h"
+#include "backends/cfamily/InProcessEmitter.h"
 #include "compiler/ast/AstWalk.h"
+#include "compiler/ast/ConstantValue.h"
 
 namespace mcl::backends {
 
@@ -20,7 +20,6 @@ using mcpl::Decl;
 using mcpl::Expr;
 using mcpl::Function;
 using mcpl::Stmt;
-using mcpl::Type;
 
 // Calls `visit(const Expr&)` on every variable in `e`, those in indices included.
 template <typename Visit>
@@ -32,35 +31,12 @@ void for_each_var(const Expr& e, Visit&& visit) {
             for (const auto& index : group) for_each_var(*index, visit);
 }
 
-class HlsGenerator : public CFamilyEmitter {
+class HlsGenerator : public InProcessEmitter {
 public:
     HlsGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
-        : CFamilyEmitter(input, config, diags, reserved_names()) {}
-
-    std::vector<GeneratedFile> run() {
-        if (!valid_config() || !collect()) return {};
-        std::string header = host_header();
-        std::string kernels = emit_kernels();
-        std::string glue = in_process_glue(
-            "extern \"C\" ",
-            "// C simulation: each host function calls the kernel's top function in this\n"
-            "// process. On the card, the XRT runtime would instead load the xclbin that\n"
-            "// v++ builds from " + in_.module.name + "_kernels.cpp and run the kernel there.\n");
-        if (generation_failed()) return {};
-        return {{in_.module.name + ".h", header},
-                {in_.module.name + "_kernels.cpp", kernels},
-                {in_.module.name + ".cpp", glue},
-                {"mcl_runtime.h", runtime_file("mcl_runtime.h")}};
-    }
+        : InProcessEmitter(input, config, diags, {"MCL_HLS"}) {}
 
 private:
-    static std::set<std::string> reserved_names() {
-        std::set<std::string> names = cpp_keywords();
-        // names the generated code itself uses
-        names.insert({"std", "mcl", "kernels", "device", "MCL_HLS"});
-        return names;
-    }
-
     // How one foreach is emitted.
     struct Loop {
         bool unroll_wanted = false;         // configured "unroll"
@@ -72,9 +48,17 @@ private:
 
     std::string backend_name() const override { return "hls"; }
 
+    std::string linkage(Role role) const override { return role == Role::Kernel ? "extern \"C\" " : ""; }
+
+    std::string glue_note() const override {
+        return "// C simulation: each host function calls the kernel's top function in this\n"
+               "// process. On the card, the XRT runtime would instead load the xclbin that\n"
+               "// v++ builds from " + in_.module.name + "_kernels.cpp and run the kernel there.\n";
+    }
+
     // The backend-specific keys: "loop" of each par_group, "partition" of
     // each memory space.
-    bool valid_config() {
+    bool valid_config() override {
         bool valid = true;
         auto check = [&](const std::string& what, const std::string& name, const ConfigEntry& entry,
                          const std::string& key, const std::set<std::string>& values, bool may_be_absent) {
@@ -94,34 +78,17 @@ private:
         return valid;
     }
 
-    std::string emit_kernels() {
-        out_ = banner(in_.module.name + "_kernels.cpp", "kernels");
-        out_ += "#include <algorithm>\n#include <cmath>\n\n#include \"" + in_.module.name + ".h\"\n\n";
-        out_ += "// HLS pragmas: in effect when Vitis HLS synthesises the kernels, nothing in C\n"
-                "// simulation (where g++ would warn about pragmas it does not know)\n"
-                "#ifdef __SYNTHESIS__\n#define MCL_HLS(x) _Pragma(#x)\n#else\n#define MCL_HLS(x)\n#endif\n\n";
-        out_ += "namespace " + module_ + "::kernels {\n\n";
-        out_ += constant_definitions("[[maybe_unused]] const");
-        if (!device_functions_.empty()) {
-            out_ += "namespace device {\n";
-            for (const Function* f : device_functions_) out_ += signature(*f, Role::Device, false) + ";\n";
-            for (const Function* f : device_functions_) {
-                out_ += "\n";
-                emit_function(*f, Role::Device);
-            }
-            out_ += "}  // namespace device\n\n";
-        }
-        for (const Function* k : kernels_) {
-            emit_function(*k, Role::Kernel);
-            out_ += "\n";
-        }
-        out_ += "}  // namespace " + module_ + "::kernels\n";
-        return out_;
+    std::string kernels_file() override {
+        return in_process_kernels(
+            {"algorithm", "cmath"},
+            "// HLS pragmas: in effect when Vitis HLS synthesises the kernels, nothing in C\n"
+            "// simulation (where g++ would warn about pragmas it does not know)\n"
+            "#ifdef __SYNTHESIS__\n#define MCL_HLS(x) _Pragma(#x)\n#else\n#define MCL_HLS(x)\n#endif\n\n",
+            "");
     }
 
-    void emit_function(const Function& f, Role role) {
-        indent_ = 1;
-        out_ += (role == Role::Kernel ? "extern \"C\" " : "") + signature(f, role, true) + " {\n";
+    // A kernel's ports, then the mapping of the function's loops and arrays.
+    void function_prologue(const Function& f, Role role) override {
         if (role == Role::Kernel) {
             for (const auto& p : f.params) {
                 bool port = p->is_written || p->forms.front().resolved_type.is_array();
@@ -130,49 +97,11 @@ private:
             }
             line("MCL_HLS(HLS INTERFACE s_axilite port=return)");
         }
-        begin_function(f, role);
+        InProcessEmitter::function_prologue(f, role);
         plan(f);
-        for (const auto& s : f.body->body) stmt(*s);
-        out_ += "}\n";
     }
 
     // --- the mapping of a function's loops and local arrays ------------------------
-
-    // The value of an integer expression over literals, hardware values and
-    // constants, or nothing.
-    static std::optional<int64_t> constant_value(const Expr& e) {
-        switch (e.kind) {
-        case Expr::Kind::IntLiteral: return e.int_value;
-        case Expr::Kind::Var:
-            if (e.hardware) return e.hardware->value;
-            if (e.decl && e.decl->is_const && e.decl->init && e.var.size() == 1 && e.var[0].indices.empty())
-                return constant_value(*e.decl->init);
-            return std::nullopt;
-        case Expr::Kind::Unary: {
-            std::optional<int64_t> a = constant_value(*e.args[0]);
-            if (a && e.op == "-") return -*a;
-            return std::nullopt;
-        }
-        case Expr::Kind::Binary:
-        case Expr::Kind::Call: {
-            if (e.args.size() != 2 || e.function) return std::nullopt;
-            std::optional<int64_t> a = constant_value(*e.args[0]), b = constant_value(*e.args[1]);
-            if (!a || !b) return std::nullopt;
-            const std::string& op = e.kind == Expr::Kind::Binary ? e.op : e.callee;
-            if (op == "+") return *a + *b;
-            if (op == "-") return *a - *b;
-            if (op == "*") return *a * *b;
-            if ((op == "/" || op == "%" || op == "divide_up") && *b == 0) return std::nullopt;
-            if (op == "/") return *a / *b;
-            if (op == "%") return *a % *b;
-            if (op == "divide_up") return (*a + *b - 1) / *b;
-            if (op == "min") return std::min(*a, *b);
-            if (op == "max") return std::max(*a, *b);
-            return std::nullopt;
-        }
-        default: return std::nullopt;
-        }
-    }
 
     // The first loop inside `body` that stays a loop (is not unrolled), or nullptr.
     const Stmt* first_rolled_loop(const Stmt& body) const {
@@ -196,7 +125,7 @@ private:
             const ConfigEntry* entry = par_group_entry(s);
             if (!entry) return;
             Loop loop;
-            loop.trip_count = constant_value(*s.count);
+            loop.trip_count = mcpl::checked_constant_int_value(*s.count);
             loop.unroll_wanted = entry->string("loop") == "unroll";
             loop.unroll = loop.unroll_wanted && loop.trip_count;
             loops_[&s] = loop;
@@ -246,7 +175,7 @@ private:
                             ++position;
                             int64_t stride = 1;
                             for (size_t later = position; later < extents.size(); ++later)
-                                stride *= constant_value(*extents[later]).value_or(1);
+                                stride *= mcpl::checked_constant_int_value(*extents[later]).value_or(1);
                             int64_t& factor = partitions_[v.decl];
                             factor = std::max(factor, lane_count(*index) * stride);
                         }
@@ -256,23 +185,6 @@ private:
     }
 
     // --- what differs from the other C-family backends -----------------------------
-
-    std::string parameter(const Decl& d, Role role, bool definition) override {
-        return (definition ? "[[maybe_unused]] " : "") + CFamilyEmitter::parameter(d, role, definition);
-    }
-
-    std::string device_call(const Function& callee, const std::vector<std::string>& args) override {
-        return fmt::format("device::{}({})", ident(callee.name), fmt::join(args, ", "));
-    }
-
-    std::string min_max(const std::string& which, const Type& type, const std::string& a,
-                        const std::string& b) override {
-        return fmt::format("std::{}<{}>({}, {})", which, element_spelling(type), a, b);
-    }
-
-    std::string power(const Type& type, const std::string& a, const std::string& b) override {
-        return fmt::format("(({})std::pow({}, {}))", element_spelling(type), a, b);
-    }
 
     void barrier(const Stmt& s) override {
         diags_.error(s.location, "barriers are not supported by the hls backend: the units of a pipeline are "
@@ -284,7 +196,7 @@ private:
         const BasicDecl& first = d.forms.front();
         int64_t size = 1;
         for (const Expr* e : all_extents(first.type)) {
-            std::optional<int64_t> extent = constant_value(*e);
+            std::optional<int64_t> extent = mcpl::checked_constant_int_value(*e);
             if (!extent) {
                 unsupported(e->location, fmt::format("local arrays in memory space '{}' whose size is not a "
                                                      "constant expression",
@@ -335,12 +247,8 @@ private:
 }  // namespace
 
 std::vector<GeneratedFile> HlsBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
-    const BackendConfig* config = input.target.backend(name());
-    if (!config) {
-        diags.error(SourceLocation{input.target.file, 0, 0},
-                    fmt::format("target '{}' has no configuration for backend 'hls'", input.leaf.name));
-        return {};
-    }
+    const BackendConfig* config = backend_config(input, name(), diags);
+    if (!config) return {};
     return HlsGenerator(input, *config, diags).run();
 }
 

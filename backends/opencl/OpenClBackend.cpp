@@ -56,8 +56,6 @@ private:
     std::string backend_name() const override { return "opencl"; }
     bool has_references() const override { return false; }
 
-    std::string where(const Function& k) const { return fmt::format("{}::{} (opencl backend)", module_, ident(k.name)); }
-
     // --- the kernel source ------------------------------------------------------------
 
     std::string emit_kernel_source() {
@@ -202,35 +200,11 @@ private:
 
     // --- host interface and glue -----------------------------------------------------------
 
-    std::string resident_parameter(const Decl& d) {
-        const BasicDecl& form = d.forms.front();
-        const Type& t = form.resolved_type;
-        if (!t.is_array() && !d.is_written) return CFamilyEmitter::parameter(d, Role::Host, false);
-        return fmt::format("{}mcl::opencl::DeviceArray<{}>& {}", d.is_written ? "" : "const ", element_spelling(t),
-                           ident(form.name));
-    }
-
-    std::string resident_signature(const Function& k) {
-        std::vector<std::string> params;
-        for (const auto& p : k.params) params.push_back(resident_parameter(*p));
-        return fmt::format("void {}({})", ident(k.name), fmt::join(params, ", "));
-    }
-
     std::string emit_header() {
-        std::string out = banner(in_.module.name + ".h", "host interface");
-        out += "// Build: c++ -std=c++17 -I DIR app.cpp DIR/*.cpp -lOpenCL\n#pragma once\n\n"
-               "#include \"mcl_opencl.h\"\n\nnamespace " + module_ + " {\n\n" + record_definitions();
-        out += fmt::format("// The OpenCL device the kernels run on (a {} device; see mcl_opencl.h).\n"
-                           "mcl::opencl::Device& device();\n\n", config_.device_type);
-        for (const Function* k : kernels_) {
-            out += fmt::format("// {}: parameters in MCPL order; arrays are row-major host memory, copied to the\n"
-                               "// device and back for this call. Throws mcl::Error.\n", k->name);
-            out += signature(*k, Role::Host, false) + ";\n\n";
-        }
-        out += "// The same kernels on data that stays on device() between calls.\nnamespace resident {\n";
-        for (const Function* k : kernels_) out += resident_signature(*k) + ";\n";
-        out += "}  // namespace resident\n\n}  // namespace " + module_ + "\n";
-        return out;
+        return glue_header("// Build: c++ -std=c++17 -I DIR app.cpp DIR/*.cpp -lOpenCL", "mcl_opencl.h",
+                           "mcl::opencl",
+                           fmt::format("// The OpenCL device the kernels run on (a {} device; see mcl_opencl.h).",
+                                       config_.device_type));
     }
 
     std::string emit_glue(const std::string& kernel_source) {
@@ -245,14 +219,14 @@ private:
         out += "namespace resident {\n";
         for (const Function* k : kernels_) out += emit_resident(*k);
         out += "}  // namespace resident\n";
-        for (const Function* k : kernels_) out += emit_copying(*k);
+        for (const Function* k : kernels_) out += copying_function(*k, "mcl::opencl");
         out += "\n}  // namespace " + module_ + "\n";
         return out;
     }
 
     std::string emit_resident(const Function& k) {
         const GridPlan& plan = plan_of(k);
-        std::string out = "\n" + resident_signature(k) + " {\n    try {\n";
+        std::string out = "\n" + resident_signature(k, "mcl::opencl") + " {\n    try {\n";
         out += "        mcl::opencl::Device& mcl_device = device();\n";
         out += fmt::format("        cl::Program& mcl_program = mcl_device.program(\"{}\", kSource);\n", module_);
         for (const std::string& l : split_lines(host_prologue(plan))) out += "    " + l + "\n";
@@ -260,8 +234,7 @@ private:
             const GridLaunch& launch = plan.launches[n];
             out += fmt::format("        {{  // launch {}: the foreach at line {}\n", n, launch.root->location.line);
             for (const std::string& l : split_lines(host_launch_sizes(launch, n))) out += "        " + l + "\n";
-            out += fmt::format("            if (mcl_group_count_{0}[0] * mcl_group_count_{0}[1] * mcl_group_count_{0}[2] * "
-                               "mcl_group_size_{0}[0] * mcl_group_size_{0}[1] * mcl_group_size_{0}[2] > 0) {{\n", n);
+            out += "            if (" + grid_is_nonempty(n) + ") {\n";
             out += fmt::format("                cl::Kernel mcl_kernel(mcl_program, \"{}_{}\");\n", ident(k.name), n);
             out += "                cl_uint mcl_arg = 0;\n";
             for (const auto& p : k.params) {
@@ -298,55 +271,13 @@ private:
         out += "    }\n}\n";
         return out;
     }
-
-    std::string emit_copying(const Function& k) {
-        std::string out = "\n" + signature(k, Role::Host, false) + " {\n    try {\n";
-        out += "        mcl::opencl::Device& mcl_device = device();\n";
-        std::vector<std::string> args;
-        std::vector<std::string> copy_out;
-        for (const auto& p : k.params) {
-            const Type& t = p->forms.front().resolved_type;
-            std::string name = ident(p->forms.front().name);
-            if (!t.is_array() && !p->is_written) {
-                args.push_back(name);
-                continue;
-            }
-            std::string count = t.is_array() ? host_elements(p->forms.front().type) : "1";
-            out += fmt::format("        mcl::opencl::DeviceArray<{}> {}_device(mcl_device, (size_t)({}), {});\n",
-                               element_spelling(t), name, count, p->is_read ? name : "nullptr");
-            args.push_back(name + "_device");
-            if (p->is_written) copy_out.push_back(fmt::format("        {}_device.download({});\n", name, name));
-        }
-        out += fmt::format("        resident::{}({});\n", ident(k.name), fmt::join(args, ", "));
-        for (const std::string& c : copy_out) out += c;
-        out += "    } catch (const std::exception& e) {\n";
-        out += fmt::format("        throw mcl::error_in(\"{}\", e);\n", where(k));
-        out += "    }\n}\n";
-        return out;
-    }
-
-    static std::vector<std::string> split_lines(const std::string& text) {
-        std::vector<std::string> lines;
-        size_t start = 0;
-        while (start < text.size()) {
-            size_t end = text.find('\n', start);
-            if (end == std::string::npos) end = text.size();
-            lines.push_back(text.substr(start, end - start));
-            start = end + 1;
-        }
-        return lines;
-    }
 };
 
 }  // namespace
 
 std::vector<GeneratedFile> OpenClBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
-    const BackendConfig* config = input.target.backend(name());
-    if (!config) {
-        diags.error(SourceLocation{input.target.file, 0, 0},
-                    fmt::format("target '{}' has no configuration for backend 'opencl'", input.leaf.name));
-        return {};
-    }
+    const BackendConfig* config = backend_config(input, name(), diags);
+    if (!config) return {};
     return OpenClGenerator(input, *config, diags).run();
 }
 

@@ -149,12 +149,12 @@ TEST(TargetConfig, InvalidJsonIsLocated) {
 }
 
 TEST(Backends, RegistryKnowsEveryBackend) {
-    for (const std::string name : {"cpp", "hls", "opencl"}) {
+    for (const std::string name : {"cpp", "cuda", "hls", "opencl"}) {
         ASSERT_TRUE(find_backend(name)) << name;
         EXPECT_EQ(find_backend(name)->name(), name);
     }
     EXPECT_FALSE(find_backend("fortran"));
-    EXPECT_EQ(backend_names(), (std::vector<std::string>{"cpp", "hls", "opencl"}));
+    EXPECT_EQ(backend_names(), (std::vector<std::string>{"cpp", "cuda", "hls", "opencl"}));
 }
 
 }  // namespace

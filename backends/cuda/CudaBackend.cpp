@@ -1,0 +1,226 @@
+#include "backends/cuda/CudaBackend.h"
+
+#include <fmt/format.h>
+
+#include "backends/Runtime.h"
+#include "backends/cfamily/GridEmitter.h"
+
+namespace mcl::backends {
+
+namespace {
+
+using mcpl::BasicDecl;
+using mcpl::Decl;
+using mcpl::Function;
+using mcpl::Primitive;
+using mcpl::Type;
+
+// Dynamic shared arrays start at multiples of this many bytes.
+constexpr int kSharedAlignment = 16;
+
+class CudaGenerator : public GridEmitter {
+public:
+    CudaGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
+        : GridEmitter(input, config, diags, reserved_names()) {}
+
+    std::vector<GeneratedFile> run() {
+        if (!collect() || !plan_kernels()) return {};
+        std::string kernels = emit_kernel_source();
+        std::string header = glue_header("// Build: nvcc -std=c++17 -I DIR app.cu DIR/*.cu", "mcl_cuda.h",
+                                         "mcl::cuda", "// The CUDA device the kernels run on (see mcl_cuda.h).");
+        std::string glue = emit_glue();
+        if (generation_failed()) return {};
+        return {{in_.module.name + ".h", header},
+                {kernels_file(), kernels},
+                {in_.module.name + ".cu", glue},
+                {"mcl_runtime.h", runtime_file("mcl_runtime.h")},
+                {"mcl_cuda.h", runtime_file("mcl_cuda.h")}};
+    }
+
+private:
+    // CUDA's built-in variables, functions a kernel might shadow, and the names
+    // the generated code itself uses (besides the keywords of C++).
+    static std::set<std::string> reserved_names() {
+        std::set<std::string> names = cpp_keywords();
+        for (const char* n :
+             {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "dim3", "size_t", "__syncthreads",
+              "__threadfence", "atomicAdd", "atomicCAS", "min", "max", "fmin", "fmax", "fminf", "fmaxf", "pow",
+              "powf", "sqrt", "sqrtf", "rsqrt", "rsqrtf", "exp", "expf", "exp2", "exp2f", "log", "logf", "log2",
+              "log2f", "fabs", "fabsf", "floor", "floorf", "ceil", "ceilf", "sin", "sinf", "cos", "cosf", "tan",
+              "tanf", "tanh", "tanhf", "erf", "erff", "fma", "fmaf", "abs", "printf", "malloc", "free", "memcpy",
+              "memset", "assert", "mcl", "std", "cuda", "device", "resident", "kernels", "mcl_shared"})
+            names.insert(n);
+        return names;
+    }
+
+    std::string backend_name() const override { return "cuda"; }
+    // The scalar declarations the host evaluates for a launch's sizes (a block
+    // count, say) are repeated in its kernel, where nothing may use them.
+    std::string scalar_attributes() const override { return "[[maybe_unused]] "; }
+
+    std::string kernels_file() const { return in_.module.name + "_kernels.cuh"; }
+
+    // The group arrays of `launch` whose size is not constant: they share
+    // the launch's dynamic shared memory.
+    static std::vector<const Decl*> dynamic_arrays(const GridLaunch& launch) {
+        std::vector<const Decl*> dynamic;
+        for (const Decl* d : launch.group_arrays)
+            if (!constant_elements(*d)) dynamic.push_back(d);
+        return dynamic;
+    }
+
+    static std::string offset_name(size_t k) { return fmt::format("mcl_shared_offset_{}", k); }
+
+    // --- the kernel source ------------------------------------------------------------
+
+    std::string emit_kernel_source() {
+        out_ = banner(kernels_file(), "CUDA kernels (included by " + in_.module.name + ".cu)");
+        out_ += "#pragma once\n\n#include \"" + in_.module.name + ".h\"\n\nnamespace " + module_ + "::kernels {\n";
+        std::string constants = constant_definitions("constexpr");
+        if (!constants.empty()) out_ += "\n" + constants.substr(0, constants.size() - 1);
+        if (!device_functions_.empty()) out_ += "\n";
+        for (const Function* f : device_functions_) out_ += "__device__ " + signature(*f, Role::Device, false) + ";\n";
+        for (const Function* f : device_functions_) {
+            out_ += "\n";
+            indent_ = 1;
+            out_ += "__device__ " + signature(*f, Role::Device, true) + " {\n";
+            begin_function(*f, Role::Device);
+            for (const auto& s : f->body->body) stmt(*s);
+            out_ += "}\n";
+        }
+        for (const Function* k : kernels_) {
+            const GridPlan& plan = plan_of(*k);
+            for (size_t n = 0; n < plan.launches.size(); ++n) emit_launch_kernel(*k, plan, n);
+        }
+        out_ += "\n}  // namespace " + module_ + "::kernels\n";
+        return out_;
+    }
+
+    void emit_launch_kernel(const Function& k, const GridPlan& plan, size_t n) {
+        const GridLaunch& launch = plan.launches[n];
+        std::vector<std::string> params;
+        for (const auto& p : k.params) params.push_back(parameter(*p, Role::Kernel, true));
+        for (int l = 0; l < 2; ++l)
+            for (size_t s = 0; s < launch.slots[l].size(); ++s)
+                params.push_back("const int " + slot_size_name(static_cast<GridLevel>(l), s));
+        std::vector<const Decl*> dynamic = dynamic_arrays(launch);
+        for (size_t d = 0; d < dynamic.size(); ++d) params.push_back("const size_t " + offset_name(d));
+        out_ += fmt::format("\n__global__ void {}_{}({}) {{\n", ident(k.name), n, fmt::join(params, ", "));
+        indent_ = 1;
+        for (const Decl* d : launch.group_arrays) {
+            auto elements = constant_elements(*d);
+            if (!elements) continue;
+            line(fmt::format("__shared__ {} {}[{}];", element_spelling(d->forms.front().resolved_type),
+                             ident(d->forms.front().name), *elements ? *elements : 1));
+        }
+        if (!dynamic.empty())
+            line(fmt::format("extern __shared__ __align__({}) unsigned char mcl_shared[];", kSharedAlignment));
+        for (size_t d = 0; d < dynamic.size(); ++d) {
+            std::string el = element_spelling(dynamic[d]->forms.front().resolved_type);
+            line(fmt::format("{0}* const {1} = reinterpret_cast<{0}*>(mcl_shared + {2});", el,
+                             ident(dynamic[d]->forms.front().name), offset_name(d)));
+        }
+        begin_function(k, Role::Kernel);
+        emit_launch_body(plan, launch);
+        out_ += "}\n";
+    }
+
+    std::string parameter(const Decl& d, Role role, bool definition) override {
+        const BasicDecl& form = d.forms.front();
+        if (role != Role::Host && d.is_written && form.resolved_type.is_array())
+            return element_spelling(form.resolved_type) + "* __restrict__ " + ident(form.name);
+        return CFamilyEmitter::parameter(d, role, definition);
+    }
+
+    std::string device_min_max(const std::string& which, const Type& type, const std::string& a,
+                               const std::string& b) override {
+        std::string t = element_spelling(type);
+        return fmt::format("{}(({}){}, ({}){})", which, t, a, t, b);
+    }
+
+    std::string device_power(const Type& type, const std::string& a, const std::string& b) override {
+        std::string t = element_spelling(type);
+        std::string f = type.primitive == Primitive::Double ? "double" : "float";
+        return fmt::format("(({})pow(({}){}, ({}){}))", t, f, a, f, b);
+    }
+
+    // --- host glue -------------------------------------------------------------------------
+
+    std::string emit_glue() {
+        std::string out = banner(in_.module.name + ".cu", "CUDA host glue");
+        out += "#include \"" + in_.module.name + ".h\"\n\n#include <algorithm>\n#include <cmath>\n#include <cstddef>\n"
+               "#include <string>\n\n#include \"mcl_cuda.h\"\n#include \"mcl_runtime.h\"\n#include \"" +
+               kernels_file() + "\"\n\n";
+        out += "namespace " + module_ + " {\n\n";
+        out += "mcl::cuda::Device& device() { return mcl::cuda::Device::get(); }\n\n";
+        out += "namespace resident {\n";
+        for (const Function* k : kernels_) out += emit_resident(*k);
+        out += "}  // namespace resident\n";
+        for (const Function* k : kernels_) out += copying_function(*k, "mcl::cuda");
+        out += "\n}  // namespace " + module_ + "\n";
+        return out;
+    }
+
+    std::string emit_resident(const Function& k) {
+        const GridPlan& plan = plan_of(k);
+        std::string out = "\n" + resident_signature(k, "mcl::cuda") + " {\n    try {\n";
+        out += "        mcl::cuda::Device& mcl_device = device();\n        mcl_device.activate();\n";
+        for (const std::string& l : split_lines(host_prologue(plan))) out += "    " + l + "\n";
+        for (size_t n = 0; n < plan.launches.size(); ++n) {
+            const GridLaunch& launch = plan.launches[n];
+            out += fmt::format("        {{  // launch {}: the foreach at line {}\n", n, launch.root->location.line);
+            for (const std::string& l : split_lines(host_launch_sizes(launch, n))) out += "        " + l + "\n";
+            std::vector<const Decl*> dynamic = dynamic_arrays(launch);
+            out += fmt::format("            size_t mcl_shared_bytes_{} = 0;\n", n);
+            for (size_t d = 0; d < dynamic.size(); ++d) {
+                out += fmt::format("            const size_t {} = mcl_shared_bytes_{};\n", offset_name(d), n);
+                out += fmt::format("            mcl_shared_bytes_{} += (sizeof({}) * std::max<size_t>(1, (size_t)({})) "
+                                   "+ {}) / {} * {};\n",
+                                   n, element_spelling(dynamic[d]->forms.front().resolved_type),
+                                   host_elements(dynamic[d]->forms.front().type), kSharedAlignment - 1,
+                                   kSharedAlignment, kSharedAlignment);
+            }
+            out += "            if (" + grid_is_nonempty(n) + ") {\n";
+            out += fmt::format("                mcl_device.check_launch(mcl_group_count_{0}, mcl_group_size_{0}, "
+                               "mcl_shared_bytes_{0});\n", n);
+            std::vector<std::string> args;
+            for (const auto& p : k.params) {
+                const Type& t = p->forms.front().resolved_type;
+                std::string name = ident(p->forms.front().name);
+                args.push_back(t.is_array() || p->is_written ? name + ".data()" : name);
+            }
+            for (int l = 0; l < 2; ++l)
+                for (size_t s = 0; s < launch.slots[l].size(); ++s)
+                    args.push_back("(int)" + slot_size_name(static_cast<GridLevel>(l), s));
+            for (size_t d = 0; d < dynamic.size(); ++d) args.push_back(offset_name(d));
+            out += fmt::format("                kernels::{0}_{1}<<<dim3((unsigned int)mcl_group_count_{1}[0], "
+                               "(unsigned int)mcl_group_count_{1}[1], (unsigned int)mcl_group_count_{1}[2]),\n"
+                               "                    dim3((unsigned int)mcl_group_size_{1}[0], "
+                               "(unsigned int)mcl_group_size_{1}[1], (unsigned int)mcl_group_size_{1}[2]),\n"
+                               "                    mcl_shared_bytes_{1}>>>({2});\n",
+                               ident(k.name), n, fmt::join(args, ", "));
+            out += fmt::format("                mcl::cuda::check(cudaGetLastError(), \"launching {}_{}\");\n"
+                               "            }}\n        }}\n",
+                               ident(k.name), n);
+        }
+        out += fmt::format("        mcl::cuda::check(cudaDeviceSynchronize(), \"running {}\");\n", ident(k.name));
+        out += "    } catch (const std::exception& e) {\n";
+        out += fmt::format("        throw mcl::error_in(\"{}\", e);\n", where(k));
+        out += "    }\n}\n";
+        return out;
+    }
+};
+
+}  // namespace
+
+std::vector<GeneratedFile> CudaBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
+    const BackendConfig* config = input.target.backend(name());
+    if (!config) {
+        diags.error(SourceLocation{input.target.file, 0, 0},
+                    fmt::format("target '{}' has no configuration for backend 'cuda'", input.leaf.name));
+        return {};
+    }
+    return CudaGenerator(input, *config, diags).run();
+}
+
+}  // namespace mcl::backends

@@ -1,0 +1,51 @@
+// Pass: generate CUDA C++ kernels with C++ host glue (DESIGN.md section 7,
+// the `cuda` backend).
+//
+// Needs: a checked module translated to the leaf, the leaf's hardware model
+//   and the "cuda" section of the leaf's target configuration:
+//     "device_type":   "gpu"
+//     "par_groups":    { "<par_group>": { "level": "group" | "item" } }
+//     "levels":        { "group": { "dimensions": 3, "index": ["((int)blockIdx.x)", ...] },
+//                        "item":  { "dimensions": 3, "index": ["((int)threadIdx.x)", ...] } }
+//     "memory_spaces": { "<space>": { "qualifier": "__shared__", "scope": "group",
+//                                     "barrier": "__syncthreads()" } }
+//     "builtins":      { "<library function>": "<spelling>" }
+// Does: plans each kernel's launches (GridMapping.h) and writes, for module M,
+//   - M_kernels.cuh: in namespace M::kernels, one `__global__` function per
+//     launch (`<kernel>_<n>`), the `__device__` functions before them (they
+//     take written scalars by reference). Arrays are pointers (`const` when
+//     only read, all `__restrict__`: MCPL forbids aliasing), written scalars
+//     one-element device arrays, group-scoped arrays `__shared__` at kernel
+//     scope or, when their size is not constant, carved out of the launch's
+//     dynamic shared memory (`extern __shared__`) at offsets the host passes,
+//     each rounded up to 16 bytes. Slot sizes are passed as int arguments.
+//     Module constants are constexpr.
+//   - M.h: records, `namespace M { void kernel(...); }` with host pointers
+//     (the contract of DESIGN.md section 7), `M::device()`, and
+//     `M::resident::kernel(...)` taking mcl::cuda::DeviceArray<T>& for arrays
+//     and written scalars, so data stays on the device across calls.
+//   - M.cu: the glue, which includes M_kernels.cuh: it picks the device
+//     (runtime/mcl_cuda.h), copies in exactly the arrays and written scalars
+//     the kernel reads, checks every launch's grid, block and shared memory
+//     sizes against the device's limits, launches every launch with the
+//     sizes computed on the host, copies out what it writes, waits, and
+//     throws mcl::Error with the CUDA error text on any failure.
+//   - mcl_runtime.h and mcl_cuda.h, the runtime headers the glue includes.
+// Guarantees: the files compile with `nvcc -std=c++17 -Werror all-warnings
+//   -Xcompiler -Wall,-Wextra` and compute what the kernel at `perfect`
+//   computes for every size the device's limits allow (larger launches throw
+//   mcl::Error instead of running); nothing is returned when an error was
+//   reported.
+#pragma once
+
+#include "backends/Backend.h"
+
+namespace mcl::backends {
+
+class CudaBackend : public Backend {
+public:
+    std::string name() const override { return "cuda"; }
+    std::vector<GeneratedFile> generate(const GenerationInput& input, DiagnosticEngine& diags) const override;
+};
+
+}  // namespace mcl::backends

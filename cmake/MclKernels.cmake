@@ -1,0 +1,167 @@
+# MclKernels.cmake: build MCPL kernels into a CMake target with `mclc gen`.
+#
+#   include(path/to/mcl/cmake/MclKernels.cmake)
+#   add_executable(app main.cpp)
+#   mcl_add_kernels(TARGET app SOURCE kernels/matmul.mcl LEAF x86_avx2 BACKEND opencl
+#                   [INCLUDE_DIRS dir...] [MCLC path/to/mclc] [OUTPUT_DIR dir])
+#
+# At build time (not configure time) runs
+#   mclc gen --target LEAF --backend BACKEND SOURCE [-I dir]... -o OUTPUT_DIR
+# again whenever SOURCE or mclc changes, and then
+#   - adds the generated host glue and kernel sources to TARGET (they are
+#     compiled as part of it),
+#   - adds OUTPUT_DIR to TARGET's include directories (PUBLIC), so that the
+#     application includes "<module>.h",
+#   - links what the backend's glue needs:
+#       opencl  find_package(OpenCL) -> OpenCL::OpenCL (the glue also needs
+#               the Khronos C++ bindings CL/opencl.hpp, e.g. the package
+#               opencl-clhpp-headers); the kernel source <module>.cl is
+#               embedded in the glue, nothing to install beside the program
+#       cpp     find_package(OpenMP) -> OpenMP::OpenMP_CXX
+#       hls     the same (C simulation of the FPGA kernel)
+#       cuda    the project must have enabled the CUDA language
+#               (project(... LANGUAGES CXX CUDA) or enable_language(CUDA)).
+#
+# Arguments:
+#   TARGET        an existing target, created in the directory that calls
+#                 mcl_add_kernels (generated sources belong to the directory
+#                 of their custom command).
+#   SOURCE        the .mcl file (relative paths: to CMAKE_CURRENT_SOURCE_DIR).
+#                 Its `module NAME;` line, read at configure time, names the
+#                 generated files; the C++ interface is namespace NAME.
+#   LEAF          a leaf of the hardware hierarchy with a code-generation
+#                 configuration (`mclc list-targets`), e.g. x86_avx2, hopper.
+#   BACKEND       cpp, opencl, hls or cuda (as `mclc list-targets` allows).
+#   INCLUDE_DIRS  directories to search for imported MCPL modules (-I);
+#                 relative paths: to CMAKE_CURRENT_SOURCE_DIR. Imported .mcl
+#                 files are not tracked as dependencies: touch SOURCE or
+#                 list them with set_property(SOURCE <stamp> ...) if needed.
+#   MCLC          the mclc executable. Default: the variable MCLC_EXECUTABLE
+#                 when set, else the target `mclc` when this is the MCL build
+#                 itself, else `mclc` found on PATH (find_program).
+#   OUTPUT_DIR    where the files go; default
+#                 ${CMAKE_CURRENT_BINARY_DIR}/mcl_gen/<TARGET>/<module>.
+#
+# The custom command's OUTPUT is a stamp file, OUTPUT_DIR/<module>.mclc-stamp,
+# and the generated files are its BYPRODUCTS: <module>.h, the glue
+# <module>.cpp (<module>.cu for cuda), the kernels (<module>.cl for opencl,
+# <module>_kernels.cpp for cpp and hls) and the runtime headers. The stamp is
+# a source of TARGET, so generation runs before anything of TARGET compiles.
+# Several calls for one target are fine as long as the modules differ.
+
+include_guard(GLOBAL)
+
+# The files `mclc gen` writes for MODULE with BACKEND: compiled sources into
+# OUT_SOURCES, everything else into OUT_OTHERS (names relative to the output
+# directory).
+function(_mcl_generated_files backend module out_sources out_others)
+  if(backend STREQUAL "opencl")
+    set(sources ${module}.cpp)
+    set(others ${module}.h ${module}.cl mcl_runtime.h mcl_opencl.h)
+  elseif(backend STREQUAL "cpp" OR backend STREQUAL "hls")
+    set(sources ${module}.cpp ${module}_kernels.cpp)
+    set(others ${module}.h mcl_runtime.h)
+  elseif(backend STREQUAL "cuda")
+    set(sources ${module}.cu)
+    set(others ${module}.h mcl_runtime.h)
+  else()
+    message(FATAL_ERROR "mcl_add_kernels: unknown BACKEND '${backend}' (cpp, opencl, hls or cuda)")
+  endif()
+  set(${out_sources} ${sources} PARENT_SCOPE)
+  set(${out_others} ${others} PARENT_SCOPE)
+endfunction()
+
+function(mcl_add_kernels)
+  cmake_parse_arguments(PARSE_ARGV 0 MCL "" "TARGET;SOURCE;LEAF;BACKEND;MCLC;OUTPUT_DIR" "INCLUDE_DIRS")
+  if(MCL_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "mcl_add_kernels: unexpected arguments: ${MCL_UNPARSED_ARGUMENTS}")
+  endif()
+  foreach(required TARGET SOURCE LEAF BACKEND)
+    if(NOT MCL_${required})
+      message(FATAL_ERROR "mcl_add_kernels: ${required} is required")
+    endif()
+  endforeach()
+  if(NOT TARGET ${MCL_TARGET})
+    message(FATAL_ERROR "mcl_add_kernels: '${MCL_TARGET}' is not a target (create it before calling)")
+  endif()
+
+  # The .mcl file and its module name.
+  get_filename_component(source "${MCL_SOURCE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  if(NOT EXISTS "${source}")
+    message(FATAL_ERROR "mcl_add_kernels: SOURCE '${MCL_SOURCE}' does not exist (${source})")
+  endif()
+  file(STRINGS "${source}" module_lines REGEX "^[ \t]*module[ \t]+[A-Za-z_][A-Za-z0-9_]*[ \t]*;")
+  list(LENGTH module_lines module_count)
+  if(NOT module_count EQUAL 1)
+    message(FATAL_ERROR "mcl_add_kernels: ${source} needs exactly one `module NAME;` line (found ${module_count})")
+  endif()
+  string(REGEX REPLACE "^[ \t]*module[ \t]+([A-Za-z_][A-Za-z0-9_]*).*$" "\\1" module "${module_lines}")
+  # Re-run the configuration when the .mcl file changes (its module name may).
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${source}")
+
+  # mclc: argument, MCLC_EXECUTABLE, the target of this very build, PATH.
+  set(mclc_depends)
+  if(MCL_MCLC)
+    get_filename_component(mclc "${MCL_MCLC}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    set(mclc_depends "${mclc}")
+  elseif(MCLC_EXECUTABLE)
+    set(mclc "${MCLC_EXECUTABLE}")
+    set(mclc_depends "${mclc}")
+  elseif(TARGET mclc)
+    set(mclc "$<TARGET_FILE:mclc>")
+    set(mclc_depends mclc)
+  else()
+    find_program(MCL_MCLC_PROGRAM mclc)
+    if(NOT MCL_MCLC_PROGRAM)
+      message(FATAL_ERROR "mcl_add_kernels: mclc not found: pass MCLC, set MCLC_EXECUTABLE or put mclc on PATH")
+    endif()
+    set(mclc "${MCL_MCLC_PROGRAM}")
+    set(mclc_depends "${mclc}")
+  endif()
+
+  if(MCL_OUTPUT_DIR)
+    get_filename_component(out "${MCL_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  else()
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/mcl_gen/${MCL_TARGET}/${module}")
+  endif()
+
+  set(include_args)
+  foreach(dir ${MCL_INCLUDE_DIRS})
+    get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND include_args -I "${dir}")
+  endforeach()
+
+  _mcl_generated_files(${MCL_BACKEND} ${module} sources others)
+  list(TRANSFORM sources PREPEND "${out}/")
+  list(TRANSFORM others PREPEND "${out}/")
+  set(stamp "${out}/${module}.mclc-stamp")
+
+  add_custom_command(
+    OUTPUT "${stamp}"
+    BYPRODUCTS ${sources} ${others}
+    COMMAND "${mclc}" gen --target ${MCL_LEAF} --backend ${MCL_BACKEND} "${source}" ${include_args} -o "${out}"
+    COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+    DEPENDS "${source}" ${mclc_depends}
+    COMMENT "mclc gen --target ${MCL_LEAF} --backend ${MCL_BACKEND} ${MCL_SOURCE} (module ${module})"
+    VERBATIM)
+
+  set_source_files_properties(${sources} ${others} PROPERTIES GENERATED TRUE)
+  target_sources(${MCL_TARGET} PRIVATE "${stamp}" ${sources})
+  target_include_directories(${MCL_TARGET} PUBLIC "${out}")
+
+  if(MCL_BACKEND STREQUAL "opencl")
+    find_package(OpenCL REQUIRED)
+    target_link_libraries(${MCL_TARGET} PUBLIC OpenCL::OpenCL)
+  elseif(MCL_BACKEND STREQUAL "cpp" OR MCL_BACKEND STREQUAL "hls")
+    find_package(OpenMP REQUIRED COMPONENTS CXX)
+    target_link_libraries(${MCL_TARGET} PUBLIC OpenMP::OpenMP_CXX)
+  elseif(MCL_BACKEND STREQUAL "cuda")
+    get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+    if(NOT "CUDA" IN_LIST languages)
+      message(FATAL_ERROR "mcl_add_kernels: BACKEND cuda needs the CUDA language: "
+                          "project(... LANGUAGES CXX CUDA) or enable_language(CUDA)")
+    endif()
+  endif()
+  # The generated glue is C++17.
+  target_compile_features(${MCL_TARGET} PRIVATE cxx_std_17)
+endfunction()

@@ -1,0 +1,184 @@
+// The CUDA part of the MCL host-glue runtime: device choice, launch checks,
+// device arrays and error text. Generated CUDA glue includes it; `mclc gen`
+// copies it beside the generated files. Built on the CUDA runtime API
+// (cuda_runtime.h); compile the glue with nvcc.
+//
+// Device choice (Device::get): MCL_CUDA_DEVICE=N picks device N (indices as
+// `nvidia-smi -L` lists them); a choice that does not exist is an error.
+// Otherwise device 0. Without any CUDA device every call throws mcl::Error.
+#ifndef MCL_CUDA_H
+#define MCL_CUDA_H
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "mcl_runtime.h"
+
+namespace mcl::cuda {
+
+// "cudaMalloc: cudaErrorMemoryAllocation (out of memory)" for a CUDA error.
+inline std::string error_text(cudaError_t status, const char* what) {
+    return std::string(what) + ": " + cudaGetErrorName(status) + " (" + cudaGetErrorString(status) + ")";
+}
+
+// Throws mcl::Error unless `status` is cudaSuccess; `what` names the call.
+inline void check(cudaError_t status, const char* what) {
+    if (status != cudaSuccess) throw Error(error_text(status, what));
+}
+
+// The device the kernels run on, with its properties.
+class Device {
+public:
+    // The device (see the top of this file), chosen once for the whole program.
+    static Device& get() {
+        static std::mutex mutex;
+        static Device* device = nullptr;
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!device) device = new Device(choose());
+        return *device;
+    }
+
+    // Makes this the current device of the calling host thread.
+    void activate() const { check(cudaSetDevice(index_), "cudaSetDevice"); }
+
+    int index() const { return index_; }
+    const cudaDeviceProp& properties() const { return properties_; }
+    std::string name() const { return properties_.name; }
+
+    // Throws unless a launch of groups[d] blocks of items[d] threads per
+    // dimension with `shared_bytes` of dynamic shared memory fits this
+    // device: CUDA would otherwise refuse it or, for sizes beyond what its
+    // dim3 holds, launch a different grid.
+    void check_launch(const size_t groups[3], const size_t items[3], size_t shared_bytes) const {
+        const char* axis = "xyz";
+        size_t threads = 1;
+        for (int d = 0; d < 3; ++d) {
+            if (groups[d] > static_cast<size_t>(properties_.maxGridSize[d]))
+                throw Error(std::to_string(groups[d]) + " blocks in grid dimension " + axis[d] + " exceed the " +
+                            std::to_string(properties_.maxGridSize[d]) + " that " + name() + " allows");
+            if (items[d] > static_cast<size_t>(properties_.maxThreadsDim[d]))
+                throw Error(std::to_string(items[d]) + " threads in block dimension " + axis[d] + " exceed the " +
+                            std::to_string(properties_.maxThreadsDim[d]) + " that " + name() + " allows");
+            threads *= items[d];
+        }
+        if (threads > static_cast<size_t>(properties_.maxThreadsPerBlock))
+            throw Error(std::to_string(threads) + " threads per block exceed the " +
+                        std::to_string(properties_.maxThreadsPerBlock) + " that " + name() + " allows");
+        if (shared_bytes > properties_.sharedMemPerBlock)
+            throw Error(std::to_string(shared_bytes) + " bytes of shared memory per block exceed the " +
+                        std::to_string(properties_.sharedMemPerBlock) + " that " + name() + " allows");
+    }
+
+private:
+    explicit Device(int index) : index_(index) {
+        check(cudaGetDeviceProperties(&properties_, index_), "cudaGetDeviceProperties");
+    }
+
+    static int choose() {
+        int count = 0;
+        cudaError_t status = cudaGetDeviceCount(&count);
+        if (status != cudaSuccess) throw Error("no CUDA device: " + error_text(status, "cudaGetDeviceCount"));
+        if (count == 0) throw Error("no CUDA device: cudaGetDeviceCount found none");
+        const char* choice = std::getenv("MCL_CUDA_DEVICE");
+        if (!choice) return 0;
+        std::string text = choice;
+        size_t used = 0;
+        unsigned long index = 0;
+        try {
+            index = std::stoul(text, &used);
+        } catch (const std::logic_error&) {
+            used = 0;
+        }
+        if (used == 0 || used != text.size())
+            throw Error("MCL_CUDA_DEVICE='" + text + "' is not a device index (e.g. 0)");
+        if (index >= static_cast<unsigned long>(count))
+            throw Error("MCL_CUDA_DEVICE='" + text + "': there is no CUDA device " + text + " (" +
+                        std::to_string(count) + " found)");
+        return static_cast<int>(index);
+    }
+
+    int index_;
+    cudaDeviceProp properties_{};
+};
+
+// An array in the device's memory that stays there across launches (the
+// resident-data API of generated glue). Movable, not copyable.
+template <typename T>
+class DeviceArray {
+public:
+    // `count` elements, uninitialised, or copied from `host` when given.
+    DeviceArray(Device& device, size_t count, const T* host = nullptr) : device_(&device), count_(count) {
+        device.activate();
+        // Keep one element for an empty array, so that data() is a valid pointer.
+        cudaError_t status = cudaMalloc(reinterpret_cast<void**>(&data_), sizeof(T) * (count ? count : 1));
+        if (status != cudaSuccess)
+            throw Error("allocating " + std::to_string(sizeof(T) * count) + " bytes on " + device.name() + ": " +
+                        error_text(status, "cudaMalloc"));
+        if (host && count) {
+            try {
+                upload(host);
+            } catch (...) {
+                cudaFree(data_);
+                throw;
+            }
+        }
+    }
+
+    DeviceArray(const DeviceArray&) = delete;
+    DeviceArray& operator=(const DeviceArray&) = delete;
+    DeviceArray(DeviceArray&& other) noexcept
+        : device_(other.device_), count_(other.count_), data_(other.data_) {
+        other.count_ = 0;
+        other.data_ = nullptr;
+    }
+    DeviceArray& operator=(DeviceArray&& other) noexcept {
+        if (this != &other) {
+            release();
+            device_ = other.device_;
+            count_ = other.count_;
+            data_ = other.data_;
+            other.count_ = 0;
+            other.data_ = nullptr;
+        }
+        return *this;
+    }
+    ~DeviceArray() { release(); }
+
+    void upload(const T* host) {
+        if (!count_) return;
+        cudaError_t status = cudaMemcpy(data_, host, sizeof(T) * count_, cudaMemcpyHostToDevice);
+        if (status != cudaSuccess)
+            throw Error("copying to " + device_->name() + ": " + error_text(status, "cudaMemcpy"));
+    }
+
+    void download(T* host) const {
+        if (!count_) return;
+        cudaError_t status = cudaMemcpy(host, data_, sizeof(T) * count_, cudaMemcpyDeviceToHost);
+        if (status != cudaSuccess)
+            throw Error("copying from " + device_->name() + ": " + error_text(status, "cudaMemcpy"));
+    }
+
+    size_t size() const { return count_; }
+    T* data() { return data_; }
+    const T* data() const { return data_; }
+    Device& device() const { return *device_; }
+
+private:
+    void release() {
+        if (data_) cudaFree(data_);  // nothing to report from a destructor
+        data_ = nullptr;
+    }
+
+    Device* device_;
+    size_t count_;
+    T* data_ = nullptr;
+};
+
+}  // namespace mcl::cuda
+
+#endif  // MCL_CUDA_H

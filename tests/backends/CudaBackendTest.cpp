@@ -1,0 +1,190 @@
+// The cuda backend: files and interfaces, one __global__ kernel per launch,
+// __shared__ arrays (fixed size at kernel scope, dynamic ones carved out of
+// extern __shared__ memory), __syncthreads barriers, __restrict__ pointers
+// and the glue's launch-limit check. The grid mapping itself is shared with
+// OpenCL (OpenClBackendTest.cpp); that the code compiles warning-free with
+// nvcc is shown end to end (run_end_to_end.sh).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/backends/BackendTestSupport.h"
+
+namespace mcl::backends::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+Generated generate_cuda(const std::string& text, const std::string& leaf = "hopper") {
+    return testing::generate(text, leaf, "cuda");
+}
+
+TEST(CudaBackend, FilesAndInterfaces) {
+    Generated g = generate_cuda(R"(module va;
+export va;
+import hopper;
+hopper void va(int n, float[n] c, const float[n] a) {
+    foreach (int b in n blocks) {
+        foreach (int w in 1 warps) {
+            foreach (int t in 32 threads) {
+                if (t == 0) { c[b] = a[b] * 2.0; }
+            }
+        }
+    }
+}
+)");
+    ASSERT_EQ(g.files.size(), 5u) << g.diagnostics();
+    EXPECT_EQ(g.files[0].name, "va.h");
+    EXPECT_EQ(g.files[1].name, "va_kernels.cuh");
+    EXPECT_EQ(g.files[2].name, "va.cu");
+    EXPECT_EQ(g.files[3].name, "mcl_runtime.h");
+    EXPECT_EQ(g.files[4].name, "mcl_cuda.h");
+    std::string h = g.file("va.h"), k = g.file("va_kernels.cuh"), glue = g.file("va.cu");
+    EXPECT_THAT(h, HasSubstr("#include \"mcl_cuda.h\""));
+    EXPECT_THAT(h, HasSubstr("void va(int n, float* c, const float* a);"));
+    EXPECT_THAT(h, HasSubstr("mcl::cuda::Device& device();"));
+    EXPECT_THAT(h, HasSubstr("void va(int n, mcl::cuda::DeviceArray<float>& c, "
+                             "const mcl::cuda::DeviceArray<float>& a);"));
+    EXPECT_THAT(k, HasSubstr("namespace va::kernels {"));
+    EXPECT_THAT(k, HasSubstr("__global__ void va_0(int n, float* __restrict__ c, const float* __restrict__ a, "
+                             "const int mcl_groups_0, const int mcl_items_0, const int mcl_items_1)"));
+    EXPECT_THAT(k, HasSubstr("const int b = ((int)blockIdx.x);"));
+    EXPECT_THAT(k, HasSubstr("const int w = ((int)threadIdx.y);"));
+    EXPECT_THAT(k, HasSubstr("const int t = ((int)threadIdx.x);"));
+    EXPECT_THAT(glue, HasSubstr("#include \"va_kernels.cuh\""));
+    EXPECT_THAT(glue, HasSubstr("c_device(mcl_device, (size_t)((n)), nullptr)"));
+    EXPECT_THAT(glue, HasSubstr("a_device(mcl_device, (size_t)((n)), a)"));
+    EXPECT_THAT(glue, HasSubstr("c_device.download(c);"));
+    EXPECT_THAT(glue, Not(HasSubstr("a_device.download")));
+    EXPECT_THAT(glue, HasSubstr("kernels::va_0<<<dim3("));
+    EXPECT_THAT(glue, HasSubstr(">>>(n, c.data(), a.data(), (int)mcl_groups_0, (int)mcl_items_0, "
+                                "(int)mcl_items_1);"));
+    EXPECT_THAT(glue, HasSubstr("mcl::cuda::check(cudaGetLastError(), \"launching va_0\");"));
+    EXPECT_THAT(glue, HasSubstr("mcl::cuda::check(cudaDeviceSynchronize(), \"running va\");"));
+    EXPECT_THAT(glue, HasSubstr("throw mcl::error_in(\"va::va (cuda backend)\", e);"));
+}
+
+TEST(CudaBackend, GlueChecksLaunchLimitsBeforeLaunching) {
+    Generated g = generate_cuda(R"(module lim;
+import fermi;
+fermi void k(int n, int m, float[n, m] x) {
+    foreach (int i in n blocks) { foreach (int j in m blocks) { foreach (int w in 1 warps) {
+        foreach (int t in 32 threads) { if (t == 0) { x[i, j] = 1.0; } }
+    } } }
+}
+)", "fermi");
+    std::string glue = g.file("lim.cu"), runtime = g.file("mcl_cuda.h");
+    ASSERT_FALSE(glue.empty()) << g.diagnostics();
+    size_t check = glue.find("mcl_device.check_launch(mcl_group_count_0, mcl_group_size_0, mcl_shared_bytes_0);");
+    ASSERT_NE(check, std::string::npos) << glue;
+    EXPECT_LT(check, glue.find("kernels::k_0<<<"));
+    EXPECT_THAT(runtime, HasSubstr("properties_.maxGridSize[d]"));
+    EXPECT_THAT(runtime, HasSubstr("properties_.maxThreadsPerBlock"));
+    EXPECT_THAT(runtime, HasSubstr("\"no CUDA device: \""));
+}
+
+TEST(CudaBackend, SharedArraysAndBarriers) {
+    Generated g = generate_cuda(R"(module sh;
+import hopper;
+hopper void k(int n, int p, int q, float[n, 32] x) {
+    foreach (int b in n blocks) {
+        shared float[32] fixed;
+        shared float[p] dynamic;
+        shared int[q] counts;
+        foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+            fixed[t] = x[b, t];
+            if (t < p) { dynamic[t] = 2.0; }
+            if (t < q) { counts[t] = t; }
+            barrier(shared);
+            x[b, t] = fixed[31 - t];
+        } }
+    }
+}
+)");
+    std::string k = g.file("sh_kernels.cuh"), glue = g.file("sh.cu");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("const size_t mcl_shared_offset_0, const size_t mcl_shared_offset_1) {\n"
+                             "    __shared__ float fixed[32];\n"
+                             "    extern __shared__ __align__(16) unsigned char mcl_shared[];\n"
+                             "    float* const dynamic = reinterpret_cast<float*>(mcl_shared + mcl_shared_offset_0);\n"
+                             "    int* const counts = reinterpret_cast<int*>(mcl_shared + mcl_shared_offset_1);\n"));
+    EXPECT_THAT(k, HasSubstr("__syncthreads();"));
+    EXPECT_THAT(k, Not(HasSubstr("__threadfence")));
+    EXPECT_THAT(glue, HasSubstr("const size_t mcl_shared_offset_0 = mcl_shared_bytes_0;\n"
+                                "            mcl_shared_bytes_0 += (sizeof(float) * std::max<size_t>(1, "
+                                "(size_t)((p))) + 15) / 16 * 16;\n"
+                                "            const size_t mcl_shared_offset_1 = mcl_shared_bytes_0;\n"
+                                "            mcl_shared_bytes_0 += (sizeof(int) * std::max<size_t>(1, "
+                                "(size_t)((q))) + 15) / 16 * 16;\n"));
+    EXPECT_THAT(glue, HasSubstr("                    mcl_shared_bytes_0>>>("));
+    EXPECT_THAT(glue, HasSubstr("mcl_shared_offset_0, mcl_shared_offset_1);"));
+}
+
+TEST(CudaBackend, EachTopLevelForeachIsAKernel) {
+    Generated g = generate_cuda(R"(module two;
+import hopper;
+hopper void k(int n, float[n] x) {
+    const int half = divide_up(n, 2);
+    foreach (int b in half blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        if (t == 0) { x[b] = 1.0; } } } }
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        if (t == 0) { x[b] += 1.0; } } } }
+}
+)");
+    std::string k = g.file("two_kernels.cuh"), glue = g.file("two.cu");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("__global__ void k_0("));
+    EXPECT_THAT(k, HasSubstr("__global__ void k_1("));
+    EXPECT_THAT(glue, HasSubstr("const int half = ((n) + (2) - 1) / (2);"));
+    EXPECT_THAT(glue, HasSubstr("kernels::k_0<<<"));
+    EXPECT_THAT(glue, HasSubstr("kernels::k_1<<<"));
+}
+
+TEST(CudaBackend, DeviceFunctionsTakeWrittenScalarsByReference) {
+    Generated g = generate_cuda(R"(module dev;
+export k;
+import hopper;
+hopper void twice(float r, const float v) { r = v * 2.0; }
+hopper void k(int n, float[n] x, float total) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        if (t == 0) {
+            float y = 0.0;
+            twice(y, x[b]);
+            x[b] = y;
+        }
+        if (b + t == 0) { total = 1.0; }
+    } } }
+}
+)");
+    std::string k = g.file("dev_kernels.cuh");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("__device__ void twice(float& r, float v) {"));
+    EXPECT_THAT(k, HasSubstr("twice(y, x[(b)]);"));
+    EXPECT_THAT(k, HasSubstr("float* __restrict__ x, float* total, const int mcl_groups_0"));
+    EXPECT_THAT(k, HasSubstr("(*total) = 1.0f;"));
+}
+
+TEST(CudaBackend, BuiltinsUseCudaSpellings) {
+    Generated g = generate_cuda(R"(module bi;
+export k;
+import hopper;
+hopper void atomicAdd(global float r, const float a) {
+    mcl_builtin_read(r);
+    mcl_builtin_read(a);
+    mcl_builtin_write(r);
+}
+hopper float sqrt(const float x) { mcl_builtin_read(x); }
+hopper void k(int n, float[n] x, global float sum) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        if (t == 0) { atomicAdd(sum, sqrt(x[b])); x[b] = min(x[b], 1.0); }
+    } } }
+}
+)");
+    std::string k = g.file("bi_kernels.cuh");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("atomicAdd(&((*sum)), (sqrt(x[(b)])));"));
+    EXPECT_THAT(k, HasSubstr("min((float)x[(b)], (float)1.0f)"));
+}
+
+}  // namespace
+}  // namespace mcl::backends::testing

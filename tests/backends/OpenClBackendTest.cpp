@@ -1,0 +1,183 @@
+// The opencl backend and the grid mapping it shares with CUDA: launches per
+// top-level foreach, hardware dimensions per slot (linearised beyond three),
+// guards for loops that share a slot, __local arrays, barriers, and the
+// located errors. That the code computes the right thing is shown end to
+// end on PoCL (run_end_to_end.sh, run_opencl_errors.sh).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/backends/BackendTestSupport.h"
+
+namespace mcl::backends::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+Generated generate_opencl(const std::string& text) { return generate(text, "hopper", "opencl"); }
+
+TEST(OpenClBackend, FilesAndInterfaces) {
+    Generated g = generate_opencl(R"(module va;
+export va;
+import hopper;
+hopper void va(int n, float[n] c, const float[n] a) {
+    foreach (int b in n blocks) {
+        foreach (int w in 1 warps) {
+            foreach (int t in 32 threads) {
+                if (t == 0) { c[b] = a[b] * 2.0; }
+            }
+        }
+    }
+}
+)");
+    ASSERT_EQ(g.files.size(), 5u) << g.diagnostics();
+    EXPECT_EQ(g.files[1].name, "va.cl");
+    std::string h = g.file("va.h"), cl = g.file("va.cl"), glue = g.file("va.cpp");
+    EXPECT_THAT(h, HasSubstr("void va(int n, float* c, const float* a);"));
+    EXPECT_THAT(h, HasSubstr("void va(int n, mcl::opencl::DeviceArray<float>& c, "
+                             "const mcl::opencl::DeviceArray<float>& a);"));
+    EXPECT_THAT(cl, HasSubstr("__kernel void va_0(int n, __global float* restrict c, "
+                              "__global const float* restrict a, const int mcl_groups_0, const int mcl_items_0, "
+                              "const int mcl_items_1)"));
+    EXPECT_THAT(cl, HasSubstr("const int b = ((int)get_group_id(0));"));
+    EXPECT_THAT(cl, HasSubstr("const int w = ((int)get_local_id(1));"));
+    EXPECT_THAT(cl, HasSubstr("const int t = ((int)get_local_id(0));"));
+    // The kernel source is embedded in the glue; only `a` is copied in.
+    EXPECT_THAT(glue, HasSubstr("R\"mcl_cl_source("));
+    EXPECT_THAT(glue, HasSubstr("c_device(mcl_device, (size_t)((n)), nullptr)"));
+    EXPECT_THAT(glue, HasSubstr("a_device(mcl_device, (size_t)((n)), a)"));
+    EXPECT_THAT(glue, HasSubstr("c_device.download(c);"));
+    EXPECT_THAT(glue, Not(HasSubstr("a_device.download")));
+    EXPECT_THAT(glue, HasSubstr("Device::for_type(\"gpu\")"));
+}
+
+TEST(OpenClBackend, MoreLoopsThanDimensionsAreLinearised) {
+    Generated g = generate_opencl(R"(module lin;
+import hopper;
+hopper void k(int a, int b, int c, int d, float[a, b, c, d] x) {
+    foreach (int i in a blocks) { foreach (int j in b blocks) { foreach (int l in c blocks) {
+        foreach (int m in d blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+            if (t == 0) { x[i, j, l, m] = 1.0; }
+        } } }
+    } } }
+}
+)");
+    std::string cl = g.file("lin.cl"), glue = g.file("lin.cpp");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("const int i = (((int)get_group_id(2)) / (mcl_groups_1));"));
+    EXPECT_THAT(cl, HasSubstr("const int j = (((int)get_group_id(2)) % mcl_groups_1);"));
+    EXPECT_THAT(cl, HasSubstr("const int l = ((int)get_group_id(1));"));
+    EXPECT_THAT(cl, HasSubstr("const int m = ((int)get_group_id(0));"));
+    EXPECT_THAT(glue, HasSubstr("mcl_group_count_0[3] = {(size_t)(mcl_groups_3), (size_t)(mcl_groups_2), "
+                                "(size_t)(mcl_groups_0 * mcl_groups_1)}"));
+}
+
+TEST(OpenClBackend, LoopsSharingASlotAreGuarded) {
+    Generated g = generate_opencl(R"(module sib;
+import hopper;
+hopper void k(int n, float[n, 64] x) {
+    foreach (int b in n blocks) {
+        foreach (int w in 2 warps) { foreach (int t in 32 threads) { x[b, w * 32 + t] = 1.0; } }
+        foreach (int w2 in 1 warps) { foreach (int t2 in 32 threads) { x[b, t2] += 1.0; } }
+    }
+}
+)");
+    std::string cl = g.file("sib.cl"), glue = g.file("sib.cpp");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("if (w < 2)"));
+    EXPECT_THAT(cl, HasSubstr("if (w2 < 1)"));
+    EXPECT_THAT(cl, Not(HasSubstr("if (t < 32)")));  // equal constant counts share a slot exactly
+    EXPECT_THAT(glue, HasSubstr("mcl_items_0 = std::max<long long>({(long long)(2), (long long)(1), 0LL});"));
+}
+
+TEST(OpenClBackend, BarrierUnderAGuardIsAnError) {
+    Generated g = generate_opencl(R"(module bar;
+import hopper;
+hopper void k(int n, float[n, 64] x) {
+    foreach (int b in n blocks) {
+        foreach (int w in 2 warps) { foreach (int t in 32 threads) { x[b, w * 32 + t] = 1.0; } }
+        foreach (int w2 in 1 warps) { foreach (int t2 in 32 threads) {
+            x[b, t2] += 1.0;
+            barrier(shared);
+        } }
+    }
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("8:13: error: the opencl backend cannot place this barrier"));
+}
+
+TEST(OpenClBackend, SharedArraysAndBarriers) {
+    Generated g = generate_opencl(R"(module sh;
+import hopper;
+hopper void k(int n, int p, float[n, 32] x) {
+    foreach (int b in n blocks) {
+        shared float[32] fixed;
+        shared float[p] dynamic;
+        foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+            fixed[t] = x[b, t];
+            if (t < p) { dynamic[t] = 2.0; }
+            barrier(shared);
+            x[b, t] = fixed[31 - t];
+        } }
+    }
+}
+)");
+    std::string cl = g.file("sh.cl"), glue = g.file("sh.cpp");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("__local float* restrict dynamic) {\n    __local float fixed[32];"));
+    EXPECT_THAT(cl, HasSubstr("barrier(CLK_LOCAL_MEM_FENCE);"));
+    EXPECT_THAT(glue, HasSubstr("cl::Local(sizeof(float) * std::max<size_t>(1, (size_t)((p))))"));
+}
+
+TEST(OpenClBackend, EachTopLevelForeachIsALaunch) {
+    Generated g = generate_opencl(R"(module two;
+import hopper;
+hopper void k(int n, float[n] x) {
+    const int halfN = divide_up(n, 2);
+    foreach (int b in halfN blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        if (t == 0) { x[b] = 1.0; } } } }
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        if (t == 0) { x[b] += 1.0; } } } }
+}
+)");
+    std::string cl = g.file("two.cl"), glue = g.file("two.cpp");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("__kernel void k_0("));
+    EXPECT_THAT(cl, HasSubstr("__kernel void k_1("));
+    EXPECT_THAT(glue, HasSubstr("const int halfN = ((n) + (2) - 1) / (2);"));
+    EXPECT_THAT(glue, HasSubstr("\"k_1\""));
+}
+
+TEST(OpenClBackend, StatementsOutsideForeachAreErrors) {
+    Generated g = generate_opencl(R"(module out;
+export k;
+import hopper;
+hopper void k(int n, float[n] x) {
+    x[0] = 1.0;
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("5:5: error: the opencl backend runs a kernel as launches of its "
+                                           "top-level foreach loops"));
+}
+
+TEST(OpenClBackend, WrittenScalarsOfDeviceFunctionsGoThroughPrivateCopies) {
+    Generated g = generate_opencl(R"(module dev;
+import hopper;
+hopper void twice(float r) { r = r * 2.0; }
+hopper void k(int n, float[n] x) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        if (t == 0) { twice(x[b]); } } } }
+}
+)");
+    std::string cl = g.file("dev.cl");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("void twice(float* r)"));
+    EXPECT_THAT(cl, HasSubstr("float mcl_arg_0 = x[(b)];\n"));
+    EXPECT_THAT(cl, HasSubstr("twice(&mcl_arg_0);\n"));
+    EXPECT_THAT(cl, HasSubstr("x[(b)] = mcl_arg_0;\n"));
+}
+
+}  // namespace
+}  // namespace mcl::backends::testing

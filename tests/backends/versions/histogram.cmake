@@ -1,0 +1,1 @@
+# End-to-end tests of the refined histogram versions (included by tests/CMakeLists.txt).

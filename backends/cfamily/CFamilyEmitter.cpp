@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ast/AstWalk.h"
+#include "compiler/ast/ConstantValue.h"
 
 namespace mcl::backends {
 
@@ -105,6 +106,16 @@ std::vector<const Expr*> CFamilyEmitter::all_extents(const TypeExpr& t) {
     for (const auto& group : t.dimensions)
         for (const auto& extent : group) out.push_back(extent.get());
     return out;
+}
+
+std::optional<int64_t> CFamilyEmitter::constant_elements(const Decl& d) {
+    int64_t elements = 1;
+    for (const Expr* e : all_extents(d.forms.front().type)) {
+        auto v = mcpl::checked_constant_int_value(*e);
+        if (!v || *v < 0) return std::nullopt;
+        elements *= *v;
+    }
+    return elements;
 }
 
 std::string CFamilyEmitter::unwrap(const std::string& s) {

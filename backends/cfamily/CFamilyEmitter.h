@@ -23,6 +23,7 @@
 //   generation_failed() then says the files must not be written.
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -56,6 +57,8 @@ protected:
     // The element type of `t` (its array groups dropped).
     std::string element_spelling(const mcpl::Type& t) const;
     static std::vector<const mcpl::Expr*> all_extents(const mcpl::TypeExpr& t);
+    // An array declaration's element count when its extents fold to a constant.
+    static std::optional<int64_t> constant_elements(const mcpl::Decl& d);
     // `s` without outer parentheses that enclose all of it.
     static std::string unwrap(const std::string& s);
     std::string banner(const std::string& file, const std::string& what) const;

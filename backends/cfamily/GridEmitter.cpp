@@ -24,16 +24,6 @@ bool GridEmitter::plan_kernels() {
     return true;
 }
 
-std::optional<int64_t> GridEmitter::constant_elements(const Decl& d) {
-    int64_t elements = 1;
-    for (const Expr* e : all_extents(d.forms.front().type)) {
-        auto v = mcpl::checked_constant_int_value(*e);
-        if (!v || *v < 0) return std::nullopt;
-        elements *= *v;
-    }
-    return elements;
-}
-
 std::string GridEmitter::host_expr(const Expr& e) {
     bool was = host_mode_;
     host_mode_ = true;

@@ -37,8 +37,6 @@ protected:
     bool plan_kernels();
     const GridPlan& plan_of(const mcpl::Function& kernel) const { return plans_.at(&kernel); }
 
-    // A group array's size when its extents fold to a constant.
-    static std::optional<int64_t> constant_elements(const mcpl::Decl& d);
     // The element count of an array's shape in host code.
     std::string host_elements(const mcpl::TypeExpr& shape);
 

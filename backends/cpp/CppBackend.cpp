@@ -17,6 +17,9 @@ using mcpl::Expr;
 using mcpl::Function;
 using mcpl::Stmt;
 
+// The largest local array kept on the stack, in elements (16 KiB of floats).
+constexpr int64_t kMaxStackElements = 4096;
+
 class CppGenerator : public InProcessEmitter {
 public:
     CppGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
@@ -41,9 +44,16 @@ private:
     }
 
     // Local arrays live on the heap: their sizes may be parameters and large.
+    // Small arrays of constant size (a thread's tile of accumulators, say)
+    // live on the stack, where the C++ compiler can keep them in registers;
+    // others on the heap: their sizes may be parameters and large.
     void array_declaration(const Decl& d, const std::string& qualifier) override {
         const BasicDecl& first = d.forms.front();
         std::string el = element_spelling(first.resolved_type), name = ident(first.name);
+        if (auto elements = constant_elements(d); elements && *elements <= kMaxStackElements) {
+            line(fmt::format("{}{} {}[{}] = {{}};", qualifier, el, name, *elements ? *elements : 1));
+            return;
+        }
         std::vector<std::string> extents;
         for (const Expr* e : all_extents(first.type)) extents.push_back("static_cast<std::size_t>(" + expr(*e) + ")");
         line(fmt::format("{}std::unique_ptr<{}[]> {}_storage(new {}[{}]());", qualifier, el, name, el,

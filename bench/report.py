@@ -77,12 +77,16 @@ def main():
            "measured in the same run; a ratio >= 1 is as fast as the reference.", ""]
     summary = []
     for (app, device, what), entries in rows.items():
-        refs = [e for e in entries if not e[0].startswith("mcl_") and e[1]]
-        perfect = next((e for e in entries if e[0] == "mcl_perfect" and e[1]), None)
+        ok = [e for e in entries if e[1]]
+        ref_names = list(OrderedDict.fromkeys(e[0] for e in ok if not e[0].startswith("mcl_")))
+        # Ratios only between runs of the same size (the label).
+        def same_size(variant, label):
+            return next((e for e in ok if e[0] == variant and e[3] == label), None)
+        has_perfect = any(e[0] == "mcl_perfect" for e in ok)
         md.append(f"## {app} on {device} ({what})")
         md.append("")
-        header = ["variant", "size", "time (s)", "rate"] + [f"vs {r[0]}" for r in refs]
-        if perfect:
+        header = ["variant", "size", "time (s)", "rate"] + [f"vs {r}" for r in ref_names]
+        if has_perfect:
             header.append("speed-up vs mcl_perfect")
         md.append("| " + " | ".join(header) + " |")
         md.append("|" + "---|" * len(header))
@@ -91,20 +95,32 @@ def main():
                 md.append(f"| {variant} | | | failed: {label} |" + " |" * (len(header) - 4))
                 continue
             cells = [variant, label, f"{seconds:.4g}", f"{rate:.3g} {unit}"]
-            cells += [f"{rate / r[1]:.2f}" for r in refs]
-            if perfect:
-                cells.append(f"{rate / perfect[1]:.2f}" if variant.startswith("mcl_") else "")
+            for r in ref_names:
+                ref = same_size(r, label)
+                cells.append(f"{rate / ref[1]:.2f}" if ref else "")
+            if has_perfect:
+                perfect = same_size("mcl_perfect", label)
+                cells.append(f"{rate / perfect[1]:.2f}" if perfect and variant.startswith("mcl_") else "")
             md.append("| " + " | ".join(cells) + " |")
         md.append("")
-        generated = [e for e in entries if e[0].startswith("mcl_") and e[1]]
-        if perfect and generated:
+        for label in OrderedDict.fromkeys(e[3] for e in ok):
+            generated = [e for e in ok if e[0].startswith("mcl_") and e[3] == label]
+            if not generated:
+                continue
             best = max(generated, key=lambda e: e[1])
-            summary.append(f"| {app} | {device} | {what} | {best[0]} | {best[1] / perfect[1]:.2f} | "
-                           + ", ".join(f"{best[1] / r[1]:.2f} x {r[0]}" for r in refs) + " |")
+            perfect = same_size("mcl_perfect", label)
+            refs = [same_size(r, label) for r in ref_names]
+            summary.append(f"| {app} | {device} | {what} | {label} | {best[0]} | "
+                           + (f"{best[1] / perfect[1]:.2f}" if perfect else "") + " | "
+                           + ", ".join(f"{best[1] / r[1]:.2f} x {r[0]}" for r in refs if r) + " |")
     if summary:
         md += ["## Summary: best generated version per application and device", "",
-               "| application | device | measured | best version | speed-up vs perfect | vs references |",
-               "|---|---|---|---|---|---|"] + summary + [""]
+               "| application | device | measured | size | best version | speed-up vs perfect | vs references |",
+               "|---|---|---|---|---|---|---|"] + summary + [""]
+    if not any(device == "cuda" for (_, device, _) in rows):
+        md += ["## GPU", "",
+               "No GPU results: this run had no GPU (the CUDA backend's code is compiled with nvcc in ctest "
+               "when nvcc is installed, but no CUDA device was available to run and time it).", ""]
     open(out_path, "w").write("\n".join(md))
     print(f"wrote {out_path}")
 

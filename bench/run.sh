@@ -10,8 +10,8 @@ threads=${MCL_BENCH_THREADS:-$(nproc)}
 export OMP_NUM_THREADS=$threads OPENBLAS_NUM_THREADS=$threads POCL_CPU_MAX_CU_COUNT=$threads
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo > /dev/null
 cmake --build build -j "$threads" --target mcl_benchmarks
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+out=build/bench/results  # the JSON of this run: bench/report.py can rewrite RESULTS.md from it
+rm -rf "$out" && mkdir -p "$out"
 results=()
 for bench in build/bench/*/*_bench; do
   [ -x "$bench" ] || continue

@@ -24,6 +24,10 @@
 #include "matmul_gpu_v1.h"
 namespace demo = matmul_gpu_v1;
 static const char* const kModule = "matmul_gpu_v1";
+#elif __has_include("matmul_x86_avx2_v2.h")
+#include "matmul_x86_avx2_v2.h"
+namespace demo = matmul_x86_avx2_v2;
+static const char* const kModule = "matmul_x86_avx2_v2";
 #else
 #include "matmul.h"
 namespace demo = matmul;

@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <string>
+#include <utility>
 
 namespace mcl::bench {
 
@@ -49,6 +50,43 @@ bool verify(benchmark::State& state, const T* got, const U* want, size_t n, doub
         }
     }
     return true;
+}
+
+// Registers a benchmark timed in real time and reported in milliseconds;
+// `iterations` fixes its iteration count (0: Google Benchmark chooses).
+template <typename Fn>
+benchmark::internal::Benchmark* add(const std::string& name, Fn&& fn, int iterations = 0) {
+    benchmark::internal::Benchmark* b = benchmark::RegisterBenchmark(name.c_str(), std::forward<Fn>(fn));
+    b->Unit(benchmark::kMillisecond)->UseRealTime();
+    if (iterations > 0) b->Iterations(iterations);
+    return b;
+}
+
+// Registers "<app>/cpu/<variant>/kernel": `run(state, fn)`, where fn is a
+// version's C++ function (generated or a reference).
+template <typename Run, typename Fn>
+void add_cpu(const std::string& app, const std::string& variant, Run run, Fn fn, int iterations = 0) {
+    add(app + "/cpu/" + variant + "/kernel", [run, fn](benchmark::State& s) { run(s, fn); }, iterations);
+}
+
+// The body of a benchmark: `once` runs a first time and `check` verifies its
+// result (false: the benchmark is skipped with an error), then `once` is
+// timed. true when it verified; the caller then reports label and rate.
+template <typename Once, typename Check>
+bool timed(benchmark::State& state, Once once, Check check) {
+    once();
+    if (!check()) return false;
+    for (auto _ : state) once();
+    return true;
+}
+
+// main() of a program whose benchmarks are registered.
+inline int run_benchmarks(int argc, char** argv) {
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
 }
 
 }  // namespace mcl::bench

@@ -7,35 +7,22 @@
 
 namespace {
 
-template <typename Fn>
-void run(benchmark::State& state, Fn fn) {
+void run(benchmark::State& state, decltype(&blackscholes::blackscholes) fn) {
     const bs::Data& d = bs::data();
     std::vector<float> call(bs::N), put(bs::N);
-    auto go = [&] {
+    auto once = [&] {
         fn(bs::N, bs::RISKFREE, bs::VOLATILITY, call.data(), put.data(), d.price.data(), d.strike.data(),
            d.years.data());
-    };
-    go();
-    if (!bs::check(state, call, put)) return;
-    for (auto _ : state) {
-        go();
         benchmark::DoNotOptimize(call.data());
-    }
-    bs::finish(state);
+    };
+    if (mcl::bench::timed(state, once, [&] { return bs::check(state, call, put); })) bs::finish(state);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     bs::data();
-    auto reg = [](const std::string& variant, auto fn) {
-        benchmark::RegisterBenchmark(("blackscholes/cpu/" + variant + "/kernel").c_str(),
-                                     [fn](benchmark::State& s) { run(s, fn); })
-            ->Iterations(3)->UseRealTime()->Unit(benchmark::kMillisecond);
-    };
-    reg("mcl_perfect", blackscholes::blackscholes);
-    reg("cpp_reference", mcl::examples::blackscholes_reference);
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
+    mcl::bench::add_cpu("blackscholes", "mcl_perfect", run, blackscholes::blackscholes, 3);
+    mcl::bench::add_cpu("blackscholes", "cpp_reference", run, mcl::examples::blackscholes_reference, 3);
+    return mcl::bench::run_benchmarks(argc, argv);
 }

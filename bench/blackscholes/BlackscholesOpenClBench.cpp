@@ -3,6 +3,7 @@
 // kernel ("naive_opencl", one work-item per option), each as "kernel"
 // (resident data) and "with_transfers" (host API). Flop count: see
 // BlackscholesData.h. Verified once against blackscholes_reference.h.
+#include "BenchOpenCl.h"
 #include "BlackscholesData.h"
 #include "blackscholes.h"
 #include "blackscholes_gpu.h"
@@ -11,29 +12,29 @@ namespace {
 
 using bs::N;
 using Arr = mcl::opencl::DeviceArray<float>;
+using Host = decltype(&blackscholes::blackscholes);
+using Res = decltype(&blackscholes::resident::blackscholes);
 
-template <typename Host, typename Res>
+// A generated module: its resident API `res` or its host API `host`.
 void run_generated(benchmark::State& state, mcl::opencl::Device& device, Host host, Res res, bool resident) {
     const bs::Data& d = bs::data();
     std::vector<float> call(N), put(N);
+    auto ok = [&] { return bs::check(state, call, put); };
+    bool verified;
     if (resident) {
         Arr dp(device, N, d.price.data()), ds(device, N, d.strike.data()), dy(device, N, d.years.data());
         Arr dc(device, N), dq(device, N);
-        res(N, bs::RISKFREE, bs::VOLATILITY, dc, dq, dp, ds, dy);
-        dc.download(call.data());
-        dq.download(put.data());
-        if (!bs::check(state, call, put)) return;
-        for (auto _ : state) res(N, bs::RISKFREE, bs::VOLATILITY, dc, dq, dp, ds, dy);
+        verified = mcl::bench::timed(
+            state, [&] { res(N, bs::RISKFREE, bs::VOLATILITY, dc, dq, dp, ds, dy); },
+            [&] { dc.download(call.data()); dq.download(put.data()); return ok(); });
     } else {
-        auto go = [&] {
+        auto once = [&] {
             host(N, bs::RISKFREE, bs::VOLATILITY, call.data(), put.data(), d.price.data(), d.strike.data(),
                  d.years.data());
         };
-        go();
-        if (!bs::check(state, call, put)) return;
-        for (auto _ : state) go();
+        verified = mcl::bench::timed(state, once, ok);
     }
-    bs::finish(state);
+    if (verified) bs::finish(state);
 }
 
 const char* naive_source = R"CL(
@@ -61,54 +62,30 @@ __kernel void naive(int n, float r, float v, __global float* call, __global floa
 void naive_opencl(benchmark::State& state, bool resident) {
     const bs::Data& d = bs::data();
     mcl::opencl::Device& device = blackscholes::device();
-    cl::Kernel kernel(device.program("naive", naive_source), "naive");
+    mcl::bench::NaiveKernel kernel(device, naive_source, "naive");
     Arr dp(device, N, d.price.data()), ds(device, N, d.strike.data()), dy(device, N, d.years.data());
     Arr dc(device, N), dq(device, N);
     std::vector<float> call(N), put(N);
-    auto launch = [&] {
-        kernel.setArg(0, N); kernel.setArg(1, bs::RISKFREE); kernel.setArg(2, bs::VOLATILITY);
-        kernel.setArg(3, dc.buffer()); kernel.setArg(4, dq.buffer()); kernel.setArg(5, dp.buffer());
-        kernel.setArg(6, ds.buffer()); kernel.setArg(7, dy.buffer());
-        device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(N), cl::NullRange);
-        device.queue().finish();
-    };
-    launch();
-    dc.download(call.data());
-    dq.download(put.data());
-    if (!bs::check(state, call, put)) return;
-    for (auto _ : state) {
-        if (resident) {
-            launch();
-        } else {
-            dp.upload(d.price.data()); ds.upload(d.strike.data()); dy.upload(d.years.data());
-            launch();
-            dc.download(call.data()); dq.download(put.data());
-        }
-    }
-    bs::finish(state);
+    if (mcl::bench::timed_opencl(
+            state, resident,
+            [&] { dp.upload(d.price.data()); ds.upload(d.strike.data()); dy.upload(d.years.data()); },
+            [&] { kernel.run(cl::NDRange(N), cl::NullRange, N, bs::RISKFREE, bs::VOLATILITY, dc, dq, dp, ds, dy); },
+            [&] { dc.download(call.data()); dq.download(put.data()); },
+            [&] { return bs::check(state, call, put); }))
+        bs::finish(state);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     bs::data();
-    for (bool resident : {true, false}) {
-        const std::string what = resident ? "kernel" : "with_transfers";
-        auto reg = [&](const std::string& variant, auto fn) {
-            benchmark::RegisterBenchmark(("blackscholes/pocl/" + variant + "/" + what).c_str(), fn)
-                ->Iterations(3)->UseRealTime()->Unit(benchmark::kMillisecond);
-        };
-        reg("mcl_perfect", [resident](benchmark::State& s) {
-            run_generated(s, blackscholes::device(), blackscholes::blackscholes,
-                          blackscholes::resident::blackscholes, resident);
-        });
-        reg("mcl_gpu", [resident](benchmark::State& s) {
-            run_generated(s, blackscholes_gpu::device(), blackscholes_gpu::blackscholes,
-                          blackscholes_gpu::resident::blackscholes, resident);
-        });
-        reg("naive_opencl", [resident](benchmark::State& s) { naive_opencl(s, resident); });
-    }
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
+    using mcl::bench::generated;
+    mcl::bench::add_opencl("blackscholes",
+                           {generated("mcl_perfect", run_generated, blackscholes::device, blackscholes::blackscholes,
+                                      blackscholes::resident::blackscholes),
+                            generated("mcl_gpu", run_generated, blackscholes_gpu::device,
+                                      blackscholes_gpu::blackscholes, blackscholes_gpu::resident::blackscholes),
+                            {"naive_opencl", naive_opencl}},
+                           3);
+    return mcl::bench::run_benchmarks(argc, argv);
 }

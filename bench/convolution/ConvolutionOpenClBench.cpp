@@ -3,62 +3,35 @@
 // OpenCL kernel ("naive_opencl", one work-item per output), each as
 // "kernel" (resident data) and "with_transfers" (host API). GFLOPS count
 // 2 * fh * fw flops per output. Verified once against convolution_reference.h.
-#include <string>
 #include <vector>
 
-#include "BenchSupport.h"
+#include "BenchOpenCl.h"
+#include "ConvolutionData.h"
 #include "convolution.h"
 #include "convolution_gpu.h"
-#include "convolution_reference.h"
 #include "convolution_x86.h"
 
 namespace {
 
-constexpr int H = 2048, W = 2048, FH = 9, FW = 9;
-constexpr size_t ASIZE = size_t(H + FH - 1) * (W + FW - 1), BSIZE = size_t(H) * W, FSIZE = FH * FW;
+using namespace conv;
+using Arr = mcl::opencl::DeviceArray<float>;
+using Host = decltype(&convolution::convolution);
+using Res = decltype(&convolution::resident::convolution);
 
-struct Data {
-    std::vector<float> a, f, want;
-    Data() : a(ASIZE), f(FSIZE), want(BSIZE) {
-        unsigned s = 12345;
-        auto rnd = [&s] { s = s * 1664525u + 1013904223u; return float(s >> 8) / float(1 << 24) * 2.0f - 1.0f; };
-        for (float& x : a) x = rnd();
-        for (float& x : f) x = rnd();
-        mcl::examples::convolution_reference(H, W, FH, FW, want.data(), a.data(), f.data());
-    }
-};
-const Data& data() {
-    static Data d;
-    return d;
-}
-
-void finish(benchmark::State& state) {
-    state.SetLabel("h=" + std::to_string(H) + ",w=" + std::to_string(W) + ",fh=" + std::to_string(FH) +
-                   ",fw=" + std::to_string(FW));
-    mcl::bench::report_gflops(state, 2.0 * FH * FW * double(BSIZE));
-}
-
-bool check(benchmark::State& state, const std::vector<float>& b) {
-    return mcl::bench::verify(state, b.data(), data().want.data(), BSIZE, 1e-5, 1e-4);
-}
-
-// Fn: the host API of a generated module; Res: its resident API; Dev: its device().
-template <typename Host, typename Res>
+// A generated module: its resident API `res` or its host API `host`.
 void run_generated(benchmark::State& state, mcl::opencl::Device& device, Host host, Res res, bool resident) {
     const Data& d = data();
     std::vector<float> b(BSIZE);
+    auto ok = [&] { return check(state, b); };
+    bool verified;
     if (resident) {
-        mcl::opencl::DeviceArray<float> da(device, ASIZE, d.a.data()), df(device, FSIZE, d.f.data()), db(device, BSIZE);
-        res(H, W, FH, FW, db, da, df);
-        db.download(b.data());
-        if (!check(state, b)) return;
-        for (auto _ : state) res(H, W, FH, FW, db, da, df);
+        Arr da(device, ASIZE, d.a.data()), df(device, FSIZE, d.f.data()), db(device, BSIZE);
+        verified = mcl::bench::timed(state, [&] { res(H, W, FH, FW, db, da, df); },
+                                     [&] { db.download(b.data()); return ok(); });
     } else {
-        host(H, W, FH, FW, b.data(), d.a.data(), d.f.data());
-        if (!check(state, b)) return;
-        for (auto _ : state) host(H, W, FH, FW, b.data(), d.a.data(), d.f.data());
+        verified = mcl::bench::timed(state, [&] { host(H, W, FH, FW, b.data(), d.a.data(), d.f.data()); }, ok);
     }
-    finish(state);
+    if (verified) finish(state);
 }
 
 const char* naive_source = R"CL(
@@ -79,55 +52,29 @@ __kernel void naive(int h, int w, int fh, int fw, __global float* b, __global co
 void naive_opencl(benchmark::State& state, bool resident) {
     const Data& d = data();
     mcl::opencl::Device& device = convolution::device();
-    cl::Kernel kernel(device.program("naive", naive_source), "naive");
-    mcl::opencl::DeviceArray<float> da(device, ASIZE, d.a.data()), df(device, FSIZE, d.f.data()), db(device, BSIZE);
+    mcl::bench::NaiveKernel kernel(device, naive_source, "naive");
+    Arr da(device, ASIZE, d.a.data()), df(device, FSIZE, d.f.data()), db(device, BSIZE);
     std::vector<float> b(BSIZE);
-    auto launch = [&] {
-        kernel.setArg(0, H); kernel.setArg(1, W); kernel.setArg(2, FH); kernel.setArg(3, FW);
-        kernel.setArg(4, db.buffer()); kernel.setArg(5, da.buffer()); kernel.setArg(6, df.buffer());
-        device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(W, H), cl::NullRange);
-        device.queue().finish();
-    };
-    launch();
-    db.download(b.data());
-    if (!check(state, b)) return;
-    for (auto _ : state) {
-        if (resident) {
-            launch();
-        } else {
-            da.upload(d.a.data());
-            df.upload(d.f.data());
-            launch();
-            db.download(b.data());
-        }
-    }
-    finish(state);
+    if (mcl::bench::timed_opencl(
+            state, resident, [&] { da.upload(d.a.data()); df.upload(d.f.data()); },
+            [&] { kernel.run(cl::NDRange(W, H), cl::NullRange, H, W, FH, FW, db, da, df); },
+            [&] { db.download(b.data()); }, [&] { return check(state, b); }))
+        finish(state);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     data();
-    for (bool resident : {true, false}) {
-        const std::string what = resident ? "kernel" : "with_transfers";
-        auto reg = [&](const std::string& variant, auto fn) {
-            benchmark::RegisterBenchmark(("convolution/pocl/" + variant + "/" + what).c_str(), fn)
-                ->Iterations(3)->UseRealTime()->Unit(benchmark::kMillisecond);
-        };
-        reg("mcl_perfect", [resident](benchmark::State& s) {
-            run_generated(s, convolution::device(), convolution::convolution, convolution::resident::convolution, resident);
-        });
-        reg("mcl_x86", [resident](benchmark::State& s) {
-            run_generated(s, convolution_x86::device(), convolution_x86::convolution,
-                          convolution_x86::resident::convolution, resident);
-        });
-        reg("mcl_gpu", [resident](benchmark::State& s) {
-            run_generated(s, convolution_gpu::device(), convolution_gpu::convolution,
-                          convolution_gpu::resident::convolution, resident);
-        });
-        reg("naive_opencl", [resident](benchmark::State& s) { naive_opencl(s, resident); });
-    }
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
+    using mcl::bench::generated;
+    mcl::bench::add_opencl("convolution",
+                           {generated("mcl_perfect", run_generated, convolution::device, convolution::convolution,
+                                      convolution::resident::convolution),
+                            generated("mcl_x86", run_generated, convolution_x86::device,
+                                      convolution_x86::convolution, convolution_x86::resident::convolution),
+                            generated("mcl_gpu", run_generated, convolution_gpu::device,
+                                      convolution_gpu::convolution, convolution_gpu::resident::convolution),
+                            {"naive_opencl", naive_opencl}},
+                           3);
+    return mcl::bench::run_benchmarks(argc, argv);
 }

@@ -8,29 +8,23 @@
 
 namespace {
 
-template <typename Call>
-void bench_cpp(benchmark::State& state, Call call) {
+void run(benchmark::State& state, decltype(&gesummv::gesummv) fn) {
     const gesummv_bench::Problem& p = gesummv_bench::problem();
     std::vector<float> y(p.n, 0.0f);
-    call(p.n, gesummv_bench::kAlpha, gesummv_bench::kBeta, y.data(), p.a.data(), p.b.data(), p.x.data());
-    if (!gesummv_bench::verify(state, y.data(), p)) return;
-    for (auto _ : state) {
-        call(p.n, gesummv_bench::kAlpha, gesummv_bench::kBeta, y.data(), p.a.data(), p.b.data(), p.x.data());
+    auto once = [&] {
+        fn(p.n, gesummv_bench::kAlpha, gesummv_bench::kBeta, y.data(), p.a.data(), p.b.data(), p.x.data());
         benchmark::DoNotOptimize(y.data());
-    }
+    };
+    if (!mcl::bench::timed(state, once, [&] { return gesummv_bench::verify(state, y.data(), p); })) return;
     state.SetLabel(gesummv_bench::label(p.n));
     mcl::bench::report_gflops(state, gesummv_bench::flops(p.n));
 }
 
-void perfect(benchmark::State& s) { bench_cpp(s, &gesummv::gesummv); }
-void x86(benchmark::State& s) { bench_cpp(s, &gesummv_x86::gesummv); }
-
 }  // namespace
 
-BENCHMARK(perfect)->Name("gesummv/cpu/mcl_perfect/kernel")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(x86)->Name("gesummv/cpu/mcl_x86/kernel")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(gesummv_bench::bench_openblas)
-    ->Name("gesummv/cpu/openblas/kernel")
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime();
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    mcl::bench::add_cpu("gesummv", "mcl_perfect", run, gesummv::gesummv);
+    mcl::bench::add_cpu("gesummv", "mcl_x86", run, gesummv_x86::gesummv);
+    mcl::bench::add("gesummv/cpu/openblas/kernel", gesummv_bench::bench_openblas);
+    return mcl::bench::run_benchmarks(argc, argv);
+}

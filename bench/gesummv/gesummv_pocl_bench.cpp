@@ -5,6 +5,7 @@
 // report can compare; named under "pocl" for that reason).
 #include <vector>
 
+#include "BenchOpenCl.h"
 #include "GesummvData.h"
 #include "gesummv.h"
 #include "gesummv_gpu.h"
@@ -16,30 +17,26 @@ using gesummv_bench::kAlpha;
 using gesummv_bench::kBeta;
 using gesummv_bench::Problem;
 using mcl::opencl::DeviceArray;
+using Host = decltype(&gesummv::gesummv);
+using Res = decltype(&gesummv::resident::gesummv);
 
-// The resident API of a generated module: data on `device` across calls.
-template <typename Call>
-void bench_kernel(benchmark::State& state, mcl::opencl::Device& device, Call call) {
+// A version: its resident API `res` (data on `device` across calls) or its
+// host API `host` (copies in and out on every call).
+void run(benchmark::State& state, mcl::opencl::Device& device, Host host, Res res, bool resident) {
     const Problem& p = gesummv_bench::problem();
-    DeviceArray<float> y(device, p.n), a(device, p.a.size(), p.a.data()), b(device, p.b.size(), p.b.data()),
-        x(device, p.x.size(), p.x.data());
-    call(p.n, kAlpha, kBeta, y, a, b, x);
-    std::vector<float> got(p.n);
-    y.download(got.data());
-    if (!gesummv_bench::verify(state, got.data(), p)) return;
-    for (auto _ : state) call(p.n, kAlpha, kBeta, y, a, b, x);
-    state.SetLabel(gesummv_bench::label(p.n));
-    mcl::bench::report_gflops(state, gesummv_bench::flops(p.n));
-}
-
-// The host API: copies in and out on every call.
-template <typename Call>
-void bench_transfers(benchmark::State& state, Call call) {
-    const Problem& p = gesummv_bench::problem();
-    std::vector<float> y(p.n, 0.0f);
-    call(p.n, kAlpha, kBeta, y.data(), p.a.data(), p.b.data(), p.x.data());
-    if (!gesummv_bench::verify(state, y.data(), p)) return;
-    for (auto _ : state) call(p.n, kAlpha, kBeta, y.data(), p.a.data(), p.b.data(), p.x.data());
+    std::vector<float> got(p.n, 0.0f);
+    auto ok = [&] { return gesummv_bench::verify(state, got.data(), p); };
+    bool verified;
+    if (resident) {
+        DeviceArray<float> y(device, p.n), a(device, p.a.size(), p.a.data()), b(device, p.b.size(), p.b.data()),
+            x(device, p.x.size(), p.x.data());
+        verified = mcl::bench::timed(state, [&] { res(p.n, kAlpha, kBeta, y, a, b, x); },
+                                     [&] { y.download(got.data()); return ok(); });
+    } else {
+        verified = mcl::bench::timed(
+            state, [&] { host(p.n, kAlpha, kBeta, got.data(), p.a.data(), p.b.data(), p.x.data()); }, ok);
+    }
+    if (!verified) return;
     state.SetLabel(gesummv_bench::label(p.n));
     mcl::bench::report_gflops(state, gesummv_bench::flops(p.n));
 }
@@ -64,18 +61,8 @@ __kernel void gesummv_naive(int n, float alpha, float beta, __global float* y,
 
 void naive(int n, float alpha, float beta, DeviceArray<float>& y, const DeviceArray<float>& a,
            const DeviceArray<float>& b, const DeviceArray<float>& x) {
-    mcl::opencl::Device& device = gesummv::device();
-    static cl::Kernel kernel(device.program("naive", kNaiveSource), "gesummv_naive");
-    kernel.setArg(0, n);
-    kernel.setArg(1, alpha);
-    kernel.setArg(2, beta);
-    kernel.setArg(3, y.buffer());
-    kernel.setArg(4, a.buffer());
-    kernel.setArg(5, b.buffer());
-    kernel.setArg(6, x.buffer());
-    int global = (n + 63) / 64 * 64;
-    device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(global), cl::NDRange(64));
-    device.queue().finish();
+    static mcl::bench::NaiveKernel kernel(gesummv::device(), kNaiveSource, "gesummv_naive");
+    kernel.run(cl::NDRange((n + 63) / 64 * 64), cl::NDRange(64), n, alpha, beta, y, a, b, x);
 }
 
 void naive_host(int n, float alpha, float beta, float* y, const float* a, const float* b, const float* x) {
@@ -86,37 +73,17 @@ void naive_host(int n, float alpha, float beta, float* y, const float* a, const 
     yd.download(y);
 }
 
-template <typename Call>
-void reg_kernel(const char* name, mcl::opencl::Device& (*device)(), Call call) {
-    benchmark::RegisterBenchmark(name, [device, call](benchmark::State& s) { bench_kernel(s, device(), call); })
-        ->Unit(benchmark::kMillisecond)
-        ->UseRealTime();
-}
-
-template <typename Call>
-void reg_transfers(const char* name, Call call) {
-    benchmark::RegisterBenchmark(name, [call](benchmark::State& s) { bench_transfers(s, call); })
-        ->Unit(benchmark::kMillisecond)
-        ->UseRealTime();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-    reg_kernel("gesummv/pocl/mcl_perfect/kernel", &gesummv::device, &gesummv::resident::gesummv);
-    reg_kernel("gesummv/pocl/mcl_x86/kernel", &gesummv_x86::device, &gesummv_x86::resident::gesummv);
-    reg_kernel("gesummv/pocl/mcl_gpu/kernel", &gesummv_gpu::device, &gesummv_gpu::resident::gesummv);
-    reg_kernel("gesummv/pocl/naive_opencl/kernel", &gesummv::device, &naive);
-    benchmark::RegisterBenchmark("gesummv/pocl/openblas/kernel", gesummv_bench::bench_openblas)
-        ->Unit(benchmark::kMillisecond)
-        ->UseRealTime();
-    reg_transfers("gesummv/pocl/mcl_perfect/with_transfers", &gesummv::gesummv);
-    reg_transfers("gesummv/pocl/mcl_x86/with_transfers", &gesummv_x86::gesummv);
-    reg_transfers("gesummv/pocl/mcl_gpu/with_transfers", &gesummv_gpu::gesummv);
-    reg_transfers("gesummv/pocl/naive_opencl/with_transfers", &naive_host);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    using mcl::bench::generated;
+    const std::vector<mcl::bench::OpenClVersion> versions = {
+        generated("mcl_perfect", run, gesummv::device, gesummv::gesummv, gesummv::resident::gesummv),
+        generated("mcl_x86", run, gesummv_x86::device, gesummv_x86::gesummv, gesummv_x86::resident::gesummv),
+        generated("mcl_gpu", run, gesummv_gpu::device, gesummv_gpu::gesummv, gesummv_gpu::resident::gesummv),
+        generated("naive_opencl", run, gesummv::device, naive_host, naive)};
+    mcl::bench::add_opencl("gesummv", versions, true, 0);
+    mcl::bench::add("gesummv/pocl/openblas/kernel", gesummv_bench::bench_openblas);
+    mcl::bench::add_opencl("gesummv", versions, false, 0);
+    return mcl::bench::run_benchmarks(argc, argv);
 }

@@ -4,56 +4,34 @@
 // each as "kernel" (resident data) and "with_transfers" (host API). GB/s
 // count the bytes of input read (4 * n). Verified once against
 // histogram_reference.h.
-#include <string>
 #include <vector>
 
-#include "BenchSupport.h"
+#include "BenchOpenCl.h"
+#include "HistogramData.h"
 #include "histogram.h"
 #include "histogram_gpu.h"
-#include "histogram_reference.h"
 
 namespace {
 
-constexpr int N = 1 << 24;
+using namespace hist;
+using Arr = mcl::opencl::DeviceArray<int>;
+using Host = decltype(&histogram::histogram);
+using Res = decltype(&histogram::resident::histogram);
 
-struct Data {
-    std::vector<int> values, want;
-    Data() : values(N), want(256, 0) {
-        unsigned s = 777;
-        for (int& v : values) { s = s * 1664525u + 1013904223u; v = int((s >> 8) % 296) - 20; }  // -20..275
-        mcl::examples::histogram_reference(N, want.data(), values.data());
-    }
-};
-const Data& data() {
-    static Data d;
-    return d;
-}
-
-void finish(benchmark::State& state) {
-    state.SetLabel("n=" + std::to_string(N));
-    mcl::bench::report_gbps(state, 4.0 * N);
-}
-
-bool check(benchmark::State& state, const std::vector<int>& hist) {
-    return mcl::bench::verify(state, hist.data(), data().want.data(), 256, 0, 0);
-}
-
-template <typename Host, typename Res>
+// A generated module: its resident API `res` or its host API `host`.
 void run_generated(benchmark::State& state, mcl::opencl::Device& device, Host host, Res res, bool resident) {
     const Data& d = data();
     std::vector<int> hist(256, 0);
+    auto ok = [&] { return check(state, hist); };
+    bool verified;
     if (resident) {
-        mcl::opencl::DeviceArray<int> dv(device, N, d.values.data()), dh(device, 256, hist.data());
-        res(N, dh, dv);
-        dh.download(hist.data());
-        if (!check(state, hist)) return;
-        for (auto _ : state) res(N, dh, dv);  // keeps adding to the counts
+        Arr dv(device, N, d.values.data()), dh(device, 256, hist.data());
+        verified = mcl::bench::timed(state, [&] { res(N, dh, dv); },  // keeps adding to the counts
+                                     [&] { dh.download(hist.data()); return ok(); });
     } else {
-        host(N, hist.data(), d.values.data());
-        if (!check(state, hist)) return;
-        for (auto _ : state) host(N, hist.data(), d.values.data());
+        verified = mcl::bench::timed(state, [&] { host(N, hist.data(), d.values.data()); }, ok);
     }
-    finish(state);
+    if (verified) finish(state);
 }
 
 const char* naive_source = R"CL(
@@ -68,50 +46,27 @@ __kernel void naive(int n, __global int* hist, __global const int* values) {
 void naive_opencl(benchmark::State& state, bool resident) {
     const Data& d = data();
     mcl::opencl::Device& device = histogram::device();
-    cl::Kernel kernel(device.program("naive", naive_source), "naive");
+    mcl::bench::NaiveKernel kernel(device, naive_source, "naive");
     std::vector<int> hist(256, 0);
-    mcl::opencl::DeviceArray<int> dv(device, N, d.values.data()), dh(device, 256, hist.data());
-    auto launch = [&] {
-        kernel.setArg(0, N); kernel.setArg(1, dh.buffer()); kernel.setArg(2, dv.buffer());
-        device.queue().enqueueNDRangeKernel(kernel, cl::NullRange, cl::NDRange(N), cl::NullRange);
-        device.queue().finish();
-    };
-    launch();
-    dh.download(hist.data());
-    if (!check(state, hist)) return;
-    for (auto _ : state) {
-        if (resident) {
-            launch();
-        } else {
-            dv.upload(d.values.data());
-            dh.upload(hist.data());
-            launch();
-            dh.download(hist.data());
-        }
-    }
-    finish(state);
+    Arr dv(device, N, d.values.data()), dh(device, 256, hist.data());
+    if (mcl::bench::timed_opencl(
+            state, resident, [&] { dv.upload(d.values.data()); dh.upload(hist.data()); },
+            [&] { kernel.run(cl::NDRange(N), cl::NullRange, N, dh, dv); }, [&] { dh.download(hist.data()); },
+            [&] { return check(state, hist); }))
+        finish(state);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     data();
-    for (bool resident : {true, false}) {
-        const std::string what = resident ? "kernel" : "with_transfers";
-        auto reg = [&](const std::string& variant, auto fn) {
-            benchmark::RegisterBenchmark(("histogram/pocl/" + variant + "/" + what).c_str(), fn)
-                ->Iterations(3)->UseRealTime()->Unit(benchmark::kMillisecond);
-        };
-        reg("mcl_perfect", [resident](benchmark::State& s) {
-            run_generated(s, histogram::device(), histogram::histogram, histogram::resident::histogram, resident);
-        });
-        reg("mcl_gpu", [resident](benchmark::State& s) {
-            run_generated(s, histogram_gpu::device(), histogram_gpu::histogram, histogram_gpu::resident::histogram,
-                          resident);
-        });
-        reg("naive_opencl", [resident](benchmark::State& s) { naive_opencl(s, resident); });
-    }
-    benchmark::Initialize(&argc, argv);
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
+    using mcl::bench::generated;
+    mcl::bench::add_opencl("histogram",
+                           {generated("mcl_perfect", run_generated, histogram::device, histogram::histogram,
+                                      histogram::resident::histogram),
+                            generated("mcl_gpu", run_generated, histogram_gpu::device, histogram_gpu::histogram,
+                                      histogram_gpu::resident::histogram),
+                            {"naive_opencl", naive_opencl}},
+                           3);
+    return mcl::bench::run_benchmarks(argc, argv);
 }

@@ -8,28 +8,22 @@
 
 namespace {
 
-template <typename Call>
-void bench_cpp(benchmark::State& state, Call call) {
+void run(benchmark::State& state, decltype(&spmv::spmv) fn) {
     const spmv_bench::Problem& p = spmv_bench::problem();
     std::vector<float> y(p.nrows, 0.0f);
     auto once = [&] {
-        call(p.nrows, p.ncols, p.nnz, y.data(), p.rowptr.data(), p.cols.data(), p.vals.data(), p.x.data());
-    };
-    once();
-    if (!spmv_bench::verify(state, y.data(), p)) return;
-    for (auto _ : state) {
-        once();
+        fn(p.nrows, p.ncols, p.nnz, y.data(), p.rowptr.data(), p.cols.data(), p.vals.data(), p.x.data());
         benchmark::DoNotOptimize(y.data());
-    }
+    };
+    if (!mcl::bench::timed(state, once, [&] { return spmv_bench::verify(state, y.data(), p); })) return;
     state.SetLabel(spmv_bench::label(p));
     mcl::bench::report_gflops(state, spmv_bench::flops(p));
 }
 
-void perfect(benchmark::State& s) { bench_cpp(s, &spmv::spmv); }
-void x86(benchmark::State& s) { bench_cpp(s, &spmv_x86::spmv); }
-
 }  // namespace
 
-BENCHMARK(perfect)->Name("spmv/cpu/mcl_perfect/kernel")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(x86)->Name("spmv/cpu/mcl_x86/kernel")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    mcl::bench::add_cpu("spmv", "mcl_perfect", run, spmv::spmv);
+    mcl::bench::add_cpu("spmv", "mcl_x86", run, spmv_x86::spmv);
+    return mcl::bench::run_benchmarks(argc, argv);
+}

@@ -76,6 +76,23 @@ std::string compare(const std::vector<float>& got, const std::vector<float>& wan
     return "";
 }
 
+// One verified, timed kernel variant: `reset` restores the output's initial
+// values, `call` computes it, `result` is the output array on the device.
+Result measure(const std::string& name, const std::string& label, double flops, int repetitions,
+               const std::function<void()>& reset, const std::function<void()>& call,
+               const mcl::cuda::DeviceArray<float>& result, const std::vector<float>& want) {
+    std::vector<float> got(want.size());
+    reset();
+    call();
+    check(cudaDeviceSynchronize(), name.c_str());
+    result.download(got.data());
+    Result r{name, label};
+    r.error = compare(got, want, 1e-3);
+    r.seconds = time_best(call, repetitions);
+    r.rate = flops / r.seconds * 1e-9;
+    return r;
+}
+
 __global__ void naive_matmul(int n, int m, int p, float* c, const float* a, const float* b) {
     int i = blockIdx.y, j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= m) return;
@@ -123,15 +140,8 @@ void bench_matmul(int n, std::vector<Result>& results, cublasHandle_t blas) {
     const std::string label = "n=" + std::to_string(n);
     const double flops = 2.0 * n * n * double(n);
     auto run = [&](const std::string& variant, const std::function<void()>& call) {
-        dc.upload(c0.data());
-        call();
-        check(cudaDeviceSynchronize(), variant.c_str());
-        dc.download(got.data());
-        Result r{"matmul/cuda/" + variant + "/kernel", label};
-        r.error = compare(got, want, 1e-3);
-        r.seconds = time_best(call, 3);
-        r.rate = flops / r.seconds * 1e-9;
-        results.push_back(r);
+        results.push_back(measure("matmul/cuda/" + variant + "/kernel", label, flops, 3,
+                                  [&] { dc.upload(c0.data()); }, call, dc, want));
     };
     run("cublas", cublas);
     run("mcl_perfect", [&] { matmul::resident::matmul(n, n, n, dc, da, db); });
@@ -157,7 +167,7 @@ void bench_gesummv(int n, std::vector<Result>& results, cublasHandle_t blas) {
     const float alpha = 1.5f, beta = 0.5f, zero = 0;
     auto& dev = gesummv::device();
     Array<float> da(dev, nn, a.data()), db(dev, nn, b.data()), dx(dev, n, x.data()), dy(dev, n), dt(dev, n);
-    std::vector<float> want(n), got(n);
+    std::vector<float> want(n);
     auto cublas = [&] {
         // Row-major a is column-major a^T: y = alpha a x + beta b x.
         check(cublasSgemv(blas, CUBLAS_OP_T, n, n, &alpha, da.data(), n, dx.data(), 1, &zero, dy.data(), 1), "sgemv");
@@ -171,14 +181,7 @@ void bench_gesummv(int n, std::vector<Result>& results, cublasHandle_t blas) {
     const std::string label = "n=" + std::to_string(n);
     const double flops = 4.0 * n * double(n);
     auto run = [&](const std::string& variant, const std::function<void()>& call) {
-        call();
-        check(cudaDeviceSynchronize(), variant.c_str());
-        dy.download(got.data());
-        Result r{"gesummv/cuda/" + variant + "/kernel", label};
-        r.error = compare(got, want, 1e-3);
-        r.seconds = time_best(call, 5);
-        r.rate = flops / r.seconds * 1e-9;
-        results.push_back(r);
+        results.push_back(measure("gesummv/cuda/" + variant + "/kernel", label, flops, 5, [] {}, call, dy, want));
     };
     run("cublas", cublas);
     run("mcl_perfect", [&] { gesummv::resident::gesummv(n, alpha, beta, dy, da, db, dx); });

@@ -87,13 +87,10 @@ std::string GridEmitter::host_launch_sizes(const GridLaunch& launch, size_t laun
             std::string name = slot_size_name(level, k);
             out += fmt::format("    const long long {} = std::max<long long>({{{}}});\n", name,
                                fmt::join(counts, ", "));
-            if (level == GridLevel::Group && launch.pack > 1 && k + 1 == launch.slots[l].size())
-                name = fmt::format("(({} + {}) / {})", name, launch.pack - 1, launch.pack);
             std::string& d = per_dimension[static_cast<size_t>(slot.dimension)];
             d = d == "1" ? name : d + " * " + name;
         }
-        if (level == GridLevel::Item && launch.pack > 1)
-            per_dimension[static_cast<size_t>(launch.packed_dimension)] = std::to_string(launch.pack);
+        per_dimension.resize(static_cast<size_t>(launch.dimensions[l] < 1 ? 1 : 3));
         out += fmt::format("    const size_t {}_{}[3] = {{(size_t)({}), (size_t)({}), (size_t)({})}};\n", names[l],
                            launch_index, per_dimension[0], per_dimension[1], per_dimension[2]);
     }
@@ -194,9 +191,6 @@ void GridEmitter::foreach(const Stmt& s) {
     std::vector<std::string> sizes;
     for (size_t k = 0; k < launch_->slots[l].size(); ++k) sizes.push_back(slot_size_name(place.level, k));
     std::string index = slot_index(*launch_, place.level, place.slot, levels_[static_cast<size_t>(l)], sizes);
-    if (place.level == GridLevel::Group && launch_->pack > 1 && place.slot + 1 == launch_->slots[l].size())
-        index = fmt::format("({} * {} + {})", index, launch_->pack,
-                            levels_[1].index[static_cast<size_t>(launch_->packed_dimension)]);
     std::string name = ident(s.decl->name());
     line("{");
     ++indent_;

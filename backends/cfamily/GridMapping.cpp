@@ -36,14 +36,10 @@ std::optional<std::array<GridLevelConfig, 2>> grid_levels(const BackendConfig& c
                 if (q.is_string()) out[l].index.push_back(q.get<std::string>());
             valid = out[l].dimensions >= 1 && static_cast<int>(out[l].index.size()) == out[l].dimensions;
         }
-        if (valid && level->contains("pack")) {
-            valid = l == 0 && (*level)["pack"].is_number_integer() && (*level)["pack"].get<int>() >= 1;
-            if (valid) out[l].pack = (*level)["pack"].get<int>();
-        }
         if (!valid) {
             diags.error(config.location,
                         fmt::format("backend '{}' in '{}' needs \"levels\": {{\"{}\": {{\"dimensions\": D, \"index\": "
-                                    "[one id query per dimension]}}}} (and for \"group\" optionally \"pack\": K >= 1)",
+                                    "[one id query per dimension]}}}}",
                                     config.backend, path, names[l]));
             return std::nullopt;
         }
@@ -126,7 +122,6 @@ private:
         place(root, {0, 0});
         host_known_ = std::move(saved);
         for (int l = 0; l < 2; ++l) assign_dimensions(launch, l);
-        pack(launch);
         check_barriers(root, false);
         return launch;
     }
@@ -187,7 +182,6 @@ private:
             if (s.else_branch) place(*s.else_branch, depth);
             return;
         case Stmt::Kind::For: place(*s.loop_body, depth); return;
-        case Stmt::Kind::Barrier: launch_->has_barrier = true; return;
         default: return;
         }
     }
@@ -216,19 +210,6 @@ private:
                 slots[static_cast<size_t>(j)].dimension = k - 1 - j;
             }
         }
-    }
-
-    // Packs units of the innermost group slot into one work-group where
-    // nothing needs a group to be a work-group of its own.
-    void pack(GridLaunch& launch) {
-        int k = levels_[0].pack;
-        auto& groups = launch.slots[0];
-        if (k <= 1 || groups.empty() || launch.has_barrier || !launch.group_arrays.empty()) return;
-        if (groups.back().linearised || launch.dimensions[1] >= levels_[1].dimensions) return;
-        launch.pack = k;
-        launch.packed_dimension = launch.slots[1].empty() ? 0 : launch.dimensions[1];
-        if (!launch.slots[1].empty()) ++launch.dimensions[1];
-        for (const Stmt* loop : groups.back().loops) launch.placements[loop].guarded = true;
     }
 
     void check_barriers(const Stmt& s, bool under_guard) {

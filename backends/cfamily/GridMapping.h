@@ -23,10 +23,7 @@
 //   indices or memory become host code, so that counts can be evaluated
 //   before the launch. Arrays in a "group"-scoped space are collected for
 //   the backend to place at kernel scope (constant size) or pass as dynamic
-//   storage. A "group" level may say "pack": K (for OpenCL on a CPU, where
-//   each work-group costs a call): a launch without barriers and arrays of
-//   group-scoped spaces then runs K units of its innermost group loop in one
-//   work-group, on a free item dimension, guarded by the loop's count.
+//   storage.
 // Guarantees: on success every foreach of the kernel has a placement, every
 //   slot size is computable on the host from the kernel's scalar parameters
 //   and host declarations, and no barrier sits under a guard (all items of a
@@ -67,11 +64,6 @@ struct GridLaunch {
     std::map<const mcpl::Stmt*, ForeachPlacement> placements;
     std::vector<const mcpl::Decl*> group_arrays;       // arrays in group-scoped spaces
     int dimensions[2] = {1, 1};                        // hardware dimensions used per level
-    bool has_barrier = false;
-    // K > 1: K units of the innermost group slot share a work-group, on
-    // item dimension packed_dimension.
-    int pack = 1;
-    int packed_dimension = 0;
 };
 
 struct GridPlan {
@@ -82,7 +74,6 @@ struct GridPlan {
 struct GridLevelConfig {
     int dimensions = 1;
     std::vector<std::string> index;  // the id query per dimension
-    int pack = 1;                    // "group" only: units per work-group when packing is allowed
 };
 
 // The "levels" section of a backend's configuration; errors located there.

@@ -179,40 +179,5 @@ hopper void k(int n, float[n] x) {
     EXPECT_THAT(cl, HasSubstr("x[(b)] = mcl_arg_0;\n"));
 }
 
-TEST(OpenClBackend, GroupsArePackedIntoWorkGroupsOnTheCpu) {
-    // x86_avx2 packs 8 threads into a work-group: PoCL pays per work-group.
-    Generated g = generate(R"(module pk;
-export k;
-import perfect;
-perfect void k(int n, float[n] x) {
-    foreach (int i in n threads) { x[i] = x[i] + 1.0; }
-}
-)", "x86_avx2", "opencl");
-    std::string cl = g.file("pk.cl"), glue = g.file("pk.cpp");
-    ASSERT_FALSE(cl.empty()) << g.diagnostics();
-    EXPECT_THAT(cl, HasSubstr("const int t_i = (((int)get_group_id(0)) * 8 + ((int)get_local_id(1)));"));
-    EXPECT_THAT(cl, HasSubstr("if (t_i < nrThreads_i)"));
-    EXPECT_THAT(glue, HasSubstr("{(size_t)(((mcl_groups_0 + 7) / 8)), (size_t)(1), (size_t)(1)}"));
-    EXPECT_THAT(glue, HasSubstr("{(size_t)(mcl_items_0), (size_t)(8), (size_t)(1)}"));
-}
-
-TEST(OpenClBackend, NoPackingAcrossABarrier) {
-    Generated g = generate(R"(module nb;
-import x86_avx2;
-x86_avx2 void k(int n, float[n, 8] x) {
-    foreach (int t in n threads) {
-        foreach (int v in 8 vectors) {
-            x[t, v] = 1.0;
-            barrier(main);
-            x[t, 7 - v] += 1.0;
-        }
-    }
-}
-)", "x86_avx2", "opencl");
-    std::string cl = g.file("nb.cl");
-    ASSERT_FALSE(cl.empty()) << g.diagnostics();
-    EXPECT_THAT(cl, HasSubstr("const int t = ((int)get_group_id(0));"));
-}
-
 }  // namespace
 }  // namespace mcl::backends::testing

@@ -90,7 +90,6 @@ std::string GridEmitter::host_launch_sizes(const GridLaunch& launch, size_t laun
             std::string& d = per_dimension[static_cast<size_t>(slot.dimension)];
             d = d == "1" ? name : d + " * " + name;
         }
-        per_dimension.resize(static_cast<size_t>(launch.dimensions[l] < 1 ? 1 : 3));
         out += fmt::format("    const size_t {}_{}[3] = {{(size_t)({}), (size_t)({}), (size_t)({})}};\n", names[l],
                            launch_index, per_dimension[0], per_dimension[1], per_dimension[2]);
     }

@@ -2,7 +2,8 @@
 # bench/run.sh: builds and runs every application benchmark of bench/ on this
 # machine (OpenCL on PoCL, generated C++, OpenBLAS and hand-written
 # references), with every library limited to the same number of threads,
-# and writes bench/RESULTS.md (bench/report.py). The GPU benchmarks
+# three times each (the report takes the best: this machine is shared and
+# single runs vary), and writes bench/RESULTS.md (bench/report.py). The GPU benchmarks
 # (bench/*/*_cuda*) are built and run separately on a GPU machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ for bench in build/bench/*/*_bench; do
   [ -x "$bench" ] || continue
   name=$(basename "$bench")
   echo "== $name"
-  "$bench" --benchmark_format=console --benchmark_out="$out/$name.json" --benchmark_out_format=json
+  "$bench" --benchmark_repetitions=3 --benchmark_format=console --benchmark_out="$out/$name.json" --benchmark_out_format=json
   results+=("$out/$name.json")
 done
 python3 bench/report.py bench/RESULTS.md "${results[@]}"

@@ -49,6 +49,7 @@ def machine_lines(contexts):
 def main():
     out_path, inputs = sys.argv[1], sys.argv[2:]
     rows = OrderedDict()  # (app, device, what) -> list of (variant, rate, unit, label, time)
+    runs = OrderedDict()  # (app, device, what) -> (variant, label) -> [(rate, unit, time)] over repetitions
     contexts = []
     for path in inputs:
         data = json.load(open(path))
@@ -67,18 +68,19 @@ def main():
             unit = "GFLOPS" if "GFLOPS" in b else "GB/s" if "GBps" in b else ""
             rate = b.get("GFLOPS", b.get("GBps"))
             seconds = b["real_time"] * {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[b.get("time_unit", "ns")]
-            entry = (variant, rate, unit, b.get("label", ""), seconds)
-            # Repetitions of one benchmark: keep the best.
-            same = [i for i, e in enumerate(rows.setdefault(key, [])) if e[0] == variant and e[3] == entry[3]]
-            if not same:
-                rows[key].append(entry)
-            elif rows[key][same[0]][1] is None or rate > rows[key][same[0]][1]:
-                rows[key][same[0]] = entry
+            runs.setdefault(key, OrderedDict()).setdefault((variant, b.get("label", "")), []).append(
+                (rate, unit, seconds))
+    # Repetitions of one benchmark: the run with the median rate.
+    for key, variants in runs.items():
+        for (variant, label), reps in variants.items():
+            reps.sort(key=lambda r: r[0])
+            rate, unit, seconds = reps[len(reps) // 2]
+            rows.setdefault(key, []).append((variant, rate, unit, label, seconds))
 
     md = ["# Benchmark results", "",
           f"Written by `bench/run.sh` on {datetime.date.today().isoformat()}.", ""]
     md += machine_lines(contexts)
-    md += ["", "Each benchmark ran three times; the tables give the best run. Rates are per call; `kernel` keeps the data on the device (resident API), "
+    md += ["", "Each benchmark ran three times; the tables give the run with the median rate. Rates are per call; `kernel` keeps the data on the device (resident API), "
            "`with_transfers` copies in and out on every call. Ratios compare with references "
            "measured in the same run; a ratio >= 1 is as fast as the reference.", ""]
     summary = []

@@ -2,7 +2,7 @@
 # bench/run.sh: builds and runs every application benchmark of bench/ on this
 # machine (OpenCL on PoCL, generated C++, OpenBLAS and hand-written
 # references), with every library limited to the same number of threads,
-# three times each (the report takes the best: this machine is shared and
+# three times each (the report takes the median: this machine is shared and
 # single runs vary), and writes bench/RESULTS.md (bench/report.py). The GPU benchmarks
 # (bench/*/*_cuda*) are built and run separately on a GPU machine.
 set -euo pipefail

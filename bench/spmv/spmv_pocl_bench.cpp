@@ -53,18 +53,24 @@ __kernel void spmv_naive(int nrows, __global float* y, __global const int* rowpt
 }
 )CL";
 
+// The naive kernel in work-groups of `group` rows: 64, as one would write
+// it, and 8, the work-group the generated code has at x86_avx2 (its vectors
+// par_group: 8 AVX2 lanes), to tell the cost of the group size from that of
+// translation and glue.
+template <int group>
 void naive(int nrows, int, int, DeviceArray<float>& y, const DeviceArray<int>& rowptr, const DeviceArray<int>& cols,
            const DeviceArray<float>& vals, const DeviceArray<float>& x) {
     static mcl::bench::NaiveKernel kernel(spmv::device(), kNaiveSource, "spmv_naive");
-    kernel.run(cl::NDRange((nrows + 63) / 64 * 64), cl::NDRange(64), nrows, y, rowptr, cols, vals, x);
+    kernel.run(cl::NDRange((nrows + group - 1) / group * group), cl::NDRange(group), nrows, y, rowptr, cols, vals, x);
 }
 
+template <int group>
 void naive_host(int nrows, int ncols, int nnz, float* y, const int* rowptr, const int* cols, const float* vals,
                 const float* x) {
     mcl::opencl::Device& device = spmv::device();
     DeviceArray<float> yd(device, nrows), vd(device, nnz, vals), xd(device, ncols, x);
     DeviceArray<int> rd(device, nrows + 1, rowptr), cd(device, nnz, cols);
-    naive(nrows, ncols, nnz, yd, rd, cd, vd, xd);
+    naive<group>(nrows, ncols, nnz, yd, rd, cd, vd, xd);
     yd.download(y);
 }
 
@@ -76,7 +82,8 @@ int main(int argc, char** argv) {
                            {generated("mcl_perfect", run, spmv::device, spmv::spmv, spmv::resident::spmv),
                             generated("mcl_x86", run, spmv_x86::device, spmv_x86::spmv, spmv_x86::resident::spmv),
                             generated("mcl_gpu", run, spmv_gpu::device, spmv_gpu::spmv, spmv_gpu::resident::spmv),
-                            generated("naive_opencl", run, spmv::device, naive_host, naive)},
+                            generated("naive_opencl", run, spmv::device, naive_host<64>, naive<64>),
+                            generated("naive_opencl_wg8", run, spmv::device, naive_host<8>, naive<8>)},
                            0);
     return mcl::bench::run_benchmarks(argc, argv);
 }

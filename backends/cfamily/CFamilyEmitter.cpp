@@ -473,7 +473,7 @@ void CFamilyEmitter::declaration(const Decl& d) {
         array_declaration(d, qualifier);
     } else {
         std::string init = d.init ? unwrap(expr(*d.init)) : (t.record ? record_zero_ : "0");
-        line(fmt::format("{}{}{}{} {} = {};", scalar_attributes(), qualifier, d.is_const ? "const " : "",
+        line(fmt::format("{}{}{}{} {} = {};", unused_prefix(d), qualifier, d.is_const ? "const " : "",
                          element_spelling(t), name, init));
     }
     for (size_t i = 1; i < d.forms.size(); ++i) {
@@ -502,6 +502,18 @@ std::string CFamilyEmitter::signature(const Function& f, Role role, bool definit
     return fmt::format("{} {}({})", element_spelling(f.resolved_return_type), ident(f.name), fmt::join(params, ", "));
 }
 
+void CFamilyEmitter::note_uses(const Expr& e) {
+    mcpl::for_each_var(e, [&](const Expr& v) {
+        if (v.decl) used_.insert(v.decl);
+    });
+}
+
+void CFamilyEmitter::note_uses(const Stmt& s) {
+    mcpl::for_each_stmt(s, [&](const Stmt& inner) {
+        mcpl::for_each_own_expr(inner, [&](const Expr& e) { note_uses(e); });
+    });
+}
+
 void CFamilyEmitter::begin_function(const Function& f, Role role) {
     pointer_scalars_.clear();
     for (const auto& p : f.params) {
@@ -511,7 +523,8 @@ void CFamilyEmitter::begin_function(const Function& f, Role role) {
             pointer_scalars_.insert(p.get());
         for (size_t i = 1; i < p->forms.size(); ++i) {
             const BasicDecl& alias = p->forms[i];
-            line(fmt::format("{}{} {} = {};", t.is_array() ? (p->is_written ? "" : "const ") : "",
+            line(fmt::format("{}{}{} {} = {};", t.is_array() ? array_parameter_space(*p, role) : "",
+                             t.is_array() ? (p->is_written ? "" : "const ") : "",
                              element_spelling(alias.resolved_type) + (t.is_array() ? "*" : ""), ident(alias.name),
                              ident(p->forms.front().name)));
         }

@@ -122,9 +122,18 @@ protected:
     // A call of a function of the module (not a builtin); `args` are spelt
     // already, written-scalar arguments included as the callee takes them.
     virtual std::string device_call(const mcpl::Function& callee, const std::vector<std::string>& args);
-    // What precedes a scalar local's declaration: e.g. `[[maybe_unused]] `
-    // where the language warns about constants the code does not use.
-    virtual std::string scalar_attributes() const { return ""; }
+    // The attribute that keeps the language's compiler from warning about an
+    // unused variable or parameter (`[[maybe_unused]] `), or "".
+    virtual std::string unused_attribute() const { return ""; }
+    // unused_attribute() for a declaration that the code being printed does
+    // not use (see note_uses), else "".
+    std::string unused_prefix(const mcpl::Decl& d) const { return used_.count(&d) ? "" : unused_attribute(); }
+    // Records the variables `s` uses, its nested statements included.
+    void note_uses(const mcpl::Stmt& s);
+    void note_uses(const mcpl::Expr& e);
+    // The address-space qualifier of an array parameter in `role`, with a
+    // trailing space (OpenCL's `__global `), for pointers that alias it.
+    virtual std::string array_parameter_space(const mcpl::Decl&, Role) const { return ""; }
     // A call statement (the default prints the call).
     virtual void call_statement(const mcpl::Stmt& s);
     // Whether device functions take written scalars by reference (else by
@@ -148,6 +157,7 @@ protected:
     int indent_ = 0;
     std::set<const mcpl::Decl*> pointer_scalars_;  // written scalars passed as pointers
     std::string record_zero_ = "{}";               // how a record local without initialiser is zeroed
+    std::set<const mcpl::Decl*> used_;             // variables the code being printed uses
 
 private:
     void collect_calls(const mcpl::Function& f);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
 
 namespace mcl::backends {
@@ -169,10 +170,25 @@ std::vector<std::string> GridEmitter::split_lines(const std::string& text) {
     return lines;
 }
 
+void GridEmitter::note_launch_uses(const GridPlan& plan, const GridLaunch& launch) {
+    used_.clear();
+    for (const Decl* d : plan.prologue) note_uses(*d->init);
+    // A foreach's count is printed only in its guard.
+    mcpl::for_each_stmt(*launch.root, [&](const Stmt& s) {
+        if (s.kind == Stmt::Kind::Foreach) {
+            auto it = launch.placements.find(&s);
+            if (it != launch.placements.end() && it->second.guarded) note_uses(*s.count);
+            return;
+        }
+        mcpl::for_each_own_expr(s, [&](const Expr& e) { note_uses(e); });
+    });
+}
+
 void GridEmitter::emit_launch_body(const GridPlan& plan, const GridLaunch& launch) {
+    note_launch_uses(plan, launch);
     launch_ = &launch;
     for (const Decl* d : plan.prologue)
-        line(fmt::format("{}const {} {} = {};", scalar_attributes(), element_spelling(d->forms.front().resolved_type), ident(d->name()),
+        line(fmt::format("{}const {} {} = {};", unused_prefix(*d), element_spelling(d->forms.front().resolved_type), ident(d->name()),
                          unwrap(expr(*d->init))));
     stmt(*launch.root);
     launch_ = nullptr;
@@ -193,7 +209,7 @@ void GridEmitter::foreach(const Stmt& s) {
     std::string name = ident(s.decl->name());
     line("{");
     ++indent_;
-    line(fmt::format("const int {} = {};", name, index));
+    line(fmt::format("{}const int {} = {};", unused_prefix(*s.decl), name, index));
     if (place.guarded) {
         out_ += indentation() + fmt::format("if ({} < {})", name, expr(*s.count));
         block(*s.loop_body);

@@ -40,6 +40,8 @@ protected:
     // The element count of an array's shape in host code.
     std::string host_elements(const mcpl::TypeExpr& shape);
 
+    // The variables the device code of `launch` uses (used_).
+    void note_launch_uses(const GridPlan& plan, const GridLaunch& launch);
     // Device code of `launch`: the prologue and its root foreach, statement
     // by statement (the backend opens and closes the function).
     void emit_launch_body(const GridPlan& plan, const GridLaunch& launch);

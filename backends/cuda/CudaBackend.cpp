@@ -56,7 +56,7 @@ private:
     std::string backend_name() const override { return "cuda"; }
     // The scalar declarations the host evaluates for a launch's sizes (a block
     // count, say) are repeated in its kernel, where nothing may use them.
-    std::string scalar_attributes() const override { return "[[maybe_unused]] "; }
+    std::string unused_attribute() const override { return "[[maybe_unused]] "; }
 
     std::string kernels_file() const { return in_.module.name + "_kernels.cuh"; }
 

@@ -21,16 +21,6 @@ using mcpl::Expr;
 using mcpl::Function;
 using mcpl::Stmt;
 
-// Calls `visit(const Expr&)` on every variable in `e`, those in indices included.
-template <typename Visit>
-void for_each_var(const Expr& e, Visit&& visit) {
-    if (e.kind == Expr::Kind::Var) visit(e);
-    for (const auto& arg : e.args) for_each_var(*arg, visit);
-    for (const auto& part : e.var)
-        for (const auto& group : part.indices)
-            for (const auto& index : group) for_each_var(*index, visit);
-}
-
 class HlsGenerator : public InProcessEmitter {
 public:
     HlsGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
@@ -149,7 +139,7 @@ private:
         std::set<const Decl*> local_arrays;
         auto lane_count = [&](const Expr& e) {
             int64_t count = 0;
-            for_each_var(e, [&](const Expr& v) {
+            mcpl::for_each_var(e, [&](const Expr& v) {
                 auto it = lanes.find(v.decl);
                 if (it != lanes.end()) count = std::max(count, it->second);
             });
@@ -164,7 +154,7 @@ private:
                 if (count > 0) lanes[s.decl.get()] = count;
             }
             mcpl::for_each_own_expr(s, [&](const Expr& e) {
-                for_each_var(e, [&](const Expr& v) {
+                mcpl::for_each_var(e, [&](const Expr& v) {
                     if (!local_arrays.count(v.decl) || !v.form) return;
                     // Lanes that select elements `stride` apart hit distinct
                     // banks of a cyclic partition by lanes * stride.

@@ -55,6 +55,10 @@ public:
 private:
     std::string backend_name() const override { return "opencl"; }
     bool has_references() const override { return false; }
+    // Declarations the host also computes (a block count, say), foreach
+    // indices and parameters may go unused in a launch: not worth a warning
+    // under -Wall -Wextra.
+    std::string unused_attribute() const override { return "__attribute__((unused)) "; }
 
     // --- the kernel source ------------------------------------------------------------
 
@@ -76,6 +80,8 @@ private:
         for (const Function* f : device_functions_) {
             out_ += "\n";
             indent_ = 1;
+            used_.clear();
+            note_uses(*f->body);
             out_ += signature(*f, Role::Device, true) + " {\n";
             begin_function(*f, Role::Device);
             for (const auto& s : f->body->body) stmt(*s);
@@ -105,29 +111,37 @@ private:
 
     void emit_launch_kernel(const Function& k, const GridPlan& plan, size_t n) {
         const GridLaunch& launch = plan.launches[n];
+        // The body first: the signature marks what it does not use.
+        std::string head = std::move(out_);
+        out_.clear();
+        indent_ = 1;
+        std::vector<const Decl*> fixed;
+        for (const Decl* d : launch.group_arrays)
+            if (auto elements = constant_elements(*d)) {
+                fixed.push_back(d);
+                line(fmt::format("__local {} {}[{}];", element_spelling(d->forms.front().resolved_type),
+                                 ident(d->forms.front().name), *elements ? *elements : 1));
+            }
+        begin_function(k, Role::Kernel);
+        emit_launch_body(plan, launch);
+        std::string body = std::move(out_);
+        out_ = std::move(head);
+
         std::vector<std::string> params;
         for (const auto& p : k.params) params.push_back(parameter(*p, Role::Kernel, true));
         for (int l = 0; l < 2; ++l)
-            for (size_t s = 0; s < launch.slots[l].size(); ++s)
-                params.push_back("const int " + slot_size_name(static_cast<GridLevel>(l), s));
-        std::vector<const Decl*> fixed;
-        for (const Decl* d : launch.group_arrays) {
-            std::string el = element_spelling(d->forms.front().resolved_type);
-            if (constant_elements(*d))
-                fixed.push_back(d);
-            else
-                params.push_back(fmt::format("__local {}* restrict {}", el, ident(d->forms.front().name)));
-        }
+            for (size_t s = 0; s < launch.slots[l].size(); ++s) {
+                std::string size = slot_size_name(static_cast<GridLevel>(l), s);
+                bool used = body.find(size) != std::string::npos;  // mcl_ names are the generator's own
+                params.push_back((used ? "" : unused_attribute()) + "const int " + size);
+            }
+        for (const Decl* d : launch.group_arrays)
+            if (std::find(fixed.begin(), fixed.end(), d) == fixed.end())
+                params.push_back(fmt::format("{}__local {}* restrict {}", unused_prefix(*d),
+                                             element_spelling(d->forms.front().resolved_type),
+                                             ident(d->forms.front().name)));
         out_ += fmt::format("\n__kernel void {}_{}({}) {{\n", ident(k.name), n, fmt::join(params, ", "));
-        indent_ = 1;
-        for (const Decl* d : fixed) {
-            int64_t elements = *constant_elements(*d);
-            line(fmt::format("__local {} {}[{}];", element_spelling(d->forms.front().resolved_type),
-                             ident(d->forms.front().name), elements ? elements : 1));
-        }
-        begin_function(k, Role::Kernel);
-        emit_launch_body(plan, launch);
-        out_ += "}\n";
+        out_ += body + "}\n";
     }
 
     std::string pointer_space(const Decl& d) const {
@@ -135,8 +149,17 @@ private:
         return q.empty() ? "__global " : q;
     }
 
+    std::string array_parameter_space(const Decl& d, Role role) const override {
+        return role == Role::Host ? "" : pointer_space(d);
+    }
+
     std::string parameter(const Decl& d, Role role, bool definition) override {
         if (role == Role::Host) return CFamilyEmitter::parameter(d, role, definition);
+        // A launch need not use every parameter of its kernel.
+        return (definition ? unused_prefix(d) : "") + device_parameter(d, role);
+    }
+
+    std::string device_parameter(const Decl& d, Role role) {
         const BasicDecl& form = d.forms.front();
         const Type& t = form.resolved_type;
         std::string el = element_spelling(t), name = ident(form.name);

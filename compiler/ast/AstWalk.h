@@ -53,4 +53,15 @@ void for_each_call(const Expr& e, Visit&& visit) {
             for (const ExprPtr& index : group) for_each_call(*index, visit);
 }
 
+// Calls `visit(const Expr&)` on every variable reference in `e`, those in
+// indices and call arguments included.
+template <typename Visit>
+void for_each_var(const Expr& e, Visit&& visit) {
+    if (e.kind == Expr::Kind::Var) visit(e);
+    for (const ExprPtr& arg : e.args) for_each_var(*arg, visit);
+    for (const VarPart& part : e.var)
+        for (const auto& group : part.indices)
+            for (const ExprPtr& index : group) for_each_var(*index, visit);
+}
+
 }  // namespace mcl::mcpl

@@ -290,15 +290,13 @@ std::string CFamilyEmitter::indexed(std::string base, const VarPart& part, const
     return fmt::format("({} + {} * {})", base, lin, fmt::join(rest, " * "));
 }
 
-std::string CFamilyEmitter::variable_name(const Expr&, const VarPart& head) { return ident(head.name); }
-
 std::string CFamilyEmitter::var(const Expr& e) {
     if (e.hardware) {
         return fmt::format("{} /* {}.{} */", e.hardware->value, e.hardware->description,
                            fmt::join(e.hardware->path, "."));
     }
     const VarPart& head = e.var.front();
-    std::string s = variable_name(e, head);
+    std::string s = ident(head.name);
     if (!e.form) return s;  // not annotated (cannot happen in a checked program)
     Type t = e.form->resolved_type;
     if (!t.is_array() && pointer_scalars_.count(e.decl)) s = "(*" + s + ")";
@@ -472,7 +470,7 @@ void CFamilyEmitter::declaration(const Decl& d) {
         if (d.init) unsupported(d.init->location, "initialised local arrays");
         array_declaration(d, qualifier);
     } else {
-        std::string init = d.init ? unwrap(expr(*d.init)) : (t.record ? record_zero_ : "0");
+        std::string init = d.init ? unwrap(expr(*d.init)) : (t.record ? "{}" : "0");
         line(fmt::format("{}{}{}{} {} = {};", unused_prefix(d), qualifier, d.is_const ? "const " : "",
                          element_spelling(t), name, init));
     }

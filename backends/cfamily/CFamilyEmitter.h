@@ -139,9 +139,6 @@ protected:
     // Whether device functions take written scalars by reference (else by
     // pointer, and callers pass addresses).
     virtual bool has_references() const { return true; }
-    // A variable's spelling (after indexing): a hook for backends whose
-    // indices are renamed, e.g. foreach indices that are hardware ids.
-    virtual std::string variable_name(const mcpl::Expr& e, const mcpl::VarPart& head);
 
     const GenerationInput& in_;
     const BackendConfig& config_;
@@ -156,7 +153,6 @@ protected:
     std::string out_;
     int indent_ = 0;
     std::set<const mcpl::Decl*> pointer_scalars_;  // written scalars passed as pointers
-    std::string record_zero_ = "{}";               // how a record local without initialiser is zeroed
     std::set<const mcpl::Decl*> used_;             // variables the code being printed uses
 
 private:

@@ -132,6 +132,33 @@ std::string GridEmitter::glue_header(const std::string& build, const std::string
     return out;
 }
 
+std::string GridEmitter::resident_function(const Function& k, const std::string& runtime, const std::string& setup,
+                                           const std::function<std::string(const GridLaunch&, size_t)>& launch_code,
+                                           const std::string& finish, const std::string& api_catch) {
+    const GridPlan& plan = plan_of(k);
+    std::string out = "\n" + resident_signature(k, runtime) + " {\n    try {\n";
+    out += "        " + runtime + "::Device& mcl_device = device();\n" + setup;
+    for (const std::string& l : split_lines(host_prologue(plan))) out += "    " + l + "\n";
+    for (size_t n = 0; n < plan.launches.size(); ++n) {
+        const GridLaunch& launch = plan.launches[n];
+        out += fmt::format("        {{  // launch {}: the foreach at line {}\n", n, launch.root->location.line);
+        for (const std::string& l : split_lines(host_launch_sizes(launch, n))) out += "        " + l + "\n";
+        out += launch_code(launch, n) + "        }\n";
+    }
+    out += finish + api_catch;
+    out += "    } catch (const std::exception& e) {\n";
+    out += fmt::format("        throw mcl::error_in(\"{}\", e);\n", where(k));
+    out += "    }\n}\n";
+    return out;
+}
+
+std::vector<const Decl*> GridEmitter::dynamic_arrays(const GridLaunch& launch) {
+    std::vector<const Decl*> dynamic;
+    for (const Decl* d : launch.group_arrays)
+        if (!constant_elements(*d)) dynamic.push_back(d);
+    return dynamic;
+}
+
 std::string GridEmitter::copying_function(const Function& k, const std::string& runtime) {
     std::string out = "\n" + signature(k, Role::Host, false) + " {\n    try {\n";
     out += "        " + runtime + "::Device& mcl_device = device();\n";

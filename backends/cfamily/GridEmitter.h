@@ -21,6 +21,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -82,6 +83,17 @@ protected:
     // and written scalars, uploads what it reads, calls resident::k and
     // downloads what it writes; errors name the kernel.
     std::string copying_function(const mcpl::Function& k, const std::string& runtime);
+    // The resident function of `k`: `setup` (lines that open it, after the
+    // device), the kernel's host prologue, then per launch, in a block of its
+    // own, its sizes and, when its grid is not empty, `launch_code(launch,
+    // n)`; then `finish`. `api_catch` is the API's own catch clause (or "")
+    // before the one that names the kernel in any other error.
+    std::string resident_function(const mcpl::Function& k, const std::string& runtime, const std::string& setup,
+                                  const std::function<std::string(const GridLaunch&, size_t)>& launch_code,
+                                  const std::string& finish, const std::string& api_catch);
+    // The arrays of group-scoped spaces in `launch` whose size is not
+    // constant: the backend passes their storage in.
+    static std::vector<const mcpl::Decl*> dynamic_arrays(const GridLaunch& launch);
     static std::vector<std::string> split_lines(const std::string& text);
 
     void foreach(const mcpl::Stmt& s) override;

@@ -60,15 +60,6 @@ private:
 
     std::string kernels_file() const { return in_.module.name + "_kernels.cuh"; }
 
-    // The group arrays of `launch` whose size is not constant: they share
-    // the launch's dynamic shared memory.
-    static std::vector<const Decl*> dynamic_arrays(const GridLaunch& launch) {
-        std::vector<const Decl*> dynamic;
-        for (const Decl* d : launch.group_arrays)
-            if (!constant_elements(*d)) dynamic.push_back(d);
-        return dynamic;
-    }
-
     static std::string offset_name(size_t k) { return fmt::format("mcl_shared_offset_{}", k); }
 
     // --- the kernel source ------------------------------------------------------------
@@ -162,16 +153,10 @@ private:
     }
 
     std::string emit_resident(const Function& k) {
-        const GridPlan& plan = plan_of(k);
-        std::string out = "\n" + resident_signature(k, "mcl::cuda") + " {\n    try {\n";
-        out += "        mcl::cuda::Device& mcl_device = device();\n        mcl_device.activate();\n";
-        for (const std::string& l : split_lines(host_prologue(plan))) out += "    " + l + "\n";
-        for (size_t n = 0; n < plan.launches.size(); ++n) {
-            const GridLaunch& launch = plan.launches[n];
-            out += fmt::format("        {{  // launch {}: the foreach at line {}\n", n, launch.root->location.line);
-            for (const std::string& l : split_lines(host_launch_sizes(launch, n))) out += "        " + l + "\n";
+        // The dynamic arrays of a launch share its dynamic shared memory.
+        auto launch_code = [&](const GridLaunch& launch, size_t n) {
             std::vector<const Decl*> dynamic = dynamic_arrays(launch);
-            out += fmt::format("            size_t mcl_shared_bytes_{} = 0;\n", n);
+            std::string out = fmt::format("            size_t mcl_shared_bytes_{} = 0;\n", n);
             for (size_t d = 0; d < dynamic.size(); ++d) {
                 out += fmt::format("            const size_t {} = mcl_shared_bytes_{};\n", offset_name(d), n);
                 out += fmt::format("            mcl_shared_bytes_{} += (sizeof({}) * std::max<size_t>(1, (size_t)({})) "
@@ -200,26 +185,22 @@ private:
                                "                    mcl_shared_bytes_{1}>>>({2});\n",
                                ident(k.name), n, fmt::join(args, ", "));
             out += fmt::format("                mcl::cuda::check(cudaGetLastError(), \"launching {}_{}\");\n"
-                               "            }}\n        }}\n",
+                               "            }}\n",
                                ident(k.name), n);
-        }
-        out += fmt::format("        mcl::cuda::check(cudaDeviceSynchronize(), \"running {}\");\n", ident(k.name));
-        out += "    } catch (const std::exception& e) {\n";
-        out += fmt::format("        throw mcl::error_in(\"{}\", e);\n", where(k));
-        out += "    }\n}\n";
-        return out;
+            return out;
+        };
+        return resident_function(k, "mcl::cuda", "        mcl_device.activate();\n", launch_code,
+                                 fmt::format("        mcl::cuda::check(cudaDeviceSynchronize(), \"running {}\");\n",
+                                             ident(k.name)),
+                                 "");
     }
 };
 
 }  // namespace
 
 std::vector<GeneratedFile> CudaBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
-    const BackendConfig* config = input.target.backend(name());
-    if (!config) {
-        diags.error(SourceLocation{input.target.file, 0, 0},
-                    fmt::format("target '{}' has no configuration for backend 'cuda'", input.leaf.name));
-        return {};
-    }
+    const BackendConfig* config = backend_config(input, name(), diags);
+    if (!config) return {};
     return CudaGenerator(input, *config, diags).run();
 }
 

@@ -115,10 +115,8 @@ private:
         std::string head = std::move(out_);
         out_.clear();
         indent_ = 1;
-        std::vector<const Decl*> fixed;
         for (const Decl* d : launch.group_arrays)
             if (auto elements = constant_elements(*d)) {
-                fixed.push_back(d);
                 line(fmt::format("__local {} {}[{}];", element_spelling(d->forms.front().resolved_type),
                                  ident(d->forms.front().name), *elements ? *elements : 1));
             }
@@ -135,11 +133,10 @@ private:
                 bool used = body.find(size) != std::string::npos;  // mcl_ names are the generator's own
                 params.push_back((used ? "" : unused_attribute()) + "const int " + size);
             }
-        for (const Decl* d : launch.group_arrays)
-            if (std::find(fixed.begin(), fixed.end(), d) == fixed.end())
-                params.push_back(fmt::format("{}__local {}* restrict {}", unused_prefix(*d),
-                                             element_spelling(d->forms.front().resolved_type),
-                                             ident(d->forms.front().name)));
+        for (const Decl* d : dynamic_arrays(launch))
+            params.push_back(fmt::format("{}__local {}* restrict {}", unused_prefix(*d),
+                                         element_spelling(d->forms.front().resolved_type),
+                                         ident(d->forms.front().name)));
         out_ += fmt::format("\n__kernel void {}_{}({}) {{\n", ident(k.name), n, fmt::join(params, ", "));
         out_ += body + "}\n";
     }
@@ -248,16 +245,10 @@ private:
     }
 
     std::string emit_resident(const Function& k) {
-        const GridPlan& plan = plan_of(k);
-        std::string out = "\n" + resident_signature(k, "mcl::opencl") + " {\n    try {\n";
-        out += "        mcl::opencl::Device& mcl_device = device();\n";
-        out += fmt::format("        cl::Program& mcl_program = mcl_device.program(\"{}\", kSource);\n", module_);
-        for (const std::string& l : split_lines(host_prologue(plan))) out += "    " + l + "\n";
-        for (size_t n = 0; n < plan.launches.size(); ++n) {
-            const GridLaunch& launch = plan.launches[n];
-            out += fmt::format("        {{  // launch {}: the foreach at line {}\n", n, launch.root->location.line);
-            for (const std::string& l : split_lines(host_launch_sizes(launch, n))) out += "        " + l + "\n";
-            out += "            if (" + grid_is_nonempty(n) + ") {\n";
+        std::string setup =
+            fmt::format("        cl::Program& mcl_program = mcl_device.program(\"{}\", kSource);\n", module_);
+        auto launch_code = [&](const GridLaunch& launch, size_t n) {
+            std::string out = "            if (" + grid_is_nonempty(n) + ") {\n";
             out += fmt::format("                cl::Kernel mcl_kernel(mcl_program, \"{}_{}\");\n", ident(k.name), n);
             out += "                cl_uint mcl_arg = 0;\n";
             for (const auto& p : k.params) {
@@ -270,29 +261,26 @@ private:
                 for (size_t s = 0; s < launch.slots[l].size(); ++s)
                     out += fmt::format("                mcl_kernel.setArg(mcl_arg++, (cl_int){});\n",
                                        slot_size_name(static_cast<GridLevel>(l), s));
-            for (const Decl* d : launch.group_arrays) {
-                if (constant_elements(*d)) continue;
+            for (const Decl* d : dynamic_arrays(launch))
                 out += fmt::format("                mcl_kernel.setArg(mcl_arg++, cl::Local(sizeof({}) * "
                                    "std::max<size_t>(1, (size_t)({}))));\n",
                                    element_spelling(d->forms.front().resolved_type),
                                    host_elements(d->forms.front().type));
-            }
             out += fmt::format("                mcl_device.queue().enqueueNDRangeKernel(\n"
                                "                    mcl_kernel, cl::NullRange,\n"
                                "                    cl::NDRange(mcl_group_count_{0}[0] * mcl_group_size_{0}[0], "
                                "mcl_group_count_{0}[1] * mcl_group_size_{0}[1],\n"
                                "                                mcl_group_count_{0}[2] * mcl_group_size_{0}[2]),\n"
                                "                    cl::NDRange(mcl_group_size_{0}[0], mcl_group_size_{0}[1], "
-                               "mcl_group_size_{0}[2]));\n            }}\n        }}\n",
+                               "mcl_group_size_{0}[2]));\n            }}\n",
                                n);
-        }
-        out += "        mcl_device.queue().finish();\n";
-        out += "    } catch (const cl::Error& e) {\n";
-        out += fmt::format("        throw mcl::Error(\"{}: \" + mcl::opencl::error_text(e));\n", where(k));
-        out += "    } catch (const std::exception& e) {\n";
-        out += fmt::format("        throw mcl::error_in(\"{}\", e);\n", where(k));
-        out += "    }\n}\n";
-        return out;
+            return out;
+        };
+        std::string api_catch = "    } catch (const cl::Error& e) {\n" +
+                                fmt::format("        throw mcl::Error(\"{}: \" + mcl::opencl::error_text(e));\n",
+                                            where(k));
+        return resident_function(k, "mcl::opencl", setup, launch_code, "        mcl_device.queue().finish();\n",
+                                 api_catch);
     }
 };
 

@@ -16,10 +16,6 @@ using hdl::BlockKind;
 using hdl::DeviceNode;
 using hdl::HardwareModel;
 
-bool is_execution(const DeviceNode& n) {
-    return hdl::is_a(n.kind, BlockKind::ExecutionUnit) || hdl::is_a(n.kind, BlockKind::ExecutionGroup);
-}
-
 bool is_load_store(const DeviceNode& n) {
     return hdl::is_a(n.kind, BlockKind::LoadStoreUnit) || hdl::is_a(n.kind, BlockKind::LoadStoreGroup);
 }
@@ -116,7 +112,7 @@ bool cache_only(const HardwareModel& model) {
     for (const DeviceNode* m : model.nodes_of_kind(BlockKind::Memory)) {
         if (hdl::is_a(m->kind, BlockKind::Cache) || !m->addressable || m->spaces.empty()) continue;
         for (const DeviceNode* p = m->parent; p; p = p->parent)
-            if (is_execution(*p)) return false;
+            if (p->is_execution()) return false;
     }
     return true;
 }

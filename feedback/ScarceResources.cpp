@@ -28,10 +28,6 @@ using hdl::BlockKind;
 using hdl::DeviceNode;
 using mcpl::Stmt;
 
-bool is_execution(const DeviceNode& n) {
-    return hdl::is_a(n.kind, BlockKind::ExecutionUnit) || hdl::is_a(n.kind, BlockKind::ExecutionGroup);
-}
-
 // Declarations of the function in memory space `space`, in source order.
 void declarations_in(const Stmt& s, const std::string& space, std::vector<const mcpl::Decl*>& out) {
     switch (s.kind) {
@@ -83,7 +79,7 @@ Declared declared_in(const FeedbackInput& in, AddressAnalysis& addresses, const 
 // The execution unit a feedback function is about: the node itself when it
 // has slots, else the first descendant that does.
 const DeviceNode* execution_unit_of(const DeviceNode& n) {
-    if (is_execution(n) && !n.slots.empty()) return &n;
+    if (n.is_execution() && !n.slots.empty()) return &n;
     for (const auto& c : n.children)
         if (const DeviceNode* e = execution_unit_of(*c)) return e;
     return nullptr;
@@ -266,7 +262,7 @@ std::vector<Remark> scarce_resources(const FeedbackInput& in) {
                 if (!m->capacity || m->capacity->unlimited) continue;
                 const DeviceNode* unit = nullptr;
                 for (const DeviceNode* p = m->parent; p && !unit; p = p->parent)
-                    if (is_execution(*p) && p->slots_for(owner.name) > 0) unit = p;
+                    if (p->is_execution() && p->slots_for(owner.name) > 0) unit = p;
                 if (!unit) continue;
                 if (!declared) declared = declared_in(in, addresses, space.name);
                 if (declared->decls.empty()) break;

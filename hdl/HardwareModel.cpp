@@ -13,6 +13,10 @@ int64_t DeviceNode::slots_for(const std::string& par_unit) const {
     return 0;
 }
 
+bool DeviceNode::is_execution() const {
+    return is_a(kind, BlockKind::ExecutionUnit) || is_a(kind, BlockKind::ExecutionGroup);
+}
+
 Quantity DeviceNode::instance_count() const {
     Quantity total{false, 1};
     for (const DeviceNode* n = parent; n; n = n->parent) {
@@ -102,8 +106,7 @@ std::vector<const DeviceNode*> HardwareModel::memories_for_space(const std::stri
 std::vector<const DeviceNode*> HardwareModel::execution_units_for(const std::string& par_unit) const {
     std::vector<const DeviceNode*> out;
     for_each_node([&](const DeviceNode& n) {
-        bool executes = is_a(n.kind, BlockKind::ExecutionUnit) || is_a(n.kind, BlockKind::ExecutionGroup);
-        if (executes && n.slots_for(par_unit) > 0) out.push_back(&n);
+        if (n.is_execution() && n.slots_for(par_unit) > 0) out.push_back(&n);
     });
     return out;
 }

@@ -101,6 +101,8 @@ struct DeviceNode {
 
     // Slots this node offers for a par_unit (0 when it names none).
     int64_t slots_for(const std::string& par_unit) const;
+    // An execution unit or group (of any subclass): a block that runs par_units.
+    bool is_execution() const;
     // How many instances of this node exist: the product of the unit counts
     // of the groups it is nested in (unlimited when any is).
     Quantity instance_count() const;

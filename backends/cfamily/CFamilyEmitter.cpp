@@ -228,7 +228,7 @@ std::string CFamilyEmitter::in_process_glue(const std::string& linkage, const st
         for (const auto& p : k->params) args.push_back(ident(p->forms.front().name));
         out += "\n" + signature(*k, Role::Host, false) + " {\n";
         out += "    try {\n";
-        out += fmt::format("        return kernels::{}({});\n", ident(k->name), fmt::join(args, ", "));
+        out += fmt::format("        return kernels::{}({});\n", kernel_symbol(*k), fmt::join(args, ", "));
         out += "    } catch (const std::exception& e) {\n";
         out += fmt::format("        throw mcl::Error(std::string(\"{}::{} ({} backend): \") + e.what());\n", module_,
                            ident(k->name), backend_name());
@@ -497,7 +497,8 @@ std::string CFamilyEmitter::parameter(const Decl& d, Role role, bool) {
 std::string CFamilyEmitter::signature(const Function& f, Role role, bool definition) {
     std::vector<std::string> params;
     for (const auto& p : f.params) params.push_back(parameter(*p, role, definition));
-    return fmt::format("{} {}({})", element_spelling(f.resolved_return_type), ident(f.name), fmt::join(params, ", "));
+    return fmt::format("{} {}({})", element_spelling(f.resolved_return_type),
+                       role == Role::Kernel ? kernel_symbol(f) : ident(f.name), fmt::join(params, ", "));
 }
 
 void CFamilyEmitter::note_uses(const Expr& e) {

@@ -97,7 +97,8 @@ protected:
     void check_memory_space(const mcpl::Decl& d);
     // The configured qualifier of a memory space, with a trailing space, or "".
     std::string qualifier_of(const std::string& space) const;
-    // `name(params)` with the function's return type.
+    // `name(params)` with the function's return type; a Role::Kernel
+    // function is named kernel_symbol(f).
     std::string signature(const mcpl::Function& f, Role role, bool definition);
     // Opens a function body: aliases for a parameter's other forms, and the
     // kernel's written scalars registered as pointers.
@@ -122,6 +123,9 @@ protected:
     // A call of a function of the module (not a builtin); `args` are spelt
     // already, written-scalar arguments included as the callee takes them.
     virtual std::string device_call(const mcpl::Function& callee, const std::vector<std::string>& args);
+    // The name of a kernel's own function (Role::Kernel), by default the
+    // kernel's name.
+    virtual std::string kernel_symbol(const mcpl::Function& k) const { return ident(k.name); }
     // The attribute that keeps the language's compiler from warning about an
     // unused variable or parameter (`[[maybe_unused]] `), or "".
     virtual std::string unused_attribute() const { return ""; }

@@ -40,6 +40,10 @@ private:
 
     std::string linkage(Role role) const override { return role == Role::Kernel ? "extern \"C\" " : ""; }
 
+    // C has one namespace: `<module>_<kernel>` keeps the top functions of
+    // modules with kernels of the same name apart in one program.
+    std::string kernel_symbol(const Function& k) const override { return module_ + "_" + ident(k.name); }
+
     std::string glue_note() const override {
         return "// C simulation: each host function calls the kernel's top function in this\n"
                "// process. On the card, the XRT runtime would instead load the xclbin that\n"

@@ -11,26 +11,27 @@
 //   (atomic builtins are plain read-modify-writes, e.g. "$0 += $1": an HLS
 //   kernel is sequential C, so no other unit updates the value meanwhile)
 // Does: writes, for module M,
-//   - M_kernels.cpp: each kernel an `extern "C"` top function in namespace
-//     M::kernels (its C name is the kernel's, as v++ expects), the functions
-//     it calls in M::kernels::device. Arrays and written scalars are m_axi
-//     ports (`offset=slave bundle=gmem`), other scalars and the return value
-//     s_axilite. Arrays are flat and indexed row-major as in the cpp backend.
-//     A foreach is a plain counted loop: "unroll" loops with a constant trip
-//     count (literals, hardware values and constants over them) get
-//     `HLS UNROLL`; "pipeline" loops, and "unroll" loops without a constant
-//     trip count (a comment says so), get `HLS PIPELINE II=1` unless they
-//     contain a loop that would not be unrolled (PIPELINE would have to
+//   - M_kernels.cpp: each kernel an `extern "C"` top function `M_<kernel>` in
+//     namespace M::kernels (the kernel name v++ and XRT know it by; the
+//     module prefix keeps equally named kernels of two modules apart), the
+//     functions it calls in M::kernels::device. Arrays and written scalars
+//     are m_axi ports (`offset=slave bundle=gmem`), other scalars and the
+//     return value s_axilite. Arrays are flat and indexed row-major as in the
+//     cpp backend. A foreach is a plain counted loop: "unroll" loops with a
+//     constant trip count (literals, hardware values and constants over them)
+//     get `HLS UNROLL`; "pipeline" loops, and "unroll" loops without a
+//     constant trip count (a comment says so), get `HLS PIPELINE II=1` unless
+//     they contain a loop that would not be unrolled (PIPELINE would have to
 //     unroll it; a comment says so, and HLS pipelines the inner loop). Local
 //     arrays are C arrays of their constant size, zeroed. `ARRAY_PARTITION`:
 //     "complete" partitions every local array of the space completely;
 //     "cyclic" partitions one whose elements an unrolled loop's index (or a
-//     value computed from it) selects, cyclically by the trip count times
-//     the distance of the elements that the index steps over (completely
-//     when that covers the array). Pragmas are written `MCL_HLS(HLS ...)`,
-//     a macro the file defines as `_Pragma` under __SYNTHESIS__ and as
-//     nothing otherwise, so that C simulation compiles without
-//     unknown-pragma warnings.
+//     value computed from it) selects, cyclically by the trip count times the
+//     distance of the elements that the index steps over (completely when
+//     that covers the array). Pragmas are written `MCL_HLS(HLS ...)`, a macro
+//     the file defines as `_Pragma` under __SYNTHESIS__ and as nothing
+//     otherwise, so that C simulation compiles without unknown-pragma
+//     warnings.
 //   - M.h: records as structs and `namespace M { void kernel(...); }`, as
 //     the cpp backend's.
 //   - M.cpp: the glue; it calls the top function in the host process (C

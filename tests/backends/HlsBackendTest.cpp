@@ -34,14 +34,14 @@ perfect void vadd(int n, float[n] c, const float[n] a) {
     EXPECT_THAT(g.file("vadd.h"), HasSubstr("namespace vadd {"));
     EXPECT_THAT(g.file("vadd.h"), HasSubstr("void vadd(int n, float* c, const float* a);"));
     std::string glue = g.file("vadd.cpp");
-    EXPECT_THAT(glue, HasSubstr("extern \"C\" void vadd(int n, float* c, const float* __restrict__ a);"));
-    EXPECT_THAT(glue, HasSubstr("return kernels::vadd(n, c, a);"));
+    EXPECT_THAT(glue, HasSubstr("extern \"C\" void vadd_vadd(int n, float* c, const float* __restrict__ a);"));
+    EXPECT_THAT(glue, HasSubstr("return kernels::vadd_vadd(n, c, a);"));
     EXPECT_THAT(glue, HasSubstr("throw mcl::Error(std::string(\"vadd::vadd (hls backend): \") + e.what());"));
     EXPECT_THAT(glue, HasSubstr("XRT runtime would instead load the xclbin"));
     std::string k = g.file("vadd_kernels.cpp");
     EXPECT_THAT(k, HasSubstr("#ifdef __SYNTHESIS__\n#define MCL_HLS(x) _Pragma(#x)\n#else\n#define MCL_HLS(x)\n#endif"));
     EXPECT_THAT(k, Not(HasSubstr("#pragma HLS")));
-    EXPECT_THAT(k, HasSubstr("extern \"C\" void vadd([[maybe_unused]] int n, [[maybe_unused]] float* c, "
+    EXPECT_THAT(k, HasSubstr("extern \"C\" void vadd_vadd([[maybe_unused]] int n, [[maybe_unused]] float* c, "
                              "[[maybe_unused]] const float* __restrict__ a) {\n"
                              "    MCL_HLS(HLS INTERFACE s_axilite port=n)\n"
                              "    MCL_HLS(HLS INTERFACE m_axi port=c offset=slave bundle=gmem)\n"

@@ -69,9 +69,25 @@ public:
         if (threads > static_cast<size_t>(properties_.maxThreadsPerBlock))
             throw Error(std::to_string(threads) + " threads per block exceed the " +
                         std::to_string(properties_.maxThreadsPerBlock) + " that " + name() + " allows");
-        if (shared_bytes > properties_.sharedMemPerBlock)
+        if (shared_bytes > properties_.sharedMemPerBlockOptin)
             throw Error(std::to_string(shared_bytes) + " bytes of shared memory per block exceed the " +
-                        std::to_string(properties_.sharedMemPerBlock) + " that " + name() + " allows");
+                        std::to_string(properties_.sharedMemPerBlockOptin) + " that " + name() + " allows");
+    }
+
+    // Lets `kernel` (named `what` in errors) launch with `bytes` of dynamic
+    // shared memory: beyond sharedMemPerBlock (48 KB), less what the kernel
+    // declares statically, a kernel must opt in, up to sharedMemPerBlockOptin.
+    template <typename Kernel>
+    void allow_dynamic_shared(Kernel* kernel, size_t bytes, const char* what) const {
+        cudaFuncAttributes attributes{};
+        check(cudaFuncGetAttributes(&attributes, kernel), what);
+        if (attributes.sharedSizeBytes + bytes <= properties_.sharedMemPerBlock) return;
+        if (attributes.sharedSizeBytes + bytes > properties_.sharedMemPerBlockOptin)
+            throw Error(std::string(what) + ": " + std::to_string(attributes.sharedSizeBytes + bytes) +
+                        " bytes of shared memory per block exceed the " +
+                        std::to_string(properties_.sharedMemPerBlockOptin) + " that " + name() + " allows");
+        check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)),
+              what);
     }
 
 private:

@@ -15,7 +15,8 @@ using mcpl::Function;
 using mcpl::Primitive;
 using mcpl::Type;
 
-// Dynamic shared arrays start at multiples of this many bytes.
+// Group arrays start at multiples of this many bytes of the dynamic shared
+// memory they are carved from.
 constexpr int kSharedAlignment = 16;
 
 class CudaGenerator : public GridEmitter {
@@ -62,6 +63,12 @@ private:
 
     static std::string offset_name(size_t k) { return fmt::format("mcl_shared_offset_{}", k); }
 
+    // The element count of a group array, as the host computes it.
+    std::string shared_elements(const Decl& d) {
+        if (auto elements = constant_elements(d)) return std::to_string(*elements);
+        return host_elements(d.forms.front().type);
+    }
+
     // --- the kernel source ------------------------------------------------------------
 
     std::string emit_kernel_source() {
@@ -94,22 +101,20 @@ private:
         for (int l = 0; l < 2; ++l)
             for (size_t s = 0; s < launch.slots[l].size(); ++s)
                 params.push_back("const int " + slot_size_name(static_cast<GridLevel>(l), s));
-        std::vector<const Decl*> dynamic = dynamic_arrays(launch);
-        for (size_t d = 0; d < dynamic.size(); ++d) params.push_back("const size_t " + offset_name(d));
+        // Every group array is carved out of dynamic shared memory: static
+        // __shared__ arrays may take only 48 KB, dynamic shared memory all a
+        // block may have (227 KB on Hopper) once the glue opts in (CUDA C++
+        // Programming Guide, "Shared Memory" of compute capability 7.x+).
+        const std::vector<const Decl*>& shared = launch.group_arrays;
+        for (size_t d = 0; d < shared.size(); ++d) params.push_back("const size_t " + offset_name(d));
         out_ += fmt::format("\n__global__ void {}_{}({}) {{\n", ident(k.name), n, fmt::join(params, ", "));
         indent_ = 1;
-        for (const Decl* d : launch.group_arrays) {
-            auto elements = constant_elements(*d);
-            if (!elements) continue;
-            line(fmt::format("__shared__ {} {}[{}];", element_spelling(d->forms.front().resolved_type),
-                             ident(d->forms.front().name), *elements ? *elements : 1));
-        }
-        if (!dynamic.empty())
+        if (!shared.empty())
             line(fmt::format("extern __shared__ __align__({}) unsigned char mcl_shared[];", kSharedAlignment));
-        for (size_t d = 0; d < dynamic.size(); ++d) {
-            std::string el = element_spelling(dynamic[d]->forms.front().resolved_type);
+        for (size_t d = 0; d < shared.size(); ++d) {
+            std::string el = element_spelling(shared[d]->forms.front().resolved_type);
             line(fmt::format("{0}* const {1} = reinterpret_cast<{0}*>(mcl_shared + {2});", el,
-                             ident(dynamic[d]->forms.front().name), offset_name(d)));
+                             ident(shared[d]->forms.front().name), offset_name(d)));
         }
         begin_function(k, Role::Kernel);
         emit_launch_body(plan, launch);
@@ -153,21 +158,24 @@ private:
     }
 
     std::string emit_resident(const Function& k) {
-        // The dynamic arrays of a launch share its dynamic shared memory.
+        // The group arrays of a launch share its dynamic shared memory.
         auto launch_code = [&](const GridLaunch& launch, size_t n) {
-            std::vector<const Decl*> dynamic = dynamic_arrays(launch);
+            const std::vector<const Decl*>& shared = launch.group_arrays;
             std::string out = fmt::format("            size_t mcl_shared_bytes_{} = 0;\n", n);
-            for (size_t d = 0; d < dynamic.size(); ++d) {
+            for (size_t d = 0; d < shared.size(); ++d) {
                 out += fmt::format("            const size_t {} = mcl_shared_bytes_{};\n", offset_name(d), n);
                 out += fmt::format("            mcl_shared_bytes_{} += (sizeof({}) * std::max<size_t>(1, (size_t)({})) "
                                    "+ {}) / {} * {};\n",
-                                   n, element_spelling(dynamic[d]->forms.front().resolved_type),
-                                   host_elements(dynamic[d]->forms.front().type), kSharedAlignment - 1,
+                                   n, element_spelling(shared[d]->forms.front().resolved_type),
+                                   shared_elements(*shared[d]), kSharedAlignment - 1,
                                    kSharedAlignment, kSharedAlignment);
             }
             out += "            if (" + grid_is_nonempty(n) + ") {\n";
             out += fmt::format("                mcl_device.check_launch(mcl_group_count_{0}, mcl_group_size_{0}, "
                                "mcl_shared_bytes_{0});\n", n);
+            if (!shared.empty())
+                out += fmt::format("                mcl_device.allow_dynamic_shared(kernels::{0}_{1}, mcl_shared_bytes_{1}, "
+                                   "\"{0}_{1}\");\n", ident(k.name), n);
             std::vector<std::string> args;
             for (const auto& p : k.params) {
                 const Type& t = p->forms.front().resolved_type;
@@ -177,7 +185,7 @@ private:
             for (int l = 0; l < 2; ++l)
                 for (size_t s = 0; s < launch.slots[l].size(); ++s)
                     args.push_back("(int)" + slot_size_name(static_cast<GridLevel>(l), s));
-            for (size_t d = 0; d < dynamic.size(); ++d) args.push_back(offset_name(d));
+            for (size_t d = 0; d < shared.size(); ++d) args.push_back(offset_name(d));
             out += fmt::format("                kernels::{0}_{1}<<<dim3((unsigned int)mcl_group_count_{1}[0], "
                                "(unsigned int)mcl_group_count_{1}[1], (unsigned int)mcl_group_count_{1}[2]),\n"
                                "                    dim3((unsigned int)mcl_group_size_{1}[0], "

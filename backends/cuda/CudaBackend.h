@@ -15,10 +15,10 @@
 //     launch (`<kernel>_<n>`), the `__device__` functions before them (they
 //     take written scalars by reference). Arrays are pointers (`const` when
 //     only read, all `__restrict__`: MCPL forbids aliasing), written scalars
-//     one-element device arrays, group-scoped arrays `__shared__` at kernel
-//     scope or, when their size is not constant, carved out of the launch's
-//     dynamic shared memory (`extern __shared__`) at offsets the host passes,
-//     each rounded up to 16 bytes. Slot sizes are passed as int arguments.
+//     one-element device arrays, group-scoped arrays carved out of the
+//     launch's dynamic shared memory (`extern __shared__`) at offsets the
+//     host passes, each rounded up to 16 bytes (static `__shared__` arrays
+//     could take only 48 KB). Slot sizes are passed as int arguments.
 //     Module constants are constexpr.
 //   - M.h: records, `namespace M { void kernel(...); }` with host pointers
 //     (the contract of DESIGN.md section 7), `M::device()`, and
@@ -27,9 +27,10 @@
 //   - M.cu: the glue, which includes M_kernels.cuh: it picks the device
 //     (runtime/mcl_cuda.h), copies in exactly the arrays and written scalars
 //     the kernel reads, checks every launch's grid, block and shared memory
-//     sizes against the device's limits, launches every launch with the
-//     sizes computed on the host, copies out what it writes, waits, and
-//     throws mcl::Error with the CUDA error text on any failure.
+//     sizes against the device's limits, opts in to more than 48 KB of
+//     dynamic shared memory where a launch needs it, launches every launch
+//     with the sizes computed on the host, copies out what it writes, waits,
+//     and throws mcl::Error with the CUDA error text on any failure.
 //   - mcl_runtime.h and mcl_cuda.h, the runtime headers the glue includes.
 // Guarantees: the files compile with `nvcc -std=c++17 -Werror all-warnings
 //   -Xcompiler -Wall,-Wextra` and compute what the kernel at `perfect`

@@ -1,6 +1,6 @@
 // The cuda backend: files and interfaces, one __global__ kernel per launch,
-// __shared__ arrays (fixed size at kernel scope, dynamic ones carved out of
-// extern __shared__ memory), __syncthreads barriers, __restrict__ pointers
+// shared arrays (all carved out of extern __shared__ memory, with the glue
+// opting in beyond 48 KB), __syncthreads barriers, __restrict__ pointers
 // and the glue's launch-limit check. The grid mapping itself is shared with
 // OpenCL (OpenClBackendTest.cpp); that the code compiles warning-free with
 // nvcc is shown end to end (run_end_to_end.sh).
@@ -103,21 +103,50 @@ hopper void k(int n, int p, int q, float[n, 32] x) {
 )");
     std::string k = g.file("sh_kernels.cuh"), glue = g.file("sh.cu");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
-    EXPECT_THAT(k, HasSubstr("const size_t mcl_shared_offset_0, const size_t mcl_shared_offset_1) {\n"
-                             "    __shared__ float fixed[32];\n"
+    EXPECT_THAT(k, HasSubstr("const size_t mcl_shared_offset_0, const size_t mcl_shared_offset_1, "
+                             "const size_t mcl_shared_offset_2) {\n"
                              "    extern __shared__ __align__(16) unsigned char mcl_shared[];\n"
-                             "    float* const dynamic = reinterpret_cast<float*>(mcl_shared + mcl_shared_offset_0);\n"
-                             "    int* const counts = reinterpret_cast<int*>(mcl_shared + mcl_shared_offset_1);\n"));
+                             "    float* const fixed = reinterpret_cast<float*>(mcl_shared + mcl_shared_offset_0);\n"
+                             "    float* const dynamic = reinterpret_cast<float*>(mcl_shared + mcl_shared_offset_1);\n"
+                             "    int* const counts = reinterpret_cast<int*>(mcl_shared + mcl_shared_offset_2);\n"));
+    EXPECT_THAT(k, Not(HasSubstr("__shared__ float")));
     EXPECT_THAT(k, HasSubstr("__syncthreads();"));
     EXPECT_THAT(k, Not(HasSubstr("__threadfence")));
     EXPECT_THAT(glue, HasSubstr("const size_t mcl_shared_offset_0 = mcl_shared_bytes_0;\n"
                                 "            mcl_shared_bytes_0 += (sizeof(float) * std::max<size_t>(1, "
-                                "(size_t)((p))) + 15) / 16 * 16;\n"
+                                "(size_t)(32)) + 15) / 16 * 16;\n"
                                 "            const size_t mcl_shared_offset_1 = mcl_shared_bytes_0;\n"
+                                "            mcl_shared_bytes_0 += (sizeof(float) * std::max<size_t>(1, "
+                                "(size_t)((p))) + 15) / 16 * 16;\n"
+                                "            const size_t mcl_shared_offset_2 = mcl_shared_bytes_0;\n"
                                 "            mcl_shared_bytes_0 += (sizeof(int) * std::max<size_t>(1, "
                                 "(size_t)((q))) + 15) / 16 * 16;\n"));
+    EXPECT_THAT(glue, HasSubstr("mcl_device.allow_dynamic_shared(kernels::k_0, mcl_shared_bytes_0, \"k_0\");\n"));
     EXPECT_THAT(glue, HasSubstr("                    mcl_shared_bytes_0>>>("));
-    EXPECT_THAT(glue, HasSubstr("mcl_shared_offset_0, mcl_shared_offset_1);"));
+    EXPECT_THAT(glue, HasSubstr("mcl_shared_offset_0, mcl_shared_offset_1, mcl_shared_offset_2);"));
+}
+
+// A block's 64 KB of shared memory: more than static __shared__ arrays may
+// take, so it is dynamic and the glue opts in (Hopper allows 227 KB).
+TEST(CudaBackend, SharedMemoryBeyondTheStaticLimit) {
+    Generated g = generate_cuda(R"(module big;
+import hopper;
+hopper void k(int n, float[n, 16384] x) {
+    foreach (int b in n blocks) {
+        shared float[16384] s;
+        foreach (int w in 32 warps) { foreach (int t in 32 threads) {
+            for (int e = w * 32 + t; e < 16384; e += 1024) { s[e] = x[b, e]; }
+            barrier(shared);
+            for (int e = w * 32 + t; e < 16384; e += 1024) { x[b, e] = s[16383 - e]; }
+        } }
+    }
+}
+)");
+    std::string k = g.file("big_kernels.cuh"), glue = g.file("big.cu");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("float* const s = reinterpret_cast<float*>(mcl_shared + mcl_shared_offset_0);"));
+    EXPECT_THAT(glue, HasSubstr("(size_t)(16384)) + 15) / 16 * 16;"));
+    EXPECT_THAT(glue, HasSubstr("mcl_device.allow_dynamic_shared(kernels::k_0, mcl_shared_bytes_0, \"k_0\");"));
 }
 
 TEST(CudaBackend, EachTopLevelForeachIsAKernel) {

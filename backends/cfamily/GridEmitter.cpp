@@ -152,11 +152,17 @@ std::string GridEmitter::resident_function(const Function& k, const std::string&
     return out;
 }
 
-std::vector<const Decl*> GridEmitter::dynamic_arrays(const GridLaunch& launch) {
-    std::vector<const Decl*> dynamic;
-    for (const Decl* d : launch.group_arrays)
-        if (!constant_elements(*d)) dynamic.push_back(d);
-    return dynamic;
+std::string GridEmitter::glue_namespace(const std::string& prelude, const std::string& device_definition,
+                                        const std::string& runtime,
+                                        const std::function<std::string(const Function&)>& resident) {
+    std::string out = "namespace " + module_ + " {\n\n" + prelude;
+    out += runtime + "::Device& device() { return " + device_definition + "; }\n\n";
+    out += "namespace resident {\n";
+    for (const Function* k : kernels_) out += resident(*k);
+    out += "}  // namespace resident\n";
+    for (const Function* k : kernels_) out += copying_function(*k, runtime);
+    out += "\n}  // namespace " + module_ + "\n";
+    return out;
 }
 
 std::string GridEmitter::copying_function(const Function& k, const std::string& runtime) {

@@ -79,6 +79,12 @@ protected:
     // kernel's copying function and the resident API.
     std::string glue_header(const std::string& build, const std::string& runtime_header, const std::string& runtime,
                             const std::string& device_note);
+    // The glue's namespace <module>: `prelude`, `device()` returning
+    // `device_definition`, namespace resident with `resident(k)` of each
+    // kernel, then each kernel's copying function.
+    std::string glue_namespace(const std::string& prelude, const std::string& device_definition,
+                               const std::string& runtime,
+                               const std::function<std::string(const mcpl::Function&)>& resident);
     // The copying function of `k`: allocates device arrays for its arrays
     // and written scalars, uploads what it reads, calls resident::k and
     // downloads what it writes; errors name the kernel.
@@ -91,9 +97,6 @@ protected:
     std::string resident_function(const mcpl::Function& k, const std::string& runtime, const std::string& setup,
                                   const std::function<std::string(const GridLaunch&, size_t)>& launch_code,
                                   const std::string& finish, const std::string& api_catch);
-    // The arrays of group-scoped spaces in `launch` whose size is not
-    // constant: the backend passes their storage in.
-    static std::vector<const mcpl::Decl*> dynamic_arrays(const GridLaunch& launch);
     static std::vector<std::string> split_lines(const std::string& text);
 
     void foreach(const mcpl::Stmt& s) override;

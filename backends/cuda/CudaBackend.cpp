@@ -147,14 +147,8 @@ private:
         out += "#include \"" + in_.module.name + ".h\"\n\n#include <algorithm>\n#include <cmath>\n#include <cstddef>\n"
                "#include <string>\n\n#include \"mcl_cuda.h\"\n#include \"mcl_runtime.h\"\n#include \"" +
                kernels_file() + "\"\n\n";
-        out += "namespace " + module_ + " {\n\n";
-        out += "mcl::cuda::Device& device() { return mcl::cuda::Device::get(); }\n\n";
-        out += "namespace resident {\n";
-        for (const Function* k : kernels_) out += emit_resident(*k);
-        out += "}  // namespace resident\n";
-        for (const Function* k : kernels_) out += copying_function(*k, "mcl::cuda");
-        out += "\n}  // namespace " + module_ + "\n";
-        return out;
+        return out + glue_namespace("", "mcl::cuda::Device::get()", "mcl::cuda",
+                                    [&](const Function& k) { return emit_resident(k); });
     }
 
     std::string emit_resident(const Function& k) {

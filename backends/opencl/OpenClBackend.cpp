@@ -231,17 +231,20 @@ private:
         std::string out = banner(in_.module.name + ".cpp", "OpenCL host glue");
         out += "#include \"" + in_.module.name + ".h\"\n\n#include <algorithm>\n#include <cmath>\n#include <cstddef>\n"
                "#include <string>\n\n#include \"mcl_opencl.h\"\n#include \"mcl_runtime.h\"\n\n";
-        out += "namespace " + module_ + " {\n\nnamespace {\n\n// " + in_.module.name + ".cl\n";
-        out += "const char* const kSource = R\"mcl_cl_source(" + kernel_source + ")mcl_cl_source\";\n\n";
-        out += "}  // namespace\n\n";
-        out += fmt::format("mcl::opencl::Device& device() {{ return mcl::opencl::Device::for_type(\"{}\"); }}\n\n",
-                           config_.device_type);
-        out += "namespace resident {\n";
-        for (const Function* k : kernels_) out += emit_resident(*k);
-        out += "}  // namespace resident\n";
-        for (const Function* k : kernels_) out += copying_function(*k, "mcl::opencl");
-        out += "\n}  // namespace " + module_ + "\n";
-        return out;
+        std::string prelude = "namespace {\n\n// " + in_.module.name + ".cl\n";
+        prelude += "const char* const kSource = R\"mcl_cl_source(" + kernel_source + ")mcl_cl_source\";\n\n";
+        prelude += "}  // namespace\n\n";
+        return out + glue_namespace(prelude, fmt::format("mcl::opencl::Device::for_type(\"{}\")", config_.device_type),
+                                    "mcl::opencl", [&](const Function& k) { return emit_resident(k); });
+    }
+
+    // The arrays of group-scoped spaces in `launch` whose size is not
+    // constant: the glue passes their storage in (cl::Local).
+    static std::vector<const Decl*> dynamic_arrays(const GridLaunch& launch) {
+        std::vector<const Decl*> dynamic;
+        for (const Decl* d : launch.group_arrays)
+            if (!constant_elements(*d)) dynamic.push_back(d);
+        return dynamic;
     }
 
     std::string emit_resident(const Function& k) {

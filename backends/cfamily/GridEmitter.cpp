@@ -62,6 +62,37 @@ std::string GridEmitter::grid_is_nonempty(size_t launch_index) {
                        launch_index);
 }
 
+std::vector<GridEmitter::ScratchParameter> GridEmitter::scratch_parameters(const GridPlan& plan,
+                                                                          const GridLaunch& launch) {
+    std::vector<ScratchParameter> out;
+    for (const Decl* d : plan.kernel_arrays) out.push_back({d, ident(d->name()), "mcl_scratch_" + ident(d->name())});
+    for (const ScratchArray& a : launch.scratch_arrays) {
+        std::string name = "mcl_scratch_" + ident(a.decl->name());
+        out.push_back({a.decl, name, name});
+    }
+    return out;
+}
+
+std::string GridEmitter::scratch_allocations(const GridPlan& plan, int launch, const std::string& runtime) {
+    std::string out;
+    auto allocate = [&](const Decl& d, const std::string& instances) {
+        const mcpl::BasicDecl& form = d.forms.front();
+        out += fmt::format("        {}::DeviceArray<{}> mcl_scratch_{}(mcl_device, {}(size_t)({}));\n", runtime,
+                           element_spelling(form.resolved_type), ident(form.name), instances,
+                           host_elements(form.type));
+    };
+    if (launch < 0) {
+        for (const Decl* d : plan.kernel_arrays) allocate(*d, "");
+        return out;
+    }
+    for (const ScratchArray& a : plan.launches[static_cast<size_t>(launch)].scratch_arrays) {
+        std::string instances;
+        for (size_t k = 0; k < a.group_depth; ++k) instances += "(size_t)" + slot_size_name(GridLevel::Group, k) + " * ";
+        allocate(*a.decl, instances);
+    }
+    return out;
+}
+
 std::string GridEmitter::host_declaration(const Decl& d) {
     return fmt::format("    [[maybe_unused]] const {} {} = {};\n", element_spelling(d.forms.front().resolved_type),
                        ident(d.name()), unwrap(host_expr(*d.init)));
@@ -139,10 +170,13 @@ std::string GridEmitter::resident_function(const Function& k, const std::string&
     std::string out = "\n" + resident_signature(k, runtime) + " {\n    try {\n";
     out += "        " + runtime + "::Device& mcl_device = device();\n" + setup;
     for (const std::string& l : split_lines(host_prologue(plan))) out += "    " + l + "\n";
+    out += scratch_allocations(plan, -1, runtime);
     for (size_t n = 0; n < plan.launches.size(); ++n) {
         const GridLaunch& launch = plan.launches[n];
         out += fmt::format("        {{  // launch {}: the foreach at line {}\n", n, launch.root->location.line);
         for (const std::string& l : split_lines(host_launch_sizes(launch, n))) out += "        " + l + "\n";
+        for (const std::string& l : split_lines(scratch_allocations(plan, static_cast<int>(n), runtime)))
+            out += "    " + l + "\n";
         out += launch_code(launch, n) + "        }\n";
     }
     out += finish + api_catch;
@@ -270,14 +304,33 @@ void GridEmitter::barrier(const Stmt& s) {
 void GridEmitter::array_declaration(const Decl& d, const std::string& qualifier) {
     std::string scope = memory_scope(config_, d.memory_space);
     if (scope == "group") return;  // at kernel scope (the backend places it)
+    std::string el = element_spelling(d.forms.front().resolved_type), name = ident(d.forms.front().name);
+    if (launch_) {
+        for (const ScratchArray& a : launch_->scratch_arrays) {
+            if (a.decl != &d) continue;
+            // This group instance's part: instances are numbered row-major
+            // over the group slots around the declaration.
+            std::string instance = "(size_t)0";
+            for (size_t k = 0; k < a.group_depth; ++k) {
+                std::vector<std::string> sizes;
+                for (size_t j = 0; j < launch_->slots[0].size(); ++j) sizes.push_back(slot_size_name(GridLevel::Group, j));
+                std::string index = slot_index(*launch_, GridLevel::Group, k, levels_[0], sizes);
+                instance = k == 0 ? "(size_t)" + index
+                                  : fmt::format("({} * (size_t){} + (size_t){})", instance, sizes[k], index);
+            }
+            line(fmt::format("{}{}{}* const {} = mcl_scratch_{} + {} * (size_t)({});", unused_prefix(d), qualifier, el,
+                             name, name, instance, element_count(d.forms.front().type)));
+            return;
+        }
+    }
     auto elements = constant_elements(d);
-    if (scope != "item" || !elements) {
-        unsupported(d.location, scope == "item" ? "private arrays whose size is not constant"
-                                                : "arrays in device memory declared inside a kernel");
+    if (!elements) {
+        unsupported(d.location, "private arrays whose size is not constant");
         return;
     }
-    line(fmt::format("{}{} {}[{}];", qualifier, element_spelling(d.forms.front().resolved_type),
-                     ident(d.forms.front().name), *elements ? *elements : 1));
+    // A private array: of an item-scoped space, or of device memory inside
+    // item loops (only its item sees it).
+    line(fmt::format("{}{} {}[{}];", scope == "item" ? qualifier : "", el, name, *elements ? *elements : 1));
 }
 
 }  // namespace mcl::backends

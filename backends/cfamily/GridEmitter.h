@@ -9,9 +9,11 @@
 //   prologue, arrays of group-scoped spaces at kernel scope (constant size)
 //   or as dynamic storage the backend passes in, and each foreach as its
 //   index (the slot's hardware id) and, where its slot is larger, a guard.
-//   Arrays of item-scoped spaces become fixed-size private arrays; an array
-//   of such a space or of device memory whose size is not constant is a
-//   located error. Prints host code: the prologue and host declarations,
+//   Arrays of device memory are scratch storage the host allocates
+//   (GridMapping.h): inside a launch each group instance points at its own
+//   part. Arrays of item-scoped spaces, and of device memory inside item
+//   loops, become fixed-size private arrays; such an array whose size is
+//   not constant is a located error. Prints host code: the prologue and host declarations,
 //   then the size of each slot (`mcl_groups_<k>`, `mcl_items_<k>`) and the
 //   sizes per hardware dimension (`mcl_group_count[d]`, `mcl_group_size[d]`).
 //   Expressions in host code use the host spellings (std::min, std::pow).
@@ -53,6 +55,19 @@ protected:
     std::string host_prologue(const GridPlan& plan);
     std::string host_launch_sizes(const GridLaunch& launch, size_t launch_index);
     static std::string slot_size_name(GridLevel level, size_t slot);
+    // The scratch arrays a launch's kernel takes, in order: the kernel's
+    // top-level ones (the parameter is named as the array) and the launch's
+    // own (the parameter holds every group instance's part).
+    struct ScratchParameter {
+        const mcpl::Decl* decl;
+        std::string name;       // of the kernel parameter
+        std::string host_name;  // of the host's DeviceArray
+    };
+    std::vector<ScratchParameter> scratch_parameters(const GridPlan& plan, const GridLaunch& launch);
+    // Host code, eight spaces deep, that allocates the kernel's top-level
+    // scratch arrays (launch < 0) or those of launch `launch`, whose sizes
+    // host_launch_sizes computed.
+    std::string scratch_allocations(const GridPlan& plan, int launch, const std::string& runtime);
     // The host condition that launch `launch_index` has a non-empty grid.
     static std::string grid_is_nonempty(size_t launch_index);
     // An expression as host C++ (std::min, std::pow).

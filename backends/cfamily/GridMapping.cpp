@@ -79,6 +79,8 @@ public:
                 plan.launches.push_back(plan_launch(*s));
             } else if (s->kind == Stmt::Kind::Decl && host_declaration(*s->decl)) {
                 plan.prologue.push_back(s->decl.get());
+            } else if (s->kind == Stmt::Kind::Decl && is_scratch_array(*s->decl)) {
+                if (host_sized(*s->decl)) plan.kernel_arrays.push_back(s->decl.get());
             } else {
                 diags_.error(s->location,
                              fmt::format("the {} backend runs a kernel as launches of its top-level foreach loops; "
@@ -96,6 +98,27 @@ private:
     bool host_declaration(const Decl& d) {
         if (d.forms.front().resolved_type.is_array() || !d.init || !host_computable(*d.init)) return false;
         host_known_.insert(&d);
+        return true;
+    }
+
+    // An array in a device-scoped space (the host allocates it).
+    bool is_scratch_array(const Decl& d) const {
+        return d.forms.front().resolved_type.is_array() && memory_scope(config_, d.memory_space) == "device";
+    }
+
+    // Reports a scratch array whose size the host cannot compute.
+    bool host_sized(const Decl& d) {
+        for (const auto& group : d.forms.front().type.dimensions)
+            for (const auto& e : group)
+                if (!host_computable(*e)) {
+                    diags_.error(e->location,
+                                 fmt::format("the {} backend allocates arrays in device memory that a kernel "
+                                             "declares on the host: their sizes must be computable there, from "
+                                             "scalar parameters, hardware values and constant declarations that "
+                                             "do not depend on indices or memory",
+                                             config_.backend));
+                    return false;
+                }
         return true;
     }
 
@@ -169,6 +192,8 @@ private:
             const Decl& d = *s.decl;
             if (d.forms.front().resolved_type.is_array()) {
                 if (memory_scope(config_, d.memory_space) == "group") launch_->group_arrays.push_back(&d);
+                if (is_scratch_array(d) && depth[1] == 0 && host_sized(d))
+                    launch_->scratch_arrays.push_back(ScratchArray{&d, depth[0]});
             } else if (d.is_const && host_declaration(d)) {
                 launch_->host_declarations.push_back(&d);
             }

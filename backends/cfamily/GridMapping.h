@@ -23,10 +23,16 @@
 //   indices or memory become host code, so that counts can be evaluated
 //   before the launch. Arrays in a "group"-scoped space are collected for
 //   the backend to place at kernel scope (constant size) or pass as dynamic
-//   storage.
+//   storage. Arrays in a "device"-scoped space are scratch storage that the
+//   host allocates: one for the whole kernel when declared at its top level
+//   (every launch gets it), else one per instance of the group loops around
+//   the declaration (a work-group's own part of one allocation); inside item
+//   loops such an array belongs to one item and is left to the backend as a
+//   private array.
 // Guarantees: on success every foreach of the kernel has a placement, every
-//   slot size is computable on the host from the kernel's scalar parameters
-//   and host declarations, and no barrier sits under a guard (all items of a
+//   slot size and scratch array size is computable on the host from the
+//   kernel's scalar parameters and host declarations, and no barrier sits
+//   under a guard (all items of a
 //   group reach it). Otherwise a located error names the construct and the
 //   backend, and std::nullopt is returned.
 #pragma once
@@ -57,17 +63,27 @@ struct ForeachPlacement {
     bool guarded = false;  // the slot may be larger than this loop's count
 };
 
+// An array in device memory declared inside a launch, outside its item
+// loops: each instance of the `group_depth` outermost group slots (the
+// group loops around it) has its own.
+struct ScratchArray {
+    const mcpl::Decl* decl = nullptr;
+    size_t group_depth = 0;
+};
+
 struct GridLaunch {
     const mcpl::Stmt* root = nullptr;                  // the top-level foreach
     std::vector<const mcpl::Decl*> host_declarations;  // in order, prologue excluded
     std::vector<GridSlot> slots[2];                    // per level, outermost first
     std::map<const mcpl::Stmt*, ForeachPlacement> placements;
     std::vector<const mcpl::Decl*> group_arrays;       // arrays in group-scoped spaces
+    std::vector<ScratchArray> scratch_arrays;          // arrays in device memory, outside item loops
     int dimensions[2] = {1, 1};                        // hardware dimensions used per level
 };
 
 struct GridPlan {
     std::vector<const mcpl::Decl*> prologue;  // top-level scalar declarations
+    std::vector<const mcpl::Decl*> kernel_arrays;  // top-level arrays in device memory, in every launch
     std::vector<GridLaunch> launches;
 };
 

@@ -133,6 +133,9 @@ private:
                 bool used = body.find(size) != std::string::npos;  // mcl_ names are the generator's own
                 params.push_back((used ? "" : unused_attribute()) + "const int " + size);
             }
+        for (const ScratchParameter& a : scratch_parameters(plan, launch))
+            params.push_back(fmt::format("{}{}{}* restrict {}", unused_prefix(*a.decl), pointer_space(*a.decl),
+                                         element_spelling(a.decl->forms.front().resolved_type), a.name));
         for (const Decl* d : dynamic_arrays(launch))
             params.push_back(fmt::format("{}__local {}* restrict {}", unused_prefix(*d),
                                          element_spelling(d->forms.front().resolved_type),
@@ -264,6 +267,8 @@ private:
                 for (size_t s = 0; s < launch.slots[l].size(); ++s)
                     out += fmt::format("                mcl_kernel.setArg(mcl_arg++, (cl_int){});\n",
                                        slot_size_name(static_cast<GridLevel>(l), s));
+            for (const ScratchParameter& a : scratch_parameters(plan_of(k), launch))
+                out += fmt::format("                mcl_kernel.setArg(mcl_arg++, {}.buffer());\n", a.host_name);
             for (const Decl* d : dynamic_arrays(launch))
                 out += fmt::format("                mcl_kernel.setArg(mcl_arg++, cl::Local(sizeof({}) * "
                                    "std::max<size_t>(1, (size_t)({}))));\n",

@@ -1,6 +1,6 @@
 // matmul on PoCL (device "pocl"): the generated OpenCL versions (mcl_perfect:
 // matmul.mcl at x86_avx2; mcl_x86_avx2: the register-tiled refinement;
-// mcl_gpu_v1 and mcl_hopper: the GPU versions generated for hopper, run on
+// mcl_x86_avx2_v2: its version with b packed into a scratch array; mcl_gpu_v1 and mcl_hopper: the GPU versions generated for hopper, run on
 // PoCL through the glue's fallback), a hand-written naive OpenCL kernel of
 // the same algorithm built on the same device (naive_opencl), and OpenBLAS
 // cblas_sgemm. "kernel": the resident API (data on the device);
@@ -13,6 +13,7 @@
 #include "matmul_gpu_v1.h"
 #include "matmul_hopper.h"
 #include "matmul_x86_avx2.h"
+#include "matmul_x86_avx2_v2.h"
 
 namespace {
 
@@ -81,5 +82,8 @@ int main(int argc, char** argv) {
     add("matmul/pocl/mcl_x86_avx2/kernel", kernel<matmul_x86_avx2::device, matmul_x86_avx2::resident::matmul>,
         {512, 2048}, 1);
     add("matmul/pocl/mcl_x86_avx2/with_transfers", host<matmul_x86_avx2::matmul>, {2048}, 1);
+    add("matmul/pocl/mcl_x86_avx2_v2/kernel",
+        kernel<matmul_x86_avx2_v2::device, matmul_x86_avx2_v2::resident::matmul>, {512, 2048}, 1);
+    add("matmul/pocl/mcl_x86_avx2_v2/with_transfers", host<matmul_x86_avx2_v2::matmul>, {2048}, 1);
     return mcl::bench::run_benchmarks(argc, argv);
 }

@@ -25,4 +25,26 @@ struct Generated {
 Generated generate(const std::string& text, const std::string& leaf = "x86_avx2",
                    const std::string& backend = "cpp", const std::string& config_text = "");
 
+// A hopper kernel (module scr) with arrays in device memory declared for the
+// whole kernel (copy), per block (row) and per thread (mine), for the tests
+// of both grid backends.
+inline const char* const kScratchArraysKernel = R"(module scr;
+import hopper;
+hopper void k(int n, float[n, 32] x) {
+    global float[n, 32] copy;
+    foreach (int b in n blocks) {
+        global float[32] row;
+        foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+            global float[2] mine;
+            mine[0] = x[b, t];
+            row[t] = mine[0];
+            copy[b, t] = row[t];
+        } }
+    }
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        x[b, t] = copy[b, t];
+    } } }
+}
+)";
+
 }  // namespace mcl::backends::testing

@@ -149,6 +149,21 @@ hopper void k(int n, float[n, 16384] x) {
     EXPECT_THAT(glue, HasSubstr("mcl_device.allow_dynamic_shared(kernels::k_0, mcl_shared_bytes_0, \"k_0\");"));
 }
 
+// Arrays in device memory declared inside the kernel, allocated by the glue
+// (OpenClBackendTest.cpp shows the numbering of the parts).
+TEST(CudaBackend, ScratchArraysInDeviceMemory) {
+    Generated g = generate_cuda(kScratchArraysKernel);
+    std::string k = g.file("scr_kernels.cuh"), glue = g.file("scr.cu");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("float* __restrict__ copy, float* __restrict__ mcl_scratch_row) {"));
+    EXPECT_THAT(k, HasSubstr("        float mine[2];\n"));
+    EXPECT_THAT(k, HasSubstr("float* const row = mcl_scratch_row + (size_t)((int)blockIdx.x) * (size_t)((32));"));
+    EXPECT_THAT(glue, HasSubstr("mcl::cuda::DeviceArray<float> mcl_scratch_copy(mcl_device, (size_t)((n) * (32)));"));
+    EXPECT_THAT(glue, HasSubstr("mcl::cuda::DeviceArray<float> mcl_scratch_row(mcl_device, (size_t)mcl_groups_0 * "
+                                "(size_t)((32)));"));
+    EXPECT_THAT(glue, HasSubstr("mcl_scratch_copy.data(), mcl_scratch_row.data());"));
+}
+
 TEST(CudaBackend, EachTopLevelForeachIsAKernel) {
     Generated g = generate_cuda(R"(module two;
 import hopper;

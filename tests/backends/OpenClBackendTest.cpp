@@ -1,7 +1,7 @@
 // The opencl backend and the grid mapping it shares with CUDA: launches per
 // top-level foreach, hardware dimensions per slot (linearised beyond three),
-// guards for loops that share a slot, __local arrays, barriers, and the
-// located errors. That the code computes the right thing is shown end to
+// guards for loops that share a slot, __local arrays, scratch arrays in
+// device memory, barriers, and the located errors. That the code computes the right thing is shown end to
 // end on PoCL (run_end_to_end.sh, run_opencl_errors.sh).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -162,6 +162,61 @@ hopper void k(int n, float[n] x) {
     EXPECT_TRUE(g.files.empty());
     EXPECT_THAT(g.diagnostics(), HasSubstr("5:5: error: the opencl backend runs a kernel as launches of its "
                                            "top-level foreach loops"));
+}
+
+// Arrays in device memory declared inside the kernel: the host allocates
+// one for the kernel and one part per block, the thread's own is private.
+TEST(OpenClBackend, ScratchArraysInDeviceMemory) {
+    Generated g = generate_opencl(kScratchArraysKernel);
+    std::string k = g.file("scr.cl"), glue = g.file("scr.cpp");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("const int mcl_items_1, __global float* restrict copy, "
+                             "__global float* restrict mcl_scratch_row) {"));
+    EXPECT_THAT(k, HasSubstr("__global float* const row = mcl_scratch_row + (size_t)((int)get_group_id(0)) * "
+                             "(size_t)((32));"));
+    EXPECT_THAT(k, HasSubstr("        float mine[2];\n"));
+    EXPECT_THAT(k, HasSubstr("const int mcl_items_1, __global float* restrict copy) {"));
+    EXPECT_THAT(glue, HasSubstr("mcl::opencl::DeviceArray<float> mcl_scratch_copy(mcl_device, (size_t)((n) * (32)));"));
+    EXPECT_THAT(glue, HasSubstr("mcl::opencl::DeviceArray<float> mcl_scratch_row(mcl_device, (size_t)mcl_groups_0 * "
+                                "(size_t)((32)));"));
+    EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, mcl_scratch_copy.buffer());"));
+    EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, mcl_scratch_row.buffer());"));
+}
+
+// A block's part of a scratch array: instances numbered over the group
+// loops around the declaration, row-major.
+TEST(OpenClBackend, ScratchArraysUnderNestedGroupLoops) {
+    Generated g = generate_opencl(R"(module nest;
+import hopper;
+hopper void k(int n, int m, float[n, m, 32] x) {
+    foreach (int i in n blocks) { foreach (int j in m blocks) {
+        global float[32] part;
+        foreach (int w in 1 warps) { foreach (int t in 32 threads) { part[t] = x[i, j, t]; x[i, j, t] = part[t]; } }
+    } }
+}
+)");
+    std::string k = g.file("nest.cl"), glue = g.file("nest.cpp");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("__global float* const part = mcl_scratch_part + ((size_t)((int)get_group_id(1)) * "
+                             "(size_t)mcl_groups_1 + (size_t)((int)get_group_id(0))) * (size_t)((32));"));
+    EXPECT_THAT(glue, HasSubstr("DeviceArray<float> mcl_scratch_part(mcl_device, (size_t)mcl_groups_0 * "
+                                "(size_t)mcl_groups_1 * (size_t)((32)));"));
+}
+
+TEST(OpenClBackend, ScratchArraySizesMustBeKnownOnTheHost) {
+    Generated g = generate_opencl(R"(module len;
+import hopper;
+hopper void k(int n, const int[n] lens, float[n, 32] x) {
+    foreach (int b in n blocks) {
+        const int len = lens[b];
+        global float[len] tmp;
+        foreach (int w in 1 warps) { foreach (int t in 32 threads) { tmp[0] = x[b, t]; x[b, t] = tmp[0]; } }
+    }
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("6:22: error: the opencl backend allocates arrays in device memory that a "
+                                           "kernel declares on the host: their sizes must be computable there"));
 }
 
 TEST(OpenClBackend, WrittenScalarsOfDeviceFunctionsGoThroughPrivateCopies) {

@@ -38,23 +38,25 @@ ExprPtr dotted(const std::vector<std::string>& parts, SourceLocation loc) {
     return e;
 }
 
-ExprPtr binary(const char* op, ExprPtr a, ExprPtr b) {
+// An expression of `kind` with operands a and b, located at a.
+ExprPtr with_operands(Expr::Kind kind, ExprPtr a, ExprPtr b) {
     auto e = std::make_unique<Expr>();
-    e->kind = Expr::Kind::Binary;
-    e->op = op;
+    e->kind = kind;
     e->location = a->location;
     e->args.push_back(std::move(a));
     e->args.push_back(std::move(b));
     return e;
 }
 
+ExprPtr binary(const char* op, ExprPtr a, ExprPtr b) {
+    ExprPtr e = with_operands(Expr::Kind::Binary, std::move(a), std::move(b));
+    e->op = op;
+    return e;
+}
+
 ExprPtr call(const char* callee, ExprPtr a, ExprPtr b) {
-    auto e = std::make_unique<Expr>();
-    e->kind = Expr::Kind::Call;
+    ExprPtr e = with_operands(Expr::Kind::Call, std::move(a), std::move(b));
     e->callee = callee;
-    e->location = a->location;
-    e->args.push_back(std::move(a));
-    e->args.push_back(std::move(b));
     return e;
 }
 

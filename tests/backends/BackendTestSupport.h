@@ -25,6 +25,20 @@ struct Generated {
 Generated generate(const std::string& text, const std::string& leaf = "x86_avx2",
                    const std::string& backend = "cpp", const std::string& config_text = "");
 
+// A hopper kernel (module two) of two top-level foreach loops, the first
+// over a block count the host computes (halfN), for the tests of both grid
+// backends.
+inline const char* const kTwoLaunchesKernel = R"(module two;
+import hopper;
+hopper void k(int n, float[n] x) {
+    const int halfN = divide_up(n, 2);
+    foreach (int b in halfN blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        if (t == 0) { x[b] = 1.0; } } } }
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        if (t == 0) { x[b] += 1.0; } } } }
+}
+)";
+
 // A hopper kernel (module scr) with arrays in device memory declared for the
 // whole kernel (copy), per block (row) and per thread (mine), for the tests
 // of both grid backends.

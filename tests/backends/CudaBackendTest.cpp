@@ -165,21 +165,12 @@ TEST(CudaBackend, ScratchArraysInDeviceMemory) {
 }
 
 TEST(CudaBackend, EachTopLevelForeachIsAKernel) {
-    Generated g = generate_cuda(R"(module two;
-import hopper;
-hopper void k(int n, float[n] x) {
-    const int half = divide_up(n, 2);
-    foreach (int b in half blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
-        if (t == 0) { x[b] = 1.0; } } } }
-    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
-        if (t == 0) { x[b] += 1.0; } } } }
-}
-)");
+    Generated g = generate_cuda(kTwoLaunchesKernel);
     std::string k = g.file("two_kernels.cuh"), glue = g.file("two.cu");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
     EXPECT_THAT(k, HasSubstr("__global__ void k_0("));
     EXPECT_THAT(k, HasSubstr("__global__ void k_1("));
-    EXPECT_THAT(glue, HasSubstr("const int half = ((n) + (2) - 1) / (2);"));
+    EXPECT_THAT(glue, HasSubstr("const int halfN = ((n) + (2) - 1) / (2);"));
     EXPECT_THAT(glue, HasSubstr("kernels::k_0<<<"));
     EXPECT_THAT(glue, HasSubstr("kernels::k_1<<<"));
 }

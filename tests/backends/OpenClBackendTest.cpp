@@ -133,16 +133,7 @@ hopper void k(int n, int p, float[n, 32] x) {
 }
 
 TEST(OpenClBackend, EachTopLevelForeachIsALaunch) {
-    Generated g = generate_opencl(R"(module two;
-import hopper;
-hopper void k(int n, float[n] x) {
-    const int halfN = divide_up(n, 2);
-    foreach (int b in halfN blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
-        if (t == 0) { x[b] = 1.0; } } } }
-    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
-        if (t == 0) { x[b] += 1.0; } } } }
-}
-)");
+    Generated g = generate_opencl(kTwoLaunchesKernel);
     std::string cl = g.file("two.cl"), glue = g.file("two.cpp");
     ASSERT_FALSE(cl.empty()) << g.diagnostics();
     EXPECT_THAT(cl, HasSubstr("__kernel void k_0("));

@@ -325,7 +325,9 @@ void GridEmitter::array_declaration(const Decl& d, const std::string& qualifier)
     }
     auto elements = constant_elements(d);
     if (!elements) {
-        unsupported(d.location, "private arrays whose size is not constant");
+        unsupported(d.location, scope == "item" ? "private arrays whose size is not constant"
+                                                : "arrays in device memory whose size is not constant, declared "
+                                                  "inside item loops or in functions called from a kernel");
         return;
     }
     // A private array: of an item-scoped space, or of device memory inside

@@ -210,6 +210,25 @@ hopper void k(int n, const int[n] lens, float[n, 32] x) {
                                            "kernel declares on the host: their sizes must be computable there"));
 }
 
+// Inside item loops an array in device memory is private: its size must be
+// a constant.
+TEST(OpenClBackend, PrivateArraysOfNonConstantSizeAreErrors) {
+    Generated g = generate_opencl(R"(module dyn;
+import hopper;
+hopper void k(int n, float[n, 32] x) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        global float[n] tmp;
+        tmp[0] = x[b, t];
+        x[b, t] = tmp[0];
+    } } }
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("5:9: error: arrays in device memory whose size is not constant, declared "
+                                           "inside item loops or in functions called from a kernel are not supported "
+                                           "by the opencl backend"));
+}
+
 TEST(OpenClBackend, WrittenScalarsOfDeviceFunctionsGoThroughPrivateCopies) {
     Generated g = generate_opencl(R"(module dev;
 import hopper;

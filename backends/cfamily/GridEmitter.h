@@ -12,11 +12,12 @@
 //   Arrays of device memory are scratch storage the host allocates
 //   (GridMapping.h): inside a launch each group instance points at its own
 //   part. Arrays of item-scoped spaces, and of device memory inside item
-//   loops, become fixed-size private arrays; such an array whose size is
-//   not constant is a located error. Prints host code: the prologue and host declarations,
-//   then the size of each slot (`mcl_groups_<k>`, `mcl_items_<k>`) and the
-//   sizes per hardware dimension (`mcl_group_count[d]`, `mcl_group_size[d]`).
-//   Expressions in host code use the host spellings (std::min, std::pow).
+//   loops or functions called from a kernel, become fixed-size private
+//   arrays; such an array whose size is not constant is a located error.
+//   Prints host code: the prologue and host declarations, then the size of
+//   each slot (`mcl_groups_<k>`, `mcl_items_<k>`) and the sizes per hardware
+//   dimension (`mcl_group_count[d]`, `mcl_group_size[d]`). Expressions in
+//   host code use the host spellings (std::min, std::pow).
 // Guarantees: every foreach index equals the index the kernel at `perfect`
 //   gives that unit, each unit runs its body exactly once, and a launch
 //   whose grid is empty is skipped by the host code.

@@ -62,33 +62,40 @@ std::string GridEmitter::grid_is_nonempty(size_t launch_index) {
                        launch_index);
 }
 
+// The storage of a launch's k-th scratch array: numbered, since arrays in
+// sibling blocks may share a name.
+std::string GridEmitter::scratch_storage_name(const GridLaunch& launch, size_t k) {
+    return fmt::format("mcl_scratch_{}_{}", k, ident(launch.scratch_arrays[k].decl->name()));
+}
+
 std::vector<GridEmitter::ScratchParameter> GridEmitter::scratch_parameters(const GridPlan& plan,
                                                                           const GridLaunch& launch) {
     std::vector<ScratchParameter> out;
     for (const Decl* d : plan.kernel_arrays) out.push_back({d, ident(d->name()), "mcl_scratch_" + ident(d->name())});
-    for (const ScratchArray& a : launch.scratch_arrays) {
-        std::string name = "mcl_scratch_" + ident(a.decl->name());
-        out.push_back({a.decl, name, name});
+    for (size_t k = 0; k < launch.scratch_arrays.size(); ++k) {
+        std::string name = scratch_storage_name(launch, k);
+        out.push_back({launch.scratch_arrays[k].decl, name, name});
     }
     return out;
 }
 
 std::string GridEmitter::scratch_allocations(const GridPlan& plan, int launch, const std::string& runtime) {
     std::string out;
-    auto allocate = [&](const Decl& d, const std::string& instances) {
+    auto allocate = [&](const Decl& d, const std::string& name, const std::string& instances) {
         const mcpl::BasicDecl& form = d.forms.front();
-        out += fmt::format("        {}::DeviceArray<{}> mcl_scratch_{}(mcl_device, {}(size_t)({}));\n", runtime,
-                           element_spelling(form.resolved_type), ident(form.name), instances,
-                           host_elements(form.type));
+        out += fmt::format("        {}::DeviceArray<{}> {}(mcl_device, {}(size_t)({}));\n", runtime,
+                           element_spelling(form.resolved_type), name, instances, host_elements(form.type));
     };
     if (launch < 0) {
-        for (const Decl* d : plan.kernel_arrays) allocate(*d, "");
+        for (const Decl* d : plan.kernel_arrays) allocate(*d, "mcl_scratch_" + ident(d->name()), "");
         return out;
     }
-    for (const ScratchArray& a : plan.launches[static_cast<size_t>(launch)].scratch_arrays) {
+    const GridLaunch& l = plan.launches[static_cast<size_t>(launch)];
+    for (size_t k = 0; k < l.scratch_arrays.size(); ++k) {
         std::string instances;
-        for (size_t k = 0; k < a.group_depth; ++k) instances += "(size_t)" + slot_size_name(GridLevel::Group, k) + " * ";
-        allocate(*a.decl, instances);
+        for (size_t j = 0; j < l.scratch_arrays[k].group_depth; ++j)
+            instances += "(size_t)" + slot_size_name(GridLevel::Group, j) + " * ";
+        allocate(*l.scratch_arrays[k].decl, scratch_storage_name(l, k), instances);
     }
     return out;
 }
@@ -305,23 +312,21 @@ void GridEmitter::array_declaration(const Decl& d, const std::string& qualifier)
     std::string scope = memory_scope(config_, d.memory_space);
     if (scope == "group") return;  // at kernel scope (the backend places it)
     std::string el = element_spelling(d.forms.front().resolved_type), name = ident(d.forms.front().name);
-    if (launch_) {
-        for (const ScratchArray& a : launch_->scratch_arrays) {
-            if (a.decl != &d) continue;
-            // This group instance's part: instances are numbered row-major
-            // over the group slots around the declaration.
-            std::string instance = "(size_t)0";
-            for (size_t k = 0; k < a.group_depth; ++k) {
-                std::vector<std::string> sizes;
-                for (size_t j = 0; j < launch_->slots[0].size(); ++j) sizes.push_back(slot_size_name(GridLevel::Group, j));
-                std::string index = slot_index(*launch_, GridLevel::Group, k, levels_[0], sizes);
-                instance = k == 0 ? "(size_t)" + index
-                                  : fmt::format("({} * (size_t){} + (size_t){})", instance, sizes[k], index);
-            }
-            line(fmt::format("{}{}{}* const {} = mcl_scratch_{} + {} * (size_t)({});", unused_prefix(d), qualifier, el,
-                             name, name, instance, element_count(d.forms.front().type)));
-            return;
+    for (size_t a = 0; launch_ && a < launch_->scratch_arrays.size(); ++a) {
+        if (launch_->scratch_arrays[a].decl != &d) continue;
+        // This group instance's part: instances are numbered row-major over
+        // the group slots around the declaration.
+        std::vector<std::string> sizes;
+        for (size_t j = 0; j < launch_->slots[0].size(); ++j) sizes.push_back(slot_size_name(GridLevel::Group, j));
+        std::string instance = "(size_t)0";
+        for (size_t k = 0; k < launch_->scratch_arrays[a].group_depth; ++k) {
+            std::string index = slot_index(*launch_, GridLevel::Group, k, levels_[0], sizes);
+            instance = k == 0 ? "(size_t)" + index
+                              : fmt::format("({} * (size_t){} + (size_t){})", instance, sizes[k], index);
         }
+        line(fmt::format("{}{}{}* const {} = {} + {} * (size_t)({});", unused_prefix(d), qualifier, el, name,
+                         scratch_storage_name(*launch_, a), instance, element_count(d.forms.front().type)));
+        return;
     }
     auto elements = constant_elements(d);
     if (!elements) {

@@ -65,6 +65,7 @@ protected:
         std::string host_name;  // of the host's DeviceArray
     };
     std::vector<ScratchParameter> scratch_parameters(const GridPlan& plan, const GridLaunch& launch);
+    std::string scratch_storage_name(const GridLaunch& launch, size_t k);
     // Host code, eight spaces deep, that allocates the kernel's top-level
     // scratch arrays (launch < 0) or those of launch `launch`, whose sizes
     // host_launch_sizes computed.

@@ -101,13 +101,13 @@ private:
         for (int l = 0; l < 2; ++l)
             for (size_t s = 0; s < launch.slots[l].size(); ++s)
                 params.push_back("const int " + slot_size_name(static_cast<GridLevel>(l), s));
+        for (const ScratchParameter& a : scratch_parameters(plan, launch))
+            params.push_back(fmt::format("{}* __restrict__ {}", element_spelling(a.decl->forms.front().resolved_type),
+                                         a.name));
         // Every group array is carved out of dynamic shared memory: static
         // __shared__ arrays may take only 48 KB, dynamic shared memory all a
         // block may have (227 KB on Hopper) once the glue opts in (CUDA C++
         // Programming Guide, "Shared Memory" of compute capability 7.x+).
-        for (const ScratchParameter& a : scratch_parameters(plan, launch))
-            params.push_back(fmt::format("{}* __restrict__ {}", element_spelling(a.decl->forms.front().resolved_type),
-                                         a.name));
         const std::vector<const Decl*>& shared = launch.group_arrays;
         for (size_t d = 0; d < shared.size(); ++d) params.push_back("const size_t " + offset_name(d));
         out_ += fmt::format("\n__global__ void {}_{}({}) {{\n", ident(k.name), n, fmt::join(params, ", "));

@@ -155,13 +155,13 @@ TEST(CudaBackend, ScratchArraysInDeviceMemory) {
     Generated g = generate_cuda(kScratchArraysKernel);
     std::string k = g.file("scr_kernels.cuh"), glue = g.file("scr.cu");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
-    EXPECT_THAT(k, HasSubstr("float* __restrict__ copy, float* __restrict__ mcl_scratch_row) {"));
+    EXPECT_THAT(k, HasSubstr("float* __restrict__ copy, float* __restrict__ mcl_scratch_0_row) {"));
     EXPECT_THAT(k, HasSubstr("        float mine[2];\n"));
-    EXPECT_THAT(k, HasSubstr("float* const row = mcl_scratch_row + (size_t)((int)blockIdx.x) * (size_t)((32));"));
+    EXPECT_THAT(k, HasSubstr("float* const row = mcl_scratch_0_row + (size_t)((int)blockIdx.x) * (size_t)((32));"));
     EXPECT_THAT(glue, HasSubstr("mcl::cuda::DeviceArray<float> mcl_scratch_copy(mcl_device, (size_t)((n) * (32)));"));
-    EXPECT_THAT(glue, HasSubstr("mcl::cuda::DeviceArray<float> mcl_scratch_row(mcl_device, (size_t)mcl_groups_0 * "
+    EXPECT_THAT(glue, HasSubstr("mcl::cuda::DeviceArray<float> mcl_scratch_0_row(mcl_device, (size_t)mcl_groups_0 * "
                                 "(size_t)((32)));"));
-    EXPECT_THAT(glue, HasSubstr("mcl_scratch_copy.data(), mcl_scratch_row.data());"));
+    EXPECT_THAT(glue, HasSubstr("mcl_scratch_copy.data(), mcl_scratch_0_row.data());"));
 }
 
 TEST(CudaBackend, EachTopLevelForeachIsAKernel) {

@@ -162,16 +162,16 @@ TEST(OpenClBackend, ScratchArraysInDeviceMemory) {
     std::string k = g.file("scr.cl"), glue = g.file("scr.cpp");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
     EXPECT_THAT(k, HasSubstr("const int mcl_items_1, __global float* restrict copy, "
-                             "__global float* restrict mcl_scratch_row) {"));
-    EXPECT_THAT(k, HasSubstr("__global float* const row = mcl_scratch_row + (size_t)((int)get_group_id(0)) * "
+                             "__global float* restrict mcl_scratch_0_row) {"));
+    EXPECT_THAT(k, HasSubstr("__global float* const row = mcl_scratch_0_row + (size_t)((int)get_group_id(0)) * "
                              "(size_t)((32));"));
     EXPECT_THAT(k, HasSubstr("        float mine[2];\n"));
     EXPECT_THAT(k, HasSubstr("const int mcl_items_1, __global float* restrict copy) {"));
     EXPECT_THAT(glue, HasSubstr("mcl::opencl::DeviceArray<float> mcl_scratch_copy(mcl_device, (size_t)((n) * (32)));"));
-    EXPECT_THAT(glue, HasSubstr("mcl::opencl::DeviceArray<float> mcl_scratch_row(mcl_device, (size_t)mcl_groups_0 * "
+    EXPECT_THAT(glue, HasSubstr("mcl::opencl::DeviceArray<float> mcl_scratch_0_row(mcl_device, (size_t)mcl_groups_0 * "
                                 "(size_t)((32)));"));
     EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, mcl_scratch_copy.buffer());"));
-    EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, mcl_scratch_row.buffer());"));
+    EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, mcl_scratch_0_row.buffer());"));
 }
 
 // A block's part of a scratch array: instances numbered over the group
@@ -188,10 +188,35 @@ hopper void k(int n, int m, float[n, m, 32] x) {
 )");
     std::string k = g.file("nest.cl"), glue = g.file("nest.cpp");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
-    EXPECT_THAT(k, HasSubstr("__global float* const part = mcl_scratch_part + ((size_t)((int)get_group_id(1)) * "
+    EXPECT_THAT(k, HasSubstr("__global float* const part = mcl_scratch_0_part + ((size_t)((int)get_group_id(1)) * "
                              "(size_t)mcl_groups_1 + (size_t)((int)get_group_id(0))) * (size_t)((32));"));
-    EXPECT_THAT(glue, HasSubstr("DeviceArray<float> mcl_scratch_part(mcl_device, (size_t)mcl_groups_0 * "
+    EXPECT_THAT(glue, HasSubstr("DeviceArray<float> mcl_scratch_0_part(mcl_device, (size_t)mcl_groups_0 * "
                                 "(size_t)mcl_groups_1 * (size_t)((32)));"));
+}
+
+// Scratch arrays of one name in sibling blocks of a launch get storage of
+// their own.
+TEST(OpenClBackend, ScratchArraysOfOneNameInSiblingBlocks) {
+    Generated g = generate_opencl(R"(module sib;
+import hopper;
+hopper void k(int n, float[n, 32] x) {
+    foreach (int b in n blocks) {
+        {
+            global float[32] tmp;
+            foreach (int w in 1 warps) { foreach (int t in 32 threads) { tmp[t] = x[b, t]; x[b, t] = tmp[t]; } }
+        }
+        {
+            global float[32] tmp;
+            foreach (int w in 1 warps) { foreach (int t in 32 threads) { tmp[t] = 2.0 * x[b, t]; x[b, t] = tmp[t]; } }
+        }
+    }
+}
+)");
+    std::string k = g.file("sib.cl");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("__global float* restrict mcl_scratch_0_tmp, __global float* restrict mcl_scratch_1_tmp) {"));
+    EXPECT_THAT(k, HasSubstr("__global float* const tmp = mcl_scratch_0_tmp + "));
+    EXPECT_THAT(k, HasSubstr("__global float* const tmp = mcl_scratch_1_tmp + "));
 }
 
 TEST(OpenClBackend, ScratchArraySizesMustBeKnownOnTheHost) {

@@ -239,15 +239,15 @@ std::vector<Remark> blocks_per_multiprocessor(const FeedbackInput& in, const Dev
             msg << "; the kernel cannot run: one " << block << " needs more than " << unit->name << " has";
         else if (by_memory)
             msg << "; reduce the memory per " << block << ", e.g. by storing and loading it in phases";
+        // An upper bound: registers per thread, which may allow fewer, are
+        // only known once the vendor compiler has allocated them.
+        if (blocks > 0) msg << "; registers not counted (the vendor compiler allocates them)";
         r.quantities.push_back(in.symbols.quantity(block + "s_per_multiprocessor", GiNaC::ex(blocks)));
     }
     r.message = msg.str();
     out.push_back(std::move(r));
     return out;
 }
-
-namespace {
-}  // namespace
 
 std::vector<Remark> scarce_resources(const FeedbackInput& in) {
     std::vector<Remark> out;

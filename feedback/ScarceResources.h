@@ -30,7 +30,8 @@
 //     (MemoryAccessRules.h) implements it. A name that is not in the table
 //     gets an Occupancy remark "unknown performance feedback function 'x'".
 //   Registers are not counted: the kernel's register use is decided by the
-//   vendor compiler and is not known here.
+//   vendor compiler and is not known here, so the count is an upper bound
+//   and the remark says so.
 //
 // Adding a feedback function: write a function
 //   std::vector<Remark> my_rule(const FeedbackInput& input, const hdl::DeviceNode& named_at);

@@ -53,13 +53,15 @@ TEST(ScarceResources, MatmulBlocksPerMultiprocessorLimitedByThreads) {
     auto occ = of_kind(hopper.remarks, RemarkKind::Occupancy);
     ASSERT_EQ(occ.size(), 1u) << describe(hopper.remarks);
     EXPECT_EQ(occ[0].message, "sm: 2 of 32 blocks per multiprocessor fit, limited by warps (32 warps per block) and "
-                              "threads (1024 threads per block) (shared memory (4*p bytes per block) allow 28)");
+                              "threads (1024 threads per block) (shared memory (4*p bytes per block) allow 28); registers not "
+                              "counted (the vendor compiler allocates them)");
     // nvidia: 8 block slots, 1024 thread slots.
     auto nvidia = feedback_for_example("matmul/matmul_gpu_v1.mcl", "nvidia", {{"p", 2048}}, kPass);
     auto occ2 = of_kind(nvidia.remarks, RemarkKind::Occupancy);
     ASSERT_EQ(occ2.size(), 1u) << describe(nvidia.remarks);
     EXPECT_EQ(occ2[0].message, "sm: 1 of 8 blocks per multiprocessor fit, limited by threads (1024 threads per block) "
-                               "(shared memory (4*p bytes per block) allow 6)");
+                               "(shared memory (4*p bytes per block) allow 6); registers not counted (the vendor "
+                               "compiler allocates them)");
 }
 
 TEST(ScarceResources, SharedMemoryIsDividedAmongTheBlocksOfAnSm) {
@@ -114,7 +116,7 @@ TEST(ScarceResources, SmallBlocksAreLimitedBySlots) {
     ASSERT_EQ(occ.size(), 1u) << describe(r.remarks);
     EXPECT_EQ(occ[0].message, "sm: 32 of 32 blocks per multiprocessor fit, limited by the 32 block slots and warps "
                               "(2 warps per block) and threads (64 threads per block) (shared memory (1536 bytes per "
-                              "block) allow 152)");
+                              "block) allow 152); registers not counted (the vendor compiler allocates them)");
     EXPECT_FALSE(occ[0].approximate);
     auto sr = of_kind(r.remarks, RemarkKind::ScarceResource);
     ASSERT_EQ(sr.size(), 1u);

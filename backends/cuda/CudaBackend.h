@@ -18,7 +18,9 @@
 //     one-element device arrays, group-scoped arrays carved out of the
 //     launch's dynamic shared memory (`extern __shared__`) at offsets the
 //     host passes, each rounded up to 16 bytes (static `__shared__` arrays
-//     could take only 48 KB). Slot sizes are passed as int arguments.
+//     could take only 48 KB); arrays in device-scoped spaces declared in the
+//     kernel are scratch buffers the glue allocates (GridMapping.h). Slot
+//     sizes are passed as int arguments.
 //     Module constants are constexpr.
 //   - M.h: records, `namespace M { void kernel(...); }` with host pointers
 //     (the contract of DESIGN.md section 7), `M::device()`, and

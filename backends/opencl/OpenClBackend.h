@@ -15,16 +15,19 @@
 //     before them. Arrays are `__global` pointers (const and restrict when
 //     only read; MCPL forbids aliasing), written scalars one-element buffers,
 //     group-scoped arrays `__local` at kernel scope or, when their size is
-//     not constant, `__local` kernel arguments sized by the host. Slot sizes
-//     are passed as int arguments. Doubles enable cl_khr_fp64.
+//     not constant, `__local` kernel arguments sized by the host; arrays in
+//     device-scoped spaces declared in the kernel `__global` scratch buffers
+//     the glue allocates (GridMapping.h, GridEmitter.h). Slot sizes are
+//     passed as int arguments. Doubles enable cl_khr_fp64.
 //   - M.h: records, `namespace M { void kernel(...); }` with host pointers
 //     (the contract of DESIGN.md section 7), `M::device()`, and
 //     `M::resident::kernel(...)` taking mcl::opencl::DeviceArray<T>& for
 //     arrays and written scalars, so data stays on the device across calls.
 //   - M.cpp: the glue, with M.cl embedded: it picks the device
 //     (runtime/mcl_opencl.h), builds the program once, copies in exactly the
-//     arrays and written scalars the kernel reads, launches every launch
-//     with the sizes computed on the host, copies out what it writes, waits,
+//     arrays and written scalars the kernel reads, allocates the scratch
+//     buffers, launches every launch with the sizes computed on the host,
+//     copies out what it writes, waits,
 //     and throws mcl::Error with the OpenCL error text on any failure.
 //   - mcl_runtime.h and mcl_opencl.h, the runtime headers the glue includes.
 // Guarantees: the kernel source builds with the OpenCL compiler without

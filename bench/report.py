@@ -37,7 +37,8 @@ def machine_lines(contexts):
     try:
         out = subprocess.run(["clinfo", "-l"], capture_output=True, text=True, timeout=30).stdout.strip()
         if out:
-            lines.append("- OpenCL: " + "; ".join(l.strip() for l in out.splitlines()))
+            # clinfo -l draws a tree ("`-- Device #0"); its backtick would open code in Markdown.
+            lines.append("- OpenCL: " + "; ".join(l.strip().lstrip("`-+| ") for l in out.splitlines()))
     except (OSError, subprocess.SubprocessError):
         pass
     threads = {k: os.environ[k] for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "POCL_CPU_MAX_CU_COUNT")

@@ -59,6 +59,17 @@ std::vector<std::string> backend_names();
 const BackendConfig* backend_config(const GenerationInput& input, const std::string& backend,
                                     DiagnosticEngine& diags);
 
+// A backend's generate(): runs `Generator(input, config, diags).run()` with
+// the configuration's section for `backend`, or returns nothing when it has
+// none.
+template <typename Generator>
+std::vector<GeneratedFile> generate_with(const GenerationInput& input, const std::string& backend,
+                                         DiagnosticEngine& diags) {
+    const BackendConfig* config = backend_config(input, backend, diags);
+    if (!config) return {};
+    return Generator(input, *config, diags).run();
+}
+
 // Kernels of a module: its exported functions, or every function with a
 // foreach when it exports none (functions with builtin bodies never are).
 std::vector<const mcpl::Function*> module_kernels(const mcpl::Module& module);

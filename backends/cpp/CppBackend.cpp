@@ -118,9 +118,7 @@ private:
 }  // namespace
 
 std::vector<GeneratedFile> CppBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
-    const BackendConfig* config = backend_config(input, name(), diags);
-    if (!config) return {};
-    return CppGenerator(input, *config, diags).run();
+    return generate_with<CppGenerator>(input, name(), diags);
 }
 
 }  // namespace mcl::backends

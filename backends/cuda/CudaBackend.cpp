@@ -205,9 +205,7 @@ private:
 }  // namespace
 
 std::vector<GeneratedFile> CudaBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
-    const BackendConfig* config = backend_config(input, name(), diags);
-    if (!config) return {};
-    return CudaGenerator(input, *config, diags).run();
+    return generate_with<CudaGenerator>(input, name(), diags);
 }
 
 }  // namespace mcl::backends

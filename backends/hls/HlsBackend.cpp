@@ -241,9 +241,7 @@ private:
 }  // namespace
 
 std::vector<GeneratedFile> HlsBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
-    const BackendConfig* config = backend_config(input, name(), diags);
-    if (!config) return {};
-    return HlsGenerator(input, *config, diags).run();
+    return generate_with<HlsGenerator>(input, name(), diags);
 }
 
 }  // namespace mcl::backends

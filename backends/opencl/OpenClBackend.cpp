@@ -295,9 +295,7 @@ private:
 }  // namespace
 
 std::vector<GeneratedFile> OpenClBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
-    const BackendConfig* config = backend_config(input, name(), diags);
-    if (!config) return {};
-    return OpenClGenerator(input, *config, diags).run();
+    return generate_with<OpenClGenerator>(input, name(), diags);
 }
 
 }  // namespace mcl::backends

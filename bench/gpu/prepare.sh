@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-build/gpu-bench}
-mclc=${MCLC:-build/compiler/mclc}
+mclc=${MCLC:-build/driver/mclc}
 rm -rf "$out" && mkdir -p "$out"
 for version in matmul/matmul matmul/matmul_gpu_v1 matmul/matmul_hopper matmul/matmul_hopper_v2 gesummv/gesummv gesummv/gesummv_gpu; do
   "$mclc" gen --target hopper --backend cuda "examples/$version.mcl" -I examples -o "$out/$(basename "$version")"

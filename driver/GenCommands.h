@@ -8,7 +8,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "compiler/driver/FrontendCommands.h"
+#include "driver/FrontendCommands.h"
 
 namespace mcl::driver {
 

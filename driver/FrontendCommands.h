@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/driver/Session.h"
+#include "driver/Session.h"
 #include "compiler/sema/Program.h"
 
 namespace mcl::driver {

@@ -7,10 +7,10 @@
 
 #include <CLI/CLI.hpp>
 
-#include "compiler/driver/FeedbackCommands.h"
-#include "compiler/driver/FrontendCommands.h"
-#include "compiler/driver/GenCommands.h"
-#include "compiler/driver/HardwareCommands.h"
+#include "driver/FeedbackCommands.h"
+#include "driver/FrontendCommands.h"
+#include "driver/GenCommands.h"
+#include "driver/HardwareCommands.h"
 #include "support/Spelling.h"
 
 namespace {

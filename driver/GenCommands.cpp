@@ -1,4 +1,4 @@
-#include "compiler/driver/GenCommands.h"
+#include "driver/GenCommands.h"
 
 #include <filesystem>
 #include <fstream>

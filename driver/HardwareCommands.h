@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/driver/Session.h"
+#include "driver/Session.h"
 
 namespace mcl::driver {
 

@@ -1,4 +1,4 @@
-#include "compiler/driver/FeedbackCommands.h"
+#include "driver/FeedbackCommands.h"
 
 #include <charconv>
 #include <ostream>

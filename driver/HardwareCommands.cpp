@@ -1,4 +1,4 @@
-#include "compiler/driver/HardwareCommands.h"
+#include "driver/HardwareCommands.h"
 
 #include <functional>
 #include <ostream>

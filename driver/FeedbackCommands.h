@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/driver/FrontendCommands.h"
+#include "driver/FrontendCommands.h"
 
 namespace mcl::driver {
 

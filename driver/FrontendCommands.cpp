@@ -1,4 +1,4 @@
-#include "compiler/driver/FrontendCommands.h"
+#include "driver/FrontendCommands.h"
 
 #include <fstream>
 #include <ostream>

@@ -1,4 +1,4 @@
-#include "compiler/driver/Session.h"
+#include "driver/Session.h"
 
 #include <cstdlib>
 #include <ostream>

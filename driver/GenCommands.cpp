@@ -13,10 +13,6 @@
 
 namespace mcl::driver {
 
-namespace {
-
-// Where target configurations live: targets/ beside the descriptions, user
-// directories first so that they override built-in ones.
 std::vector<std::string> config_dirs(const HardwarePaths& paths) {
     std::vector<std::string> dirs = paths.user_dirs;
     dirs.push_back(paths.builtin_dir);
@@ -27,7 +23,6 @@ bool is_leaf(const hdl::HardwareLibrary& library, const std::string& name) {
     return library.find(name) && library.children(name).empty();
 }
 
-// The validated configuration of `leaf`, with errors reported to the session.
 std::optional<backends::TargetConfig> load_config(Session& session, const std::string& leaf,
                                                   const std::string& path) {
     const hdl::HardwareModel* model = session.library.find(leaf);
@@ -43,8 +38,6 @@ std::optional<backends::TargetConfig> load_config(Session& session, const std::s
     }
     return backends::load_target_config(path, *model, session.sources, session.diags);
 }
-
-}  // namespace
 
 int list_targets_command(const HardwarePaths& paths, std::ostream& out, std::ostream& err) {
     Session session(paths);

@@ -6,11 +6,24 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "backends/TargetConfig.h"
 
 #include "driver/FrontendCommands.h"
 
 namespace mcl::driver {
+
+// Where target configurations live: targets/ beside the descriptions, user
+// directories first so that they override built-in ones.
+std::vector<std::string> config_dirs(const HardwarePaths& paths);
+bool is_leaf(const hdl::HardwareLibrary& library, const std::string& name);
+// The validated configuration of `leaf` (read from `path`), with errors
+// reported to the session.
+std::optional<backends::TargetConfig> load_config(Session& session, const std::string& leaf,
+                                                  const std::string& path);
 
 int list_targets_command(const HardwarePaths& paths, std::ostream& out, std::ostream& err);
 

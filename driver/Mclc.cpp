@@ -11,6 +11,7 @@
 #include "driver/FrontendCommands.h"
 #include "driver/GenCommands.h"
 #include "driver/HardwareCommands.h"
+#include "driver/RunCommands.h"
 #include "support/Spelling.h"
 
 namespace {
@@ -130,6 +131,51 @@ int run(int argc, char** argv) {
     add_hwd_path(gen);
     gen->callback([&] {
         status = mcl::driver::gen_command(frontend_options(), gen_options, std::cout, std::cerr);
+    });
+
+    auto add_execution = [&](CLI::App* sub, mcl::driver::ExecutionOptions& execution) {
+        sub->add_option("--kernel", execution.kernel, "The kernel to run (default: the module's first kernel)");
+        sub->add_option("--param", execution.params,
+                        "Value of a scalar parameter, e.g. --param n=1000 (repeatable); int parameters not given are sizes")
+            ->type_name("NAME=VALUE");
+        sub->add_option("--seed", execution.seed, "Seed of the generated inputs and of the units' order");
+    };
+
+    std::string run_file;
+    mcl::driver::RunOptions run_options;
+    auto* run_cmd = app.add_subcommand("run", "Run a kernel on seeded inputs with the reference interpreter or a "
+                                              "backend runnable here; print a checksum per output and the time");
+    run_cmd->add_option("FILE", run_file, "MCPL file")->required();
+    add_execution(run_cmd, run_options.execution);
+    run_cmd->add_option("--backend", run_options.backend, "Run through this backend (cpp, hls or opencl) instead")
+        ->type_name("B");
+    run_cmd->add_option("--target", run_options.target, "The leaf to generate code for, with --backend")
+        ->type_name("LEAF");
+    add_include(run_cmd);
+    add_hwd_path(run_cmd);
+    run_cmd->callback([&] {
+        status = mcl::driver::run_command(frontend_options(), run_file, run_options, std::cout, std::cerr);
+    });
+
+    std::vector<std::string> verify_files;
+    mcl::driver::VerifyOptions verify_options;
+    auto* verify = app.add_subcommand("verify", "Run every version of a kernel and every backend runnable here on "
+                                                "the same inputs against the interpreter running the first file");
+    verify->add_option("FILE", verify_files, "MCPL files: the reference first, then its refined versions")->required();
+    add_execution(verify, verify_options.execution);
+    verify->add_option("--sizes", verify_options.sizes,
+                       "Sizes to run at (default 1,7,33): with base b, int parameter j is b + 2j")
+        ->delimiter(',');
+    verify->add_option("--backends", verify_options.backends, "Backends to run (default: cpp,hls,opencl)")
+        ->delimiter(',');
+    verify->add_option("--targets", verify_options.targets, "Leaves to translate to (default: every configured leaf)")
+        ->delimiter(',');
+    verify->add_option("--rtol", verify_options.tolerance.relative, "Relative tolerance for floating point (1e-4)");
+    verify->add_option("--atol", verify_options.tolerance.absolute, "Absolute tolerance for floating point (1e-5)");
+    add_include(verify);
+    add_hwd_path(verify);
+    verify->callback([&] {
+        status = mcl::driver::verify_command(frontend_options(), verify_files, verify_options, std::cout, std::cerr);
     });
 
     // CLI11 would only say that a subcommand is required; name the typo.

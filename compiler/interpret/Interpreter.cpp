@@ -1,0 +1,822 @@
+#include "compiler/interpret/Interpreter.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "compiler/ast/AstWalk.h"
+
+namespace mcl::interpret {
+
+using mcpl::BasicDecl;
+using mcpl::Decl;
+using mcpl::Expr;
+using mcpl::Function;
+using mcpl::Primitive;
+using mcpl::RecordType;
+using mcpl::Stmt;
+using mcpl::Type;
+using mcpl::TypeExpr;
+using mcpl::VarPart;
+
+namespace {
+
+constexpr int kNoBarrier = INT_MAX;
+constexpr int64_t kMaxCells = int64_t{1} << 27;  // 4 GiB of cells
+
+// Thrown inside the interpreter to abandon the run; caught at its entry.
+struct KernelFault {
+    SourceLocation location;
+    std::string message;
+};
+
+[[noreturn]] void fault(SourceLocation location, std::string message) {
+    throw KernelFault{location, std::move(message)};
+}
+
+// Cells of one element of a record field (its own array extents are integer
+// literals, which the checker and the backends require).
+int64_t field_elements(const Decl& field) {
+    int64_t n = 1;
+    for (const auto& group : field.forms.front().type.dimensions)
+        for (const auto& extent : group) n *= extent->kind == Expr::Kind::IntLiteral ? extent->int_value : 0;
+    return n;
+}
+
+void append_element_cells(const Type& element, std::vector<Primitive>& out) {
+    if (element.record) {
+        for (const auto& field : element.record->fields) {
+            const Type& ft = field->forms.front().resolved_type;
+            for (int64_t k = 0; k < field_elements(*field); ++k) append_element_cells(ft.element(), out);
+        }
+        return;
+    }
+    out.push_back(element.primitive.value_or(Primitive::Int));
+}
+
+// A place in memory: the storage, where the place starts in it, and the
+// extents still to index (none for one element).
+struct Ref {
+    StoragePtr storage;
+    int64_t offset = 0;
+    std::vector<int64_t> extents;
+    Type element;              // the element type (array groups dropped)
+    size_t element_cells = 1;  // cells per element
+    std::string name;          // for messages
+
+    int64_t elements() const {
+        return std::accumulate(extents.begin(), extents.end(), int64_t{1}, std::multiplies<>());
+    }
+    Scalar& cell() const { return storage->cells[static_cast<size_t>(offset)]; }
+};
+
+// The variables of one scope of one unit; inner scopes point to outer ones,
+// so that the units of a foreach share what is declared around it.
+struct Frame {
+    Frame* parent = nullptr;
+    std::vector<std::pair<const BasicDecl*, Ref>> vars;
+
+    Ref* find(const BasicDecl* form) {
+        for (Frame* f = this; f; f = f->parent)
+            for (auto& [key, ref] : f->vars)
+                if (key == form) return &ref;
+        return nullptr;
+    }
+    void bind(const BasicDecl* form, Ref ref) {
+        for (auto& [key, old] : vars)
+            if (key == form) {
+                old = std::move(ref);
+                return;
+            }
+        vars.emplace_back(form, std::move(ref));
+    }
+};
+
+enum class Flow { Normal, Return };
+
+// The units a barrier synchronises, running in lock-step.
+struct UnitSet {
+    std::vector<Frame*> frames;
+    std::vector<bool> returned;
+};
+
+class Interpreter {
+public:
+    Interpreter(const hdl::HardwareLibrary* library, InterpretOptions options)
+        : library_(library), options_(options), rng_(options.seed) {}
+
+    std::vector<ParameterLayout> layouts(const Function& kernel, const std::vector<Scalar>& scalars) {
+        Frame frame;
+        std::vector<ParameterLayout> out;
+        size_t next_scalar = 0;
+        for (const auto& p : kernel.params) {
+            const BasicDecl& form = p->forms.front();
+            ParameterLayout layout;
+            layout.decl = p.get();
+            layout.name = form.name;
+            layout.is_array = form.resolved_type.is_array();
+            layout.element_cells = element_cells(form.resolved_type);
+            if (!layout.is_array && !form.resolved_type.record && next_scalar < scalars.size()) {
+                Ref ref = allocate(form, {});
+                ref.cell() = checked(convert(scalars[next_scalar++], ref.cell().type), form.location);
+                frame.bind(&form, ref);
+            }
+            out.push_back(std::move(layout));
+        }
+        for (ParameterLayout& layout : out)
+            if (layout.is_array) layout.extents = extents_of(layout.decl->forms.front().type, frame);
+        return out;
+    }
+
+    void run(const Function& kernel, const std::vector<StoragePtr>& arguments) {
+        Frame frame;
+        bind_parameters(kernel, arguments, frame);
+        exec(*kernel.body, frame, kernel);
+    }
+
+private:
+    // --- memory ------------------------------------------------------------------
+
+    std::vector<int64_t> extents_of(const TypeExpr& type, Frame& frame) {
+        std::vector<int64_t> out;
+        for (const auto& group : type.dimensions)
+            for (const auto& extent : group) {
+                Scalar v = value(*extent, frame);
+                if (v.poison) fault(extent->location, "array size computed from memory that nothing wrote");
+                if (v.i < 0) fault(extent->location, fmt::format("array size is negative ({})", v.i));
+                out.push_back(v.i);
+            }
+        return out;
+    }
+
+    // New storage for a declaration's first form, every cell unwritten.
+    Ref allocate(const BasicDecl& form, std::vector<int64_t> extents) {
+        Ref ref;
+        ref.extents = std::move(extents);
+        ref.element = form.resolved_type.element();
+        std::vector<Primitive> cells = element_cells(form.resolved_type);
+        ref.element_cells = cells.size();
+        ref.name = form.name;
+        int64_t elements = ref.elements();
+        if (elements > kMaxCells / static_cast<int64_t>(std::max<size_t>(cells.size(), 1)))
+            fault(form.location, fmt::format("'{}' has {} elements, more than the interpreter holds", form.name,
+                                             elements));
+        ref.storage = std::make_shared<Storage>();
+        ref.storage->cells.reserve(static_cast<size_t>(elements) * cells.size());
+        for (int64_t e = 0; e < elements; ++e)
+            for (Primitive p : cells) ref.storage->cells.push_back(Scalar::poisoned(p));
+        return ref;
+    }
+
+    // Another shape of the storage `of` (an `as` view).
+    Ref view(const Ref& of, const BasicDecl& form, std::vector<int64_t> extents) {
+        Ref ref = of;
+        ref.extents = std::move(extents);
+        ref.name = form.name;
+        if (ref.elements() * static_cast<int64_t>(ref.element_cells) >
+            of.elements() * static_cast<int64_t>(of.element_cells))
+            fault(form.location, fmt::format("view '{}' has {} elements, but '{}' holds {}", form.name,
+                                             ref.elements(), of.name, of.elements()));
+        return ref;
+    }
+
+    void bind_parameters(const Function& fn, const std::vector<StoragePtr>& arguments, Frame& frame) {
+        for (size_t k = 0; k < fn.params.size(); ++k) {
+            const BasicDecl& form = fn.params[k]->forms.front();
+            Ref ref;
+            ref.storage = arguments.at(k);
+            ref.element = form.resolved_type.element();
+            ref.element_cells = element_cells(form.resolved_type).size();
+            ref.name = form.name;
+            frame.bind(&form, ref);
+        }
+        bind_parameter_shapes(fn, frame);
+    }
+
+    // Array parameters take the extents of their declared types, evaluated
+    // once the scalars are bound; further forms are views.
+    void bind_parameter_shapes(const Function& fn, Frame& frame) {
+        for (const auto& p : fn.params) {
+            Ref& ref = *frame.find(&p->forms.front());
+            if (p->forms.front().resolved_type.is_array()) {
+                std::vector<int64_t> declared = extents_of(p->forms.front().type, frame);
+                int64_t available = static_cast<int64_t>(ref.storage->cells.size()) - ref.offset;
+                Ref shaped = ref;
+                shaped.extents = declared;
+                if (shaped.elements() * static_cast<int64_t>(shaped.element_cells) > available)
+                    fault(p->forms.front().location,
+                          fmt::format("parameter '{}' declares {} elements, but the argument has {}",
+                                      p->forms.front().name, shaped.elements(),
+                                      available / static_cast<int64_t>(std::max<size_t>(shaped.element_cells, 1))));
+                ref = shaped;
+            }
+            for (size_t f = 1; f < p->forms.size(); ++f)
+                frame.bind(&p->forms[f], view(*frame.find(&p->forms.front()), p->forms[f],
+                                              extents_of(p->forms[f].type, frame)));
+        }
+    }
+
+    // --- expressions ---------------------------------------------------------------
+
+    Scalar checked(const Outcome& o, SourceLocation at) {
+        if (!o.ok()) fault(at, o.error);
+        return o.value;
+    }
+
+    Scalar constant(const Decl& d) {
+        auto found = constants_.find(&d);
+        if (found != constants_.end()) return found->second;
+        if (!d.init) fault(d.location, fmt::format("constant '{}' has no value", d.name()));
+        Frame none;
+        Primitive type = d.forms.back().resolved_type.primitive.value_or(Primitive::Int);
+        Scalar v = checked(convert(value(*d.init, none), type), d.init->location);
+        constants_.emplace(&d, v);
+        return v;
+    }
+
+    int64_t index_value(const Expr& e, Frame& frame) {
+        Scalar v = value(e, frame);
+        if (v.poison) fault(e.location, "index computed from memory that nothing wrote");
+        if (v.is_floating()) fault(e.location, "index is not an integer");
+        return v.i;
+    }
+
+    // Applies one part's indices to `ref`.
+    void apply_indices(Ref& ref, const VarPart& part, Frame& frame) {
+        std::vector<int64_t> indices;
+        for (const auto& group : part.indices)
+            for (const auto& i : group) indices.push_back(index_value(*i, frame));
+        if (indices.empty()) return;
+        if (indices.size() > ref.extents.size())
+            fault(part.location, fmt::format("'{}' takes at most {} indices", part.name, ref.extents.size()));
+        int64_t linear = 0;
+        for (size_t k = 0; k < indices.size(); ++k) {
+            if (indices[k] < 0 || indices[k] >= ref.extents[k])
+                fault(part.indices.front().front()->location,
+                      fmt::format("index {} of '{}' is {}, outside 0..{}", k, part.name, indices[k],
+                                  ref.extents[k] - 1));
+            linear = linear * ref.extents[k] + indices[k];
+        }
+        std::vector<int64_t> rest(ref.extents.begin() + static_cast<long>(indices.size()), ref.extents.end());
+        int64_t inner = std::accumulate(rest.begin(), rest.end(), int64_t{1}, std::multiplies<>());
+        ref.offset += linear * inner * static_cast<int64_t>(ref.element_cells);
+        ref.extents = std::move(rest);
+    }
+
+    // The place a variable expression (`a[i].f[j]`) names.
+    Ref place(const Expr& e, Frame& frame) {
+        if (e.kind != Expr::Kind::Var || !e.form) fault(e.location, "not a variable");
+        Ref* bound = frame.find(e.form);
+        Ref ref;
+        if (bound) {
+            ref = *bound;
+        } else if (e.decl && e.decl->is_const && !e.form->resolved_type.is_array()) {
+            ref = allocate(*e.form, {});
+            ref.cell() = constant(*e.decl);
+        } else {
+            fault(e.location, fmt::format("'{}' has no storage here", e.var[0].name));
+        }
+        apply_indices(ref, e.var[0], frame);
+        for (size_t k = 1; k < e.var.size(); ++k) {
+            const VarPart& part = e.var[k];
+            if (!ref.extents.empty() || !ref.element.record) fault(part.location, "field of a non-record");
+            int64_t offset = 0;
+            const Decl* field = nullptr;
+            for (const auto& f : ref.element.record->fields) {
+                if (f->name() == part.name) {
+                    field = f.get();
+                    break;
+                }
+                offset += field_elements(*f) * static_cast<int64_t>(element_cells(f->forms.front().resolved_type).size());
+            }
+            if (!field) fault(part.location, fmt::format("no field '{}'", part.name));
+            const Type& ft = field->forms.front().resolved_type;
+            ref.offset += offset;
+            ref.element = ft.element();
+            ref.element_cells = element_cells(ft).size();
+            ref.extents.clear();
+            for (const auto& group : field->forms.front().type.dimensions)
+                for (const auto& extent : group) ref.extents.push_back(extent->int_value);
+            ref.name += "." + part.name;
+            apply_indices(ref, part, frame);
+        }
+        return ref;
+    }
+
+    Scalar value(const Expr& e, Frame& frame) {
+        switch (e.kind) {
+        case Expr::Kind::IntLiteral:
+            return e.int_value > INT32_MAX ? Scalar{Primitive::Int, e.int_value, 0, false} : Scalar::of_int(e.int_value);
+        case Expr::Kind::FloatLiteral:
+            return e.type.primitive == Primitive::Double ? Scalar::of_double(e.float_value)
+                                                         : Scalar::of_float(e.float_value);
+        case Expr::Kind::BoolLiteral: return Scalar::of_bool(e.bool_value);
+        case Expr::Kind::Var: {
+            if (e.hardware) return Scalar::of_int(e.hardware->value);
+            Ref ref = place(e, frame);
+            if (!ref.extents.empty() || ref.element_cells != 1)
+                fault(e.location, fmt::format("'{}' is not a single number here", ref.name));
+            return ref.cell();
+        }
+        case Expr::Kind::Call: return call(e, frame);
+        case Expr::Kind::Unary: return checked(unary(e.op, value(*e.args[0], frame)), e.location);
+        case Expr::Kind::Binary: {
+            if (e.op == "&&" || e.op == "||") {
+                Scalar a = value(*e.args[0], frame);
+                if (a.poison) return Scalar::poisoned(Primitive::Bool);
+                if (a.truth() == (e.op == "||")) return Scalar::of_bool(a.truth());
+                Scalar b = value(*e.args[1], frame);
+                return b.poison ? Scalar::poisoned(Primitive::Bool) : Scalar::of_bool(b.truth());
+            }
+            Scalar a = value(*e.args[0], frame);
+            Scalar b = value(*e.args[1], frame);
+            if (e.op == "^") return checked(power(a, b, e.type.primitive.value_or(Primitive::Int)), e.location);
+            return checked(binary(e.op, a, b), e.location);
+        }
+        }
+        fault(e.location, "unknown expression");
+    }
+
+    bool condition(const Expr& e, Frame& frame) {
+        Scalar v = value(e, frame);
+        if (v.poison) fault(e.location, "condition computed from memory that nothing wrote");
+        return v.truth();
+    }
+
+    void store(const Ref& ref, const Scalar& v, SourceLocation at) {
+        if (!ref.extents.empty()) fault(at, fmt::format("cannot assign to the whole array '{}'", ref.name));
+        if (ref.element_cells != 1) fault(at, fmt::format("cannot assign a number to the record '{}'", ref.name));
+        ref.cell() = checked(convert(v, ref.cell().type), at);
+    }
+
+    void copy_cells(const Ref& to, const Ref& from, SourceLocation at) {
+        if (to.elements() * static_cast<int64_t>(to.element_cells) !=
+            from.elements() * static_cast<int64_t>(from.element_cells))
+            fault(at, fmt::format("'{}' and '{}' differ in size", to.name, from.name));
+        for (int64_t k = 0; k < to.elements() * static_cast<int64_t>(to.element_cells); ++k)
+            to.storage->cells[static_cast<size_t>(to.offset + k)] =
+                from.storage->cells[static_cast<size_t>(from.offset + k)];
+    }
+
+    // --- calls -------------------------------------------------------------------------
+
+    Scalar builtin(const Expr& e, Frame& frame) {
+        std::vector<Scalar> args;
+        for (const auto& a : e.args) args.push_back(value(*a, frame));
+        const std::string& c = e.callee;
+        if (c == "toFloat") return checked(convert(args[0], Primitive::Float), e.location);
+        if (c == "toDouble") return checked(convert(args[0], Primitive::Double), e.location);
+        if (c == "toInt") return checked(convert(args[0], Primitive::Int), e.location);
+        if (c == "min" || c == "max") {
+            Primitive t = e.type.primitive.value_or(Primitive::Int);
+            Scalar a = checked(convert(args[0], t), e.location), b = checked(convert(args[1], t), e.location);
+            if (a.poison || b.poison) return Scalar::poisoned(t);
+            bool a_less = a.as_double() < b.as_double() || (!a.is_floating() && a.i < b.i);
+            return (c == "min") == a_less ? a : b;
+        }
+        if (c == "divide_up") {
+            if (args[0].poison || args[1].poison) return Scalar::poisoned(Primitive::Int);
+            int64_t a = args[0].i, b = args[1].i;
+            if (b <= 0) fault(e.location, fmt::format("divide_up({}, {}): the divisor must be positive", a, b));
+            int64_t q = a / b + ((a % b != 0 && a > 0) ? 1 : 0);  // the ceiling of a / b
+            return Scalar::of_int(q);
+        }
+        fault(e.location, fmt::format("the interpreter does not know the builtin '{}'", c));
+    }
+
+    // A library function with a builtin body: the C function the backends call.
+    Scalar library_function(const Expr& e, Frame& frame) {
+        const std::string& c = e.callee;
+        if (c == "atomicAdd" || c == "atomicAddInt") {
+            Ref target = place(*e.args[0], frame);
+            Scalar sum = checked(binary("+", target.cell(), value(*e.args[1], frame)), e.location);
+            store(target, sum, e.location);
+            return Scalar{};
+        }
+        std::vector<Scalar> args;
+        for (const auto& a : e.args) args.push_back(checked(convert(value(*a, frame), Primitive::Float), e.location));
+        for (const Scalar& a : args)
+            if (a.poison) return Scalar::poisoned(Primitive::Float);
+        auto x = static_cast<float>(args.empty() ? 0 : args[0].f);
+        auto y = static_cast<float>(args.size() > 1 ? args[1].f : 0);
+        static const std::map<std::string, float (*)(float)> unary_functions = {
+            {"sqrt", [](float v) { return std::sqrt(v); }},   {"rsqrt", [](float v) { return 1.0f / std::sqrt(v); }},
+            {"exp", [](float v) { return std::exp(v); }},     {"exp2", [](float v) { return std::exp2(v); }},
+            {"log", [](float v) { return std::log(v); }},     {"log2", [](float v) { return std::log2(v); }},
+            {"fabs", [](float v) { return std::fabs(v); }},   {"floor", [](float v) { return std::floor(v); }},
+            {"ceil", [](float v) { return std::ceil(v); }},   {"sin", [](float v) { return std::sin(v); }},
+            {"cos", [](float v) { return std::cos(v); }},     {"tan", [](float v) { return std::tan(v); }},
+            {"tanh", [](float v) { return std::tanh(v); }},   {"erf", [](float v) { return std::erf(v); }},
+        };
+        if (auto f = unary_functions.find(c); f != unary_functions.end() && args.size() == 1)
+            return Scalar::of_float(f->second(x));
+        if (c == "fmin" && args.size() == 2) return Scalar::of_float(std::fmin(x, y));
+        if (c == "fmax" && args.size() == 2) return Scalar::of_float(std::fmax(x, y));
+        fault(e.location, fmt::format("the interpreter does not know the library function '{}'", c));
+    }
+
+    // Binds the callee's parameters in `frame`: arrays, records and written
+    // scalars by reference (as the backends pass them), other scalars by value.
+    void bind_arguments(const Expr& e, Frame& caller, Frame& frame) {
+        const Function& fn = *e.function;
+        for (size_t k = 0; k < fn.params.size(); ++k) {
+            const Decl& p = *fn.params[k];
+            const BasicDecl& form = p.forms.front();
+            const Type& t = form.resolved_type;
+            if (t.is_array() || t.record || p.is_written) {
+                Ref ref = place(*e.args[k], caller);
+                ref.element = t.element();
+                ref.name = form.name;
+                frame.bind(&form, ref);
+                continue;
+            }
+            Ref ref = allocate(form, {});
+            ref.cell() = checked(convert(value(*e.args[k], caller), ref.cell().type), e.args[k]->location);
+            frame.bind(&form, ref);
+        }
+        bind_parameter_shapes(fn, frame);
+    }
+
+    Scalar call(const Expr& e, Frame& frame) {
+        if (!e.function) return builtin(e, frame);
+        if (e.function->builtin_body) return library_function(e, frame);
+        if (++call_depth_ > 10000) fault(e.location, "calls nested more than 10000 deep");
+        Frame callee;
+        bind_arguments(e, frame, callee);
+        return_value_.reset();
+        exec(*e.function->body, callee, *e.function);
+        --call_depth_;
+        Scalar result = return_value_.value_or(Scalar::poisoned(Primitive::Int));
+        return_value_.reset();
+        Primitive type = e.function->resolved_return_type.primitive.value_or(Primitive::Void);
+        if (type == Primitive::Void) return Scalar{};
+        return checked(convert(result, type), e.location);
+    }
+
+    // --- barriers ---------------------------------------------------------------------
+
+    // The position of par_group `name` in `fn`'s description, outermost 0.
+    int group_level(const Function& fn, const std::string& name) {
+        const hdl::HardwareModel* model = library_ ? library_->find(fn.hardware) : nullptr;
+        if (!model) return 0;
+        std::vector<const hdl::ParGroup*> groups = model->par_groups();
+        for (size_t k = 0; k < groups.size(); ++k)
+            if (groups[k]->name == name) return static_cast<int>(k);
+        return 0;
+    }
+
+    // The scope of a memory space: 0 at the top, k inside the units of the
+    // k-th par_group (1-based). A barrier on it synchronises the units of
+    // every par_group at a level >= its scope, within one instance of it.
+    int space_scope(const Function& fn, const std::string& space) {
+        const hdl::HardwareModel* model = library_ ? library_->find(fn.hardware) : nullptr;
+        if (!model) return 0;
+        const hdl::ParUnit* owner = model->memory_space_owner(space);
+        if (!owner) return 0;
+        std::vector<const hdl::ParGroup*> groups = model->par_groups();
+        for (size_t k = 0; k < groups.size(); ++k)
+            if (groups[k]->unit.get() == owner) return static_cast<int>(k) + 1;
+        return 0;
+    }
+
+    // The smallest scope of a barrier that `s` reaches, through calls too.
+    int barrier_scope(const Stmt& s, const Function& fn) {
+        auto found = barrier_scopes_.find(&s);
+        if (found != barrier_scopes_.end()) return found->second;
+        int scope = kNoBarrier;
+        if (s.kind == Stmt::Kind::Barrier) scope = space_scope(fn, s.name);
+        mcpl::for_each_own_expr(s, [&](const Expr& e) {
+            mcpl::for_each_call(e, [&](const Expr& c) {
+                if (c.function && !c.function->builtin_body && c.function->body &&
+                    functions_in_progress_.insert(c.function).second) {
+                    scope = std::min(scope, barrier_scope(*c.function->body, *c.function));
+                    functions_in_progress_.erase(c.function);
+                }
+            });
+        });
+        mcpl::for_each_child_stmt(s, [&](const Stmt& child) { scope = std::min(scope, barrier_scope(child, fn)); });
+        barrier_scopes_.emplace(&s, scope);
+        return scope;
+    }
+
+    bool has_barrier(const Stmt& s, const Function& fn) { return barrier_scope(s, fn) != kNoBarrier; }
+
+    // --- statements ---------------------------------------------------------------------
+
+    void step(SourceLocation at) {
+        if (++steps_ > options_.step_limit)
+            fault(at, fmt::format("the kernel ran more than {} steps; an endless loop?", options_.step_limit));
+    }
+
+    std::vector<int64_t> unit_order(int64_t count) {
+        std::vector<int64_t> order(static_cast<size_t>(std::max<int64_t>(count, 0)));
+        std::iota(order.begin(), order.end(), 0);
+        if (options_.order == UnitOrder::Reverse) std::reverse(order.begin(), order.end());
+        if (options_.order == UnitOrder::Shuffled) std::shuffle(order.begin(), order.end(), rng_);
+        return order;
+    }
+
+    void declare(const Decl& d, Frame& frame) {
+        Ref first = allocate(d.forms.front(), extents_of(d.forms.front().type, frame));
+        frame.bind(&d.forms.front(), first);
+        for (size_t k = 1; k < d.forms.size(); ++k)
+            frame.bind(&d.forms[k], view(first, d.forms[k], extents_of(d.forms[k].type, frame)));
+        if (d.init) {
+            const BasicDecl& last = d.forms.back();
+            Ref target = *frame.find(&last);
+            if (last.resolved_type.record && d.init->kind == Expr::Kind::Var)
+                copy_cells(target, place(*d.init, frame), d.init->location);
+            else
+                store(target, value(*d.init, frame), d.init->location);
+        }
+    }
+
+    void assign(const Stmt& s, Frame& frame) {
+        Ref target = place(*s.target, frame);
+        if (s.op == "=" && target.element.record && s.value->kind == Expr::Kind::Var) {
+            copy_cells(target, place(*s.value, frame), s.location);
+            return;
+        }
+        Scalar v = value(*s.value, frame);
+        if (s.op != "=") {
+            if (!target.extents.empty() || target.element_cells != 1)
+                fault(s.location, fmt::format("'{}' is not a single number", target.name));
+            std::string op = s.op.substr(0, s.op.size() - 1);
+            v = checked(binary(op, target.cell(), v), s.location);
+        }
+        store(target, v, s.location);
+    }
+
+    void swap(const Stmt& s, Frame& frame) {
+        Ref a = place(*s.target, frame), b = place(*s.value, frame);
+        bool whole_arrays = !a.extents.empty() && s.target->var.size() == 1 && s.target->var[0].indices.empty() &&
+                            s.value->var.size() == 1 && s.value->var[0].indices.empty();
+        if (whole_arrays) {  // the two names trade their storage, as pointers would
+            Ref* ra = frame.find(s.target->form);
+            Ref* rb = frame.find(s.value->form);
+            std::swap(*ra, *rb);
+            std::swap(ra->name, rb->name);
+            return;
+        }
+        Ref tmp = allocate(*s.target->form, {});
+        tmp.extents = a.extents;
+        tmp.element = a.element;
+        tmp.element_cells = a.element_cells;
+        tmp.storage->cells.assign(a.storage->cells.begin() + a.offset,
+                                  a.storage->cells.begin() + a.offset + a.elements() * static_cast<int64_t>(a.element_cells));
+        copy_cells(a, b, s.location);
+        copy_cells(b, tmp, s.location);
+    }
+
+    void as_views(const Stmt& s, Frame& frame) {
+        Ref of = place(*s.target, frame);
+        for (const BasicDecl& v : s.views) frame.bind(&v, view(of, v, extents_of(v.type, frame)));
+    }
+
+    int64_t foreach_count(const Stmt& s, Frame& frame) {
+        Scalar n = value(*s.count, frame);
+        if (n.poison) fault(s.count->location, "number of units computed from memory that nothing wrote");
+        return n.i;
+    }
+
+    Ref index_ref(const Stmt& s, int64_t index) {
+        Ref ref = allocate(s.decl->forms.front(), {});
+        ref.cell() = Scalar::of_int(index);
+        return ref;
+    }
+
+    Flow exec(const Stmt& s, Frame& frame, const Function& fn) {
+        step(s.location);
+        switch (s.kind) {
+        case Stmt::Kind::Block: {
+            Frame inner{&frame, {}};
+            for (const auto& child : s.body)
+                if (exec(*child, inner, fn) == Flow::Return) return Flow::Return;
+            return Flow::Normal;
+        }
+        case Stmt::Kind::Decl: declare(*s.decl, frame); return Flow::Normal;
+        case Stmt::Kind::Assign: assign(s, frame); return Flow::Normal;
+        case Stmt::Kind::Step: {
+            Ref target = place(*s.target, frame);
+            store(target, checked(binary(s.op == "++" ? "+" : "-", target.cell(), Scalar::of_int(1)), s.location),
+                  s.location);
+            return Flow::Normal;
+        }
+        case Stmt::Kind::Swap: swap(s, frame); return Flow::Normal;
+        case Stmt::Kind::Call: value(*s.call, frame); return Flow::Normal;
+        case Stmt::Kind::Return:
+            if (s.value) return_value_ = value(*s.value, frame);
+            return Flow::Return;
+        case Stmt::Kind::If:
+            if (condition(*s.condition, frame)) return exec(*s.then_branch, frame, fn);
+            return s.else_branch ? exec(*s.else_branch, frame, fn) : Flow::Normal;
+        case Stmt::Kind::For: {
+            Frame loop{&frame, {}};
+            declare(*s.decl, loop);
+            while (true) {
+                step(s.location);
+                if (!condition(*s.condition, loop)) return Flow::Normal;
+                if (exec(*s.loop_body, loop, fn) == Flow::Return) return Flow::Return;
+                exec(*s.step, loop, fn);
+            }
+        }
+        case Stmt::Kind::Foreach: {
+            int64_t count = foreach_count(s, frame);
+            if (barrier_scope(*s.loop_body, fn) <= group_level(fn, s.name)) {
+                std::vector<std::unique_ptr<Frame>> frames;
+                UnitSet units;
+                for (int64_t k = 0; k < count; ++k) {
+                    frames.push_back(std::make_unique<Frame>(Frame{&frame, {}}));
+                    frames.back()->bind(&s.decl->forms.front(), index_ref(s, k));
+                    units.frames.push_back(frames.back().get());
+                }
+                units.returned.assign(units.frames.size(), false);
+                exec_together(*s.loop_body, units, fn);
+                return Flow::Normal;
+            }
+            for (int64_t k : unit_order(count)) {
+                Frame unit{&frame, {}};
+                unit.bind(&s.decl->forms.front(), index_ref(s, k));
+                exec(*s.loop_body, unit, fn);  // a return ends this unit only
+            }
+            return Flow::Normal;
+        }
+        case Stmt::Kind::Barrier: return Flow::Normal;  // nothing else runs beside this unit
+        case Stmt::Kind::As: as_views(s, frame); return Flow::Normal;
+        }
+        return Flow::Normal;
+    }
+
+    // --- units in lock-step -------------------------------------------------------------
+
+    // Runs `run` for every unit that has not returned, in the chosen order.
+    template <typename Run>
+    void each_unit(UnitSet& units, Run&& run) {
+        for (int64_t k : unit_order(static_cast<int64_t>(units.frames.size()))) {
+            auto u = static_cast<size_t>(k);
+            if (!units.returned[u]) run(u);
+        }
+    }
+
+    // Evaluates a condition around a barrier in every unit; they must agree.
+    bool agreed_condition(const Expr& e, UnitSet& units) {
+        std::optional<bool> agreed;
+        each_unit(units, [&](size_t u) {
+            bool c = condition(e, *units.frames[u]);
+            if (agreed && *agreed != c)
+                fault(e.location, "units that synchronise at a barrier inside this construct disagree on this "
+                                  "condition, so some would not reach the barrier");
+            agreed = c;
+        });
+        return agreed.value_or(false);
+    }
+
+    UnitSet inner_scopes(UnitSet& units, std::vector<std::unique_ptr<Frame>>& storage) {
+        UnitSet inner;
+        for (Frame* f : units.frames) {
+            storage.push_back(std::make_unique<Frame>(Frame{f, {}}));
+            inner.frames.push_back(storage.back().get());
+        }
+        inner.returned = units.returned;
+        return inner;
+    }
+
+    void exec_together(const Stmt& s, UnitSet& units, const Function& fn) {
+        step(s.location);
+        if (!has_barrier(s, fn)) {
+            each_unit(units, [&](size_t u) {
+                if (exec(s, *units.frames[u], fn) == Flow::Return) units.returned[u] = true;
+            });
+            return;
+        }
+        std::vector<std::unique_ptr<Frame>> frames;
+        switch (s.kind) {
+        case Stmt::Kind::Block: {
+            UnitSet inner = inner_scopes(units, frames);
+            // Statements without a barrier between two barriers run unit by unit.
+            size_t k = 0;
+            while (k < s.body.size()) {
+                if (has_barrier(*s.body[k], fn)) {
+                    exec_together(*s.body[k++], inner, fn);
+                    continue;
+                }
+                size_t end = k;
+                while (end < s.body.size() && !has_barrier(*s.body[end], fn)) ++end;
+                each_unit(inner, [&](size_t u) {
+                    for (size_t j = k; j < end; ++j)
+                        if (exec(*s.body[j], *inner.frames[u], fn) == Flow::Return) {
+                            inner.returned[u] = true;
+                            break;
+                        }
+                });
+                k = end;
+            }
+            units.returned = inner.returned;
+            return;
+        }
+        case Stmt::Kind::Barrier:
+            if (std::find(units.returned.begin(), units.returned.end(), true) != units.returned.end())
+                fault(s.location, fmt::format("barrier({}) is not reached by units that returned before it", s.name));
+            return;
+        case Stmt::Kind::If:
+            if (agreed_condition(*s.condition, units)) exec_together(*s.then_branch, units, fn);
+            else if (s.else_branch) exec_together(*s.else_branch, units, fn);
+            return;
+        case Stmt::Kind::For: {
+            UnitSet loop = inner_scopes(units, frames);
+            each_unit(loop, [&](size_t u) { declare(*s.decl, *loop.frames[u]); });
+            while (agreed_condition(*s.condition, loop)) {
+                exec_together(*s.loop_body, loop, fn);
+                each_unit(loop, [&](size_t u) { exec(*s.step, *loop.frames[u], fn); });
+            }
+            units.returned = loop.returned;
+            return;
+        }
+        case Stmt::Kind::Foreach: {
+            UnitSet inner;
+            for (size_t u = 0; u < units.frames.size(); ++u) {
+                if (units.returned[u]) continue;
+                int64_t count = foreach_count(s, *units.frames[u]);
+                for (int64_t k = 0; k < count; ++k) {
+                    frames.push_back(std::make_unique<Frame>(Frame{units.frames[u], {}}));
+                    frames.back()->bind(&s.decl->forms.front(), index_ref(s, k));
+                    inner.frames.push_back(frames.back().get());
+                }
+            }
+            inner.returned.assign(inner.frames.size(), false);
+            exec_together(*s.loop_body, inner, fn);
+            return;
+        }
+        case Stmt::Kind::Call: {
+            const Expr& c = *s.call;
+            if (!c.function || !c.function->body || c.function->builtin_body)
+                fault(s.location, "a barrier inside a call the interpreter cannot run in lock-step");
+            UnitSet callee;
+            for (size_t u = 0; u < units.frames.size(); ++u) {
+                frames.push_back(std::make_unique<Frame>());
+                if (!units.returned[u]) bind_arguments(c, *units.frames[u], *frames.back());
+                callee.frames.push_back(frames.back().get());
+            }
+            callee.returned = units.returned;
+            exec_together(*c.function->body, callee, *c.function);
+            return;
+        }
+        default: fault(s.location, "a barrier inside a statement the interpreter cannot run in lock-step");
+        }
+    }
+
+    const hdl::HardwareLibrary* library_;
+    InterpretOptions options_;
+    std::mt19937_64 rng_;
+    std::map<const Decl*, Scalar> constants_;
+    std::map<const Stmt*, int> barrier_scopes_;
+    std::set<const Function*> functions_in_progress_;
+    std::optional<Scalar> return_value_;
+    int64_t steps_ = 0;
+    int call_depth_ = 0;
+};
+
+}  // namespace
+
+std::vector<Primitive> element_cells(const Type& t) {
+    std::vector<Primitive> out;
+    append_element_cells(t.element(), out);
+    return out;
+}
+
+int64_t ParameterLayout::elements() const {
+    return std::accumulate(extents.begin(), extents.end(), int64_t{1}, std::multiplies<>());
+}
+
+std::optional<InterpretError> parameter_layouts(const Function& kernel,
+                                                const std::vector<Scalar>& scalars,
+                                                std::vector<ParameterLayout>& layouts) {
+    try {
+        layouts = Interpreter(nullptr, InterpretOptions{}).layouts(kernel, scalars);
+    } catch (const KernelFault& f) {
+        return InterpretError{f.location, f.message};
+    }
+    return std::nullopt;
+}
+
+std::optional<InterpretError> run_kernel(const hdl::HardwareLibrary& library,
+                                         const Function& kernel, const std::vector<StoragePtr>& arguments,
+                                         const InterpretOptions& options) {
+    if (arguments.size() != kernel.params.size())
+        return InterpretError{kernel.location, fmt::format("'{}' takes {} arguments, not {}", kernel.name,
+                                                           kernel.params.size(), arguments.size())};
+    try {
+        Interpreter(&library, options).run(kernel, arguments);
+    } catch (const KernelFault& f) {
+        return InterpretError{f.location, f.message};
+    }
+    return std::nullopt;
+}
+
+}  // namespace mcl::interpret

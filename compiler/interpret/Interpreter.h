@@ -1,0 +1,94 @@
+// Pass: the reference interpreter (DESIGN.md section 10). Runs one kernel of
+// a checked module, at whatever level it is written, straight from the AST
+// with MCPL's semantics and nothing else. It is the oracle of `mclc run`,
+// `mclc verify` and differential testing: simple and obviously right
+// matters more than speed.
+//
+// Needs: a kernel of a Program that check_program accepted (translated or not), the
+//   hardware library (par_groups and the scopes of memory spaces), and one
+//   storage per kernel parameter laid out as parameter_layouts() says.
+// Does:
+//   - the units of a foreach run in the order InterpretOptions asks for
+//     (forward, reverse, or shuffled with a seed: an adversarial order finds
+//     results that depend on one);
+//   - the units that a barrier synchronises (those of every foreach nested
+//     inside the par_unit that owns the barrier's memory space) run in
+//     lock-step: each stretch of statements between barriers runs for every
+//     unit before any unit goes on; a condition or loop around a barrier
+//     that the units disagree on, or a unit that returns before a barrier
+//     the others reach, is an error;
+//   - locals and local arrays start unwritten; a value computed from
+//     unwritten memory is poisoned, and deciding a branch, an index, a
+//     count or a loop with it is an error; a poisoned value stored in an
+//     argument stays visible to the caller (Scalar::poison);
+//   - every index is checked against its extent; C's undefined arithmetic
+//     (Value.h) is an error; library functions with builtin bodies (the
+//     math functions of lib.math, the atomics of lib.atomics) are computed
+//     in single precision as the backends' C functions are.
+// Guarantees: either the kernel ran to completion and the storages hold its
+//   results, or an error says why, located at the construct that failed.
+//   Never throws for any input program; bounded by a step limit.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/interpret/Value.h"
+#include "compiler/sema/Program.h"
+#include "hdl/HardwareLibrary.h"
+
+namespace mcl::interpret {
+
+// The cells of one variable and of every view of it, row-major; a record
+// element takes one cell per primitive field, in declaration order.
+struct Storage {
+    std::vector<Scalar> cells;
+};
+using StoragePtr = std::shared_ptr<Storage>;
+
+// What a kernel parameter holds at the sizes of one run.
+struct ParameterLayout {
+    const mcpl::Decl* decl = nullptr;
+    std::string name;
+    bool is_array = false;
+    std::vector<int64_t> extents;                // arrays: every extent, all groups in order
+    std::vector<mcpl::Primitive> element_cells;  // the type of each cell of one element
+    int64_t elements() const;                    // 1 for a scalar
+    int64_t cell_count() const { return elements() * static_cast<int64_t>(element_cells.size()); }
+};
+
+enum class UnitOrder { Forward, Reverse, Shuffled };
+
+struct InterpretOptions {
+    UnitOrder order = UnitOrder::Shuffled;
+    uint64_t seed = 1;
+    int64_t step_limit = 2'000'000'000;  // statements and loop tests, all units together
+};
+
+struct InterpretError {
+    SourceLocation location;
+    std::string message;
+};
+
+// The primitive types of the cells of one element of `t` (its array groups
+// dropped): one for a primitive, the fields flattened for a record.
+std::vector<mcpl::Primitive> element_cells(const mcpl::Type& t);
+
+// Evaluates the shape of every parameter of `kernel`; `scalars` holds one
+// value for each scalar parameter, in parameter order (array parameters are
+// skipped). Fails (located at the extent) when an extent is negative or
+// cannot be evaluated.
+std::optional<InterpretError> parameter_layouts(const mcpl::Function& kernel,
+                                                const std::vector<Scalar>& scalars,
+                                                std::vector<ParameterLayout>& layouts);
+
+// Runs `kernel` on `arguments`, one storage per parameter laid out as
+// parameter_layouts() says (scalars: one element).
+std::optional<InterpretError> run_kernel(const hdl::HardwareLibrary& library,
+                                         const mcpl::Function& kernel, const std::vector<StoragePtr>& arguments,
+                                         const InterpretOptions& options);
+
+}  // namespace mcl::interpret

@@ -1,0 +1,181 @@
+#include "driver/BackendRunner.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+namespace mcl::driver {
+
+using mcpl::Primitive;
+
+namespace {
+
+std::string c_type(const mcpl::Type& t) {
+    if (t.record) return t.record->name;
+    switch (t.primitive.value_or(Primitive::Int)) {
+    case Primitive::Float: return "float";
+    case Primitive::Double: return "double";
+    case Primitive::Byte: return "unsigned char";
+    case Primitive::Bool: return "bool";
+    default: return "int";
+    }
+}
+
+// Records a kernel's parameters use, fields' records first.
+void collect_records(const mcpl::Type& t, std::vector<const mcpl::RecordType*>& out) {
+    if (!t.record || std::find(out.begin(), out.end(), t.record) != out.end()) return;
+    for (const auto& f : t.record->fields) collect_records(f->forms.front().resolved_type, out);
+    out.push_back(t.record);
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string shell_quoted(const std::string& s) { return "'" + s + "'"; }
+
+// Runs a shell command with its output in `log`; the exit status.
+int run_command(const std::string& command, const std::string& log) {
+    int status = std::system((command + " > " + shell_quoted(log) + " 2>&1").c_str());
+    return status == -1 ? -1 : WEXITSTATUS(status);
+}
+
+}  // namespace
+
+const std::vector<std::string>& runnable_backends() {
+    static const std::vector<std::string> names = {"cpp", "hls", "opencl"};
+    return names;
+}
+
+std::string BackendHarness::harness_source(const mcpl::Module& module, const mcpl::Function& kernel) const {
+    std::vector<const mcpl::RecordType*> records;
+    for (const auto& p : kernel.params) collect_records(p->forms.front().resolved_type, records);
+    std::string ns = module.name;
+    std::string out = fmt::format(
+        "// The harness of `mclc run`/`verify`: reads the arguments of each run, calls {0}::{1}, writes them back.\n"
+        "#include <cstdint>\n#include <cstdio>\n#include <exception>\n#include <fstream>\n#include <memory>\n"
+        "#include <type_traits>\n\n#include \"{2}.h\"\n\nnamespace {{\n\nstd::ifstream in;\nstd::ofstream out;\n\n"
+        "int64_t cells() {{\n    int64_t n = 0;\n    in.read(reinterpret_cast<char*>(&n), sizeof n);\n    return n;\n}}\n"
+        "template <typename T> void get(T& v) {{\n"
+        "    if constexpr (std::is_floating_point_v<T>) {{ double d = 0; in.read(reinterpret_cast<char*>(&d), 8); "
+        "v = static_cast<T>(d); }}\n"
+        "    else {{ int64_t i = 0; in.read(reinterpret_cast<char*>(&i), 8); v = static_cast<T>(i); }}\n}}\n"
+        "template <typename T> void put(const T& v) {{\n"
+        "    if constexpr (std::is_floating_point_v<T>) {{ double d = v; out.write(reinterpret_cast<const char*>(&d), 8); }}\n"
+        "    else {{ int64_t i = static_cast<int64_t>(v); out.write(reinterpret_cast<const char*>(&i), 8); }}\n}}\n",
+        ns, kernel.name, module.name);
+    for (const auto* r : records)
+        out += fmt::format("void get({0}::{1}& r);\nvoid put(const {0}::{1}& r);\n", ns, r->name);
+    for (const auto* r : records) {
+        std::string get_body, put_body;
+        for (const auto& f : r->fields) {
+            const std::string& name = f->forms.front().name;
+            if (f->forms.front().resolved_type.is_array()) {
+                get_body += fmt::format("    for (auto& x : r.{}) get(x);\n", name);
+                put_body += fmt::format("    for (const auto& x : r.{}) put(x);\n", name);
+            } else {
+                get_body += fmt::format("    get(r.{});\n", name);
+                put_body += fmt::format("    put(r.{});\n", name);
+            }
+        }
+        out += fmt::format("void get({0}::{1}& r) {{\n{2}}}\nvoid put(const {0}::{1}& r) {{\n{3}}}\n", ns, r->name,
+                           get_body, put_body);
+    }
+    out += "\n}  // namespace\n\nint main(int argc, char** argv) {\n"
+           "    for (int run = 1; run + 1 < argc; run += 2) {\n"
+           "        in.open(argv[run], std::ios::binary);\n";
+    std::vector<std::string> args, writes;
+    for (size_t k = 0; k < kernel.params.size(); ++k) {
+        const mcpl::Decl& p = *kernel.params[k];
+        const mcpl::Type& t = p.forms.front().resolved_type;
+        std::string type = t.record ? ns + "::" + c_type(t) : c_type(t);
+        size_t per_element = std::max<size_t>(interpret::element_cells(t).size(), 1);
+        if (t.is_array()) {
+            out += fmt::format("        int64_t n{0} = cells() / {1};\n"
+                               "        auto p{0} = std::make_unique<{2}[]>(static_cast<size_t>(n{0}));\n"
+                               "        for (int64_t k = 0; k < n{0}; ++k) get(p{0}[k]);\n",
+                               k, per_element, type);
+            args.push_back(fmt::format("p{}.get()", k));
+            writes.push_back(fmt::format("        put(int64_t{{n{0} * {1}}});\n"
+                                         "        for (int64_t k = 0; k < n{0}; ++k) put(p{0}[k]);\n",
+                                         k, per_element));
+        } else {
+            out += fmt::format("        cells();\n        {1} p{0}{{}};\n        get(p{0});\n", k, type);
+            args.push_back(p.is_written ? fmt::format("&p{}", k) : fmt::format("p{}", k));
+            writes.push_back(fmt::format("        put(int64_t{{{1}}});\n        put(p{0});\n", k, per_element));
+        }
+    }
+    out += "        in.close();\n        try {\n";
+    out += fmt::format("            {}::{}({});\n", ns, kernel.name, fmt::join(args, ", "));
+    out += "        } catch (const std::exception& e) {\n"
+           "            std::fprintf(stderr, \"%s\\n\", e.what());\n            return 1;\n        }\n"
+           "        out.open(argv[run + 1], std::ios::binary);\n";
+    for (const std::string& w : writes) out += w;
+    out += "        out.close();\n    }\n    return 0;\n}\n";
+    return out;
+}
+
+BackendHarness::BackendHarness(const backends::GenerationInput& input, const backends::Backend& backend,
+                               const mcpl::Function& kernel, const std::string& work_dir, DiagnosticEngine& diags)
+    : work_dir_(work_dir), backend_(backend.name()) {
+    namespace fs = std::filesystem;
+    std::vector<backends::GeneratedFile> files = backend.generate(input, diags);
+    if (diags.has_errors()) {
+        error_ = "code generation failed";
+        return;
+    }
+    fs::path gen = fs::path(work_dir) / "gen";
+    std::error_code ec;
+    fs::create_directories(gen, ec);
+    std::vector<std::string> sources;
+    for (const auto& f : files) {
+        std::ofstream(gen / f.name, std::ios::binary) << f.text;
+        if (fs::path(f.name).extension() == ".cpp") sources.push_back(shell_quoted((gen / f.name).string()));
+    }
+    fs::path harness = fs::path(work_dir) / "harness.cpp";
+    std::ofstream(harness) << harness_source(input.module, kernel);
+    const char* cxx = std::getenv("CXX");
+    executable_ = (fs::path(work_dir) / "harness").string();
+    std::string command = fmt::format("{} -std=c++17 -O1 -fopenmp -Wall -Wextra -Werror -I {} {} {} -o {}{}",
+                                      cxx && *cxx ? cxx : "c++", shell_quoted(gen.string()), shell_quoted(harness.string()),
+                                      fmt::join(sources, " "), shell_quoted(executable_),
+                                      backend_ == "opencl" ? " -lOpenCL" : "");
+    std::string log = (fs::path(work_dir) / "build.log").string();
+    if (run_command(command, log) != 0)
+        error_ = fmt::format("the generated {} code does not build warning-free:\n{}", backend_, read_file(log));
+}
+
+bool BackendHarness::run(std::vector<KernelData*> runs) {
+    namespace fs = std::filesystem;
+    std::string command = "MCL_OPENCL_REQUIRE_CLEAN_BUILD=1 timeout 600 " + shell_quoted(executable_);
+    for (size_t k = 0; k < runs.size(); ++k) {
+        std::string in = (fs::path(work_dir_) / fmt::format("in{}", k)).string();
+        std::ofstream o(in, std::ios::binary);
+        write_cells(o, *runs[k]);
+        command += " " + shell_quoted(in) + " " + shell_quoted((fs::path(work_dir_) / fmt::format("out{}", k)).string());
+    }
+    std::string log = (fs::path(work_dir_) / "run.log").string();
+    int status = run_command(command, log);
+    if (status != 0) {
+        error_ = fmt::format("the {} harness failed (exit status {}): {}", backend_, status, read_file(log));
+        return false;
+    }
+    for (size_t k = 0; k < runs.size(); ++k) {
+        std::ifstream i((fs::path(work_dir_) / fmt::format("out{}", k)).string(), std::ios::binary);
+        if (!read_cells(i, *runs[k])) {
+            error_ = fmt::format("the {} harness wrote results that do not fit the kernel's parameters", backend_);
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace mcl::driver

@@ -1,0 +1,49 @@
+// Runs a kernel through a generated backend on this machine, for `mclc run`
+// and `mclc verify`: writes the backend's files for a module translated to a
+// leaf, a harness program that reads the arguments of each run (the stream
+// of KernelData.h), calls the generated host glue and writes every argument
+// back, builds it with the host C++ compiler ($CXX, else c++; -Wall -Wextra
+// -Werror, so generated code that warns fails), and runs it.
+//
+// Backends whose code runs here: cpp and hls (C simulation) natively, and
+// opencl on any OpenCL device the glue finds (PoCL on this machine); its
+// OpenCL build log must be clean. cuda needs a CUDA device and nvcc, so it is
+// not run here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backends/Backend.h"
+#include "driver/KernelData.h"
+
+namespace mcl::driver {
+
+// The backends this machine can run, in the order verify tries them.
+const std::vector<std::string>& runnable_backends();
+
+class BackendHarness {
+public:
+    // Generates `backend`'s code for `input` into `work_dir` and builds the
+    // harness for `kernel`. Diagnostics of the generator go to `diags`;
+    // a failed build leaves its compiler output in error().
+    BackendHarness(const backends::GenerationInput& input, const backends::Backend& backend,
+                   const mcpl::Function& kernel, const std::string& work_dir, DiagnosticEngine& diags);
+
+    bool ok() const { return error_.empty(); }
+    const std::string& error() const { return error_; }
+
+    // Runs the harness on each of `runs` (read and written back in place);
+    // false with error() set when it fails.
+    bool run(std::vector<KernelData*> runs);
+
+private:
+    std::string harness_source(const mcpl::Module& module, const mcpl::Function& kernel) const;
+
+    std::string work_dir_;
+    std::string backend_;
+    std::string executable_;
+    std::string error_;
+};
+
+}  // namespace mcl::driver

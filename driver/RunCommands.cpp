@@ -1,0 +1,426 @@
+#include "driver/RunCommands.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <ostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "backends/Backend.h"
+#include "compiler/interpret/Interpreter.h"
+#include "compiler/translate/Translate.h"
+#include "driver/BackendRunner.h"
+#include "driver/GenCommands.h"
+#include "support/Spelling.h"
+
+namespace mcl::driver {
+
+namespace {
+
+constexpr int kUsageError = 2;
+
+// A module loaded and checked in a session of its own (translation changes
+// it), with the kernel to run.
+struct LoadedKernel {
+    std::unique_ptr<Session> session;
+    mcpl::Program program;
+    const mcpl::Function* kernel = nullptr;
+};
+
+// Loads `file`, translates it to `leaf` when one is given, and finds the
+// kernel named `kernel_name` (or the first kernel). Null, with the
+// diagnostics printed to `err`, when that fails; `usage` is set when the
+// kernel name is the problem.
+std::unique_ptr<LoadedKernel> load_kernel(const FrontendOptions& options, const std::string& file,
+                                          const std::string& kernel_name, const std::string& leaf, std::ostream& err,
+                                          bool* usage = nullptr) {
+    auto loaded = std::make_unique<LoadedKernel>();
+    loaded->session = std::make_unique<Session>(options.hardware);
+    Session& session = *loaded->session;
+    loaded->program = load_and_check(session, options, {file});
+    if (!session.diags.has_errors() && !leaf.empty())
+        translate::translate_program(loaded->program, leaf, session.library, session.diags);
+    if (session.diags.has_errors() || loaded->program.roots.empty()) {
+        session.report(err);
+        return nullptr;
+    }
+    std::vector<const mcpl::Function*> kernels = backends::module_kernels(*loaded->program.roots.front());
+    std::vector<std::string> names;
+    for (const mcpl::Function* k : kernels) {
+        names.push_back(k->name);
+        if (!loaded->kernel && (kernel_name.empty() || k->name == kernel_name)) loaded->kernel = k;
+    }
+    if (!loaded->kernel) {
+        session.report(err);
+        err << (kernels.empty() ? fmt::format("mclc: error: '{}' has no kernel (an exported function, or a function "
+                                              "with a foreach)\n", file)
+                                : fmt::format("mclc: error: '{}' has no kernel '{}'{}\n", file, kernel_name,
+                                              did_you_mean(kernel_name, names)));
+        if (usage) *usage = !kernels.empty();
+        return nullptr;
+    }
+    session.report(err);  // warnings
+    return loaded;
+}
+
+// --param NAME=VALUE for scalar parameters of `kernel`.
+bool parse_params(const mcpl::Function& kernel, const std::vector<std::string>& params,
+                  std::map<std::string, double>& values, std::ostream& err) {
+    std::vector<std::string> scalars;
+    for (const auto& p : kernel.params)
+        if (!p->forms.front().resolved_type.is_array() && !p->forms.front().resolved_type.record)
+            scalars.push_back(p->forms.front().name);
+    for (const std::string& param : params) {
+        size_t eq = param.find('=');
+        std::string name = param.substr(0, eq);
+        if (eq == std::string::npos || std::find(scalars.begin(), scalars.end(), name) == scalars.end()) {
+            err << (eq == std::string::npos
+                        ? fmt::format("mclc: error: --param '{}' is not NAME=VALUE\n", param)
+                        : fmt::format("mclc: error: '{}' is not a scalar parameter of kernel '{}'{}\n", name,
+                                      kernel.name, did_you_mean(name, scalars)));
+            return false;
+        }
+        char* end = nullptr;
+        std::string text = param.substr(eq + 1);
+        double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0') {
+            err << fmt::format("mclc: error: --param {}: '{}' is not a number\n", name, text);
+            return false;
+        }
+        values[name] = v;
+    }
+    return true;
+}
+
+// The int scalar parameters not given with --param: parameter j gets `base`,
+// or base + 2j (distinct odd sizes catch mixed-up extents) when base > 1.
+Sizes sizes_for(const mcpl::Function& kernel, const std::map<std::string, double>& values, int64_t base) {
+    Sizes sizes;
+    int64_t j = 0;
+    for (const auto& p : kernel.params) {
+        const mcpl::Type& t = p->forms.front().resolved_type;
+        const std::string& name = p->forms.front().name;
+        if (t.is_array() || t.primitive != mcpl::Primitive::Int) continue;
+        auto given = values.find(name);
+        sizes.emplace_back(name, given != values.end() ? static_cast<int64_t>(given->second)
+                                 : base > 1                ? base + 2 * j
+                                                           : base);
+        ++j;
+    }
+    return sizes;
+}
+
+std::string located(const Session& session, const interpret::InterpretError& e) {
+    Diagnostic d{Severity::Error, e.location, e.message, {}};
+    return session.diags.format_text(d);
+}
+
+// A directory for generated code, removed when this goes out of scope.
+class TemporaryDirectory {
+public:
+    TemporaryDirectory() {
+        std::string pattern = (std::filesystem::temp_directory_path() / "mclc-XXXXXX").string();
+        if (mkdtemp(pattern.data())) path_ = pattern;
+    }
+    ~TemporaryDirectory() {
+        std::error_code ec;
+        if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+    }
+    TemporaryDirectory(const TemporaryDirectory&) = delete;
+    TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+    std::string sub(const std::string& name) const { return (std::filesystem::path(path_) / name).string(); }
+
+private:
+    std::string path_;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The leaves with a configuration, and the configuration file of each.
+std::map<std::string, std::string> configured_leaves(const FrontendOptions& options) {
+    return backends::find_target_configs(config_dirs(options.hardware));
+}
+
+}  // namespace
+
+int run_command(const FrontendOptions& options, const std::string& file, const RunOptions& run, std::ostream& out,
+                std::ostream& err) {
+    if (run.backend.empty() != run.target.empty()) {
+        err << "mclc: error: --backend and --target go together\n";
+        return kUsageError;
+    }
+    bool usage = false;
+    auto loaded = load_kernel(options, file, run.execution.kernel, run.target, err, &usage);
+    if (!loaded) return usage ? kUsageError : 1;
+    const mcpl::Function& kernel = *loaded->kernel;
+    std::map<std::string, double> values;
+    if (!parse_params(kernel, run.execution.params, values, err)) return kUsageError;
+    KernelData data;
+    Sizes sizes = sizes_for(kernel, values, 33);
+    if (auto error = make_kernel_data(kernel, sizes, values, run.execution.seed, data)) {
+        err << located(*loaded->session, *error);
+        return 1;
+    }
+    auto start = std::chrono::steady_clock::now();
+    std::string engine = "interpreter";
+    if (run.backend.empty()) {
+        interpret::InterpretOptions io;
+        io.seed = run.execution.seed;
+        if (auto error = interpret::run_kernel(loaded->session->library, kernel, data.storages, io)) {
+            err << located(*loaded->session, *error);
+            return 1;
+        }
+    } else {
+        Session& session = *loaded->session;
+        const backends::Backend* backend = backends::find_backend(run.backend);
+        auto configs = configured_leaves(options);
+        auto found = configs.find(run.target);
+        if (!backend || found == configs.end()) {
+            err << fmt::format("mclc: error: no backend '{}' for target '{}' (see mclc list-targets)\n", run.backend,
+                               run.target);
+            return kUsageError;
+        }
+        std::optional<backends::TargetConfig> config = load_config(session, run.target, found->second);
+        if (!config) return session.report(err);
+        TemporaryDirectory work;
+        backends::GenerationInput input{loaded->program, *loaded->program.roots.front(),
+                                        *session.library.find(run.target), *config};
+        BackendHarness harness(input, *backend, kernel, work.sub("run"), session.diags);
+        if (session.diags.has_errors()) return session.report(err);
+        start = std::chrono::steady_clock::now();
+        if (!harness.ok() || !harness.run({&data})) {
+            err << "mclc: error: " << harness.error() << '\n';
+            return 1;
+        }
+        engine = fmt::format("{} at {}", run.backend, run.target);
+    }
+    double elapsed = seconds_since(start);
+    if (auto poisoned = first_poisoned_output(data)) {
+        err << fmt::format("mclc: error: {} was computed from memory that nothing wrote\n", *poisoned);
+        return 1;
+    }
+    out << fmt::format("{} ({}, {}, seed {})\n", kernel.name, engine, describe_sizes(sizes), run.execution.seed)
+        << output_checksums(data) << fmt::format("time: {:.3f} s\n", elapsed);
+    return 0;
+}
+
+namespace {
+
+// One version of the kernel checked against the reference results.
+class Verifier {
+public:
+    Verifier(const FrontendOptions& options, const VerifyOptions& verify, std::ostream& out, std::ostream& err)
+        : options_(options), verify_(verify), out_(out), err_(err) {}
+
+    int run(const std::vector<std::string>& files) {
+        bool usage = false;
+        auto reference = load_kernel(options_, files.front(), verify_.execution.kernel, "", err_, &usage);
+        if (!reference) return usage ? kUsageError : 1;
+        kernel_name_ = reference->kernel->name;
+        std::map<std::string, double> values;
+        if (!parse_params(*reference->kernel, verify_.execution.params, values, err_)) return kUsageError;
+        std::vector<int64_t> bases = verify_.sizes.empty() ? std::vector<int64_t>{1, 7, 33} : verify_.sizes;
+        for (size_t r = 0; r < bases.size(); ++r) {
+            sizes_.push_back(sizes_for(*reference->kernel, values, bases[r]));
+            KernelData data;
+            if (auto error = make_kernel_data(*reference->kernel, sizes_.back(), values, verify_.execution.seed + r,
+                                              data)) {
+                err_ << located(*reference->session, *error);
+                return 1;
+            }
+            inputs_.push_back(std::move(data));
+        }
+        if (!reference_results(*reference, files.front())) return 1;
+        for (const std::string& file : files) verify_version(file, file != files.front());
+        out_ << fmt::format("{} ok, {} failed, {} skipped\n", passed_, failed_, skipped_);
+        return failed_ > 0 ? 1 : 0;
+    }
+
+private:
+    // The interpreter's results for the first file: the reference. The run
+    // in reverse order must agree (else the result depends on the order of
+    // units: a race), and no output may come from unwritten memory.
+    bool reference_results(LoadedKernel& reference, const std::string& file) {
+        const std::string level = reference.kernel->hardware;
+        for (size_t r = 0; r < inputs_.size(); ++r) {
+            KernelData want = inputs_[r].clone();
+            interpret::InterpretOptions io;
+            io.seed = verify_.execution.seed + r;
+            if (auto error = interpret::run_kernel(reference.session->library, *reference.kernel, want.storages, io)) {
+                err_ << located(*reference.session, *error)
+                     << fmt::format("mclc: error: the reference ({}, interpreter at {}) fails at {}\n", file, level,
+                                    describe_sizes(sizes_[r]));
+                return false;
+            }
+            if (auto poisoned = first_poisoned_output(want)) {
+                err_ << fmt::format("mclc: error: {} ({}) was computed from memory that nothing wrote, at {}\n",
+                                    *poisoned, file, describe_sizes(sizes_[r]));
+                return false;
+            }
+            references_.push_back(std::move(want));
+        }
+        report(file, fmt::format("interpreter at {} (the reference)", level), "");
+        interpret::InterpretOptions reverse;
+        reverse.order = interpret::UnitOrder::Reverse;
+        check_interpreter(reference, file, fmt::format("interpreter at {}, units in reverse order", level), reverse);
+        return true;
+    }
+
+    void report(const std::string& file, const std::string& engine, const std::string& problem,
+                bool skipped = false) {
+        const char* verdict = skipped ? "skip" : problem.empty() ? "ok" : "FAIL";
+        out_ << fmt::format("{:<5} {}: {}{}\n", verdict, file, engine, problem.empty() ? "" : ": " + problem);
+        (skipped ? skipped_ : problem.empty() ? passed_ : failed_)++;
+    }
+
+    // Compares the results of one engine for run `r`; "" when they agree.
+    std::string difference(const KernelData& got, size_t r) {
+        if (auto m = compare_outputs(got, references_[r], verify_.tolerance))
+            return fmt::format("at {}: {} = {}, the reference gives {}", describe_sizes(sizes_[r]), m->where, m->got,
+                               m->want);
+        return "";
+    }
+
+    // A version must take the reference's parameters, to run on its data.
+    bool same_parameters(const mcpl::Function& kernel, const std::string& file, const std::string& engine) {
+        const auto& want = inputs_.front().layouts;
+        bool same = kernel.params.size() == want.size();
+        for (size_t k = 0; same && k < want.size(); ++k)
+            same = kernel.params[k]->forms.front().resolved_type.str() ==
+                   want[k].decl->forms.front().resolved_type.str();
+        if (!same) report(file, engine, fmt::format("kernel '{}' does not take the reference's parameters", kernel.name));
+        return same;
+    }
+
+    void check_interpreter(LoadedKernel& version, const std::string& file, const std::string& engine,
+                           interpret::InterpretOptions io) {
+        if (!same_parameters(*version.kernel, file, engine)) return;
+        for (size_t r = 0; r < inputs_.size(); ++r) {
+            KernelData got = inputs_[r].clone();
+            io.seed = verify_.execution.seed + 1000 + r;
+            if (auto error = interpret::run_kernel(version.session->library, *version.kernel, got.storages, io)) {
+                report(file, engine, located(*version.session, *error));
+                return;
+            }
+            if (std::string d = difference(got, r); !d.empty()) {
+                report(file, engine, d);
+                return;
+            }
+        }
+        report(file, engine, "");
+    }
+
+    void check_backend(LoadedKernel& version, const std::string& file, const std::string& leaf,
+                       const backends::TargetConfig& config, const std::string& backend_name) {
+        std::string engine = fmt::format("{} at {}", backend_name, leaf);
+        const backends::Backend* backend = backends::find_backend(backend_name);
+        if (!backend || !same_parameters(*version.kernel, file, engine)) return;
+        Session& session = *version.session;
+        size_t diagnostics_before = session.diags.diagnostics().size();
+        backends::GenerationInput input{version.program, *version.program.roots.front(), *session.library.find(leaf),
+                                        config};
+        TemporaryDirectory work;
+        BackendHarness harness(input, *backend, *version.kernel, work.sub("harness"), session.diags);
+        if (session.diags.has_errors()) {
+            std::string first;
+            const auto& all = session.diags.diagnostics();
+            if (all.size() > diagnostics_before) first = session.diags.format_text(all[diagnostics_before]);
+            report(file, engine, "refused: " + first.substr(0, first.find('\n')), true);
+            return;
+        }
+        if (!harness.ok()) {
+            report(file, engine, harness.error());
+            return;
+        }
+        std::vector<KernelData> runs;
+        for (const KernelData& in : inputs_) runs.push_back(in.clone());
+        std::vector<KernelData*> pointers;
+        for (KernelData& d : runs) pointers.push_back(&d);
+        if (!harness.run(pointers)) {
+            report(file, engine, harness.error());
+            return;
+        }
+        for (size_t r = 0; r < runs.size(); ++r)
+            if (std::string d = difference(runs[r], r); !d.empty()) {
+                report(file, engine, d);
+                return;
+            }
+        report(file, engine, "");
+    }
+
+    void verify_version(const std::string& file, bool own_level) {
+        if (own_level) {
+            std::ostringstream diagnostics;
+            auto version = load_kernel(options_, file, kernel_name_, "", diagnostics);
+            if (!version) {
+                report(file, "interpreter", "does not load: " + diagnostics.str());
+                return;
+            }
+            check_interpreter(*version, file, fmt::format("interpreter at {}", version->kernel->hardware), {});
+        }
+        std::string level;
+        {
+            std::ostringstream ignored;
+            auto version = load_kernel(options_, file, kernel_name_, "", ignored);
+            if (!version) return;
+            level = version->kernel->hardware;
+        }
+        Session probe(options_.hardware);
+        for (const auto& [leaf, config_path] : configured_leaves(options_)) {
+            if (!verify_.targets.empty() &&
+                std::find(verify_.targets.begin(), verify_.targets.end(), leaf) == verify_.targets.end())
+                continue;
+            if (leaf != level && !probe.library.is_ancestor(level, leaf)) continue;
+            std::ostringstream diagnostics;
+            auto version = load_kernel(options_, file, kernel_name_, leaf, diagnostics);
+            if (!version) {
+                std::string text = diagnostics.str();
+                report(file, fmt::format("translation to {}", leaf), "refused: " + text.substr(0, text.find('\n')),
+                       true);
+                continue;
+            }
+            check_interpreter(*version, file, fmt::format("interpreter at {}", leaf), {});
+            std::optional<backends::TargetConfig> config = load_config(*version->session, leaf, config_path);
+            if (!config) continue;
+            const std::vector<std::string>& wanted = verify_.backends.empty() ? runnable_backends() : verify_.backends;
+            for (const std::string& b : config->backend_names()) {
+                bool runnable = std::find(runnable_backends().begin(), runnable_backends().end(), b) !=
+                                runnable_backends().end();
+                if (!runnable || std::find(wanted.begin(), wanted.end(), b) == wanted.end()) continue;
+                auto fresh = load_kernel(options_, file, kernel_name_, leaf, diagnostics);
+                if (fresh) check_backend(*fresh, file, leaf, *config, b);
+            }
+        }
+    }
+
+    const FrontendOptions& options_;
+    const VerifyOptions& verify_;
+    std::ostream& out_;
+    std::ostream& err_;
+    std::string kernel_name_;
+    std::vector<Sizes> sizes_;
+    std::vector<KernelData> inputs_;
+    std::vector<KernelData> references_;
+    int passed_ = 0, failed_ = 0, skipped_ = 0;
+};
+
+}  // namespace
+
+int verify_command(const FrontendOptions& options, const std::vector<std::string>& files,
+                   const VerifyOptions& verify, std::ostream& out, std::ostream& err) {
+    for (const std::string& b : verify.backends)
+        if (std::find(runnable_backends().begin(), runnable_backends().end(), b) == runnable_backends().end()) {
+            err << fmt::format("mclc: error: backend '{}' cannot run here (runnable: {})\n", b,
+                               fmt::join(runnable_backends(), ", "));
+            return kUsageError;
+        }
+    return Verifier(options, verify, out, err).run(files);
+}
+
+}  // namespace mcl::driver

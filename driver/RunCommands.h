@@ -1,0 +1,51 @@
+// The `mclc` subcommands that execute kernels (DESIGN.md section 10):
+// `run FILE` runs one kernel on seeded inputs with the reference
+// interpreter, or through a backend runnable here, and prints a checksum per
+// output and the time; `verify FILE...` runs every given version of a kernel
+// (the first file is the reference) with the interpreter at its own level,
+// with the interpreter after translation to each leaf that has a target
+// configuration, and through every backend runnable here, on the same
+// inputs at several sizes, and names the first element, version and engine
+// that differ.
+//
+// Exit status: 0 when everything agrees, 1 for errors in the input or a
+// difference (the kernel or the compiler is wrong), 2 for bad usage.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "driver/FrontendCommands.h"
+#include "driver/KernelData.h"
+
+namespace mcl::driver {
+
+struct ExecutionOptions {
+    std::string kernel;               // --kernel; default: the module's first kernel
+    std::vector<std::string> params;  // --param name=value
+    uint64_t seed = 1;
+};
+
+struct RunOptions {
+    ExecutionOptions execution;
+    std::string backend;  // empty: the interpreter
+    std::string target;   // the leaf, with a backend
+};
+
+int run_command(const FrontendOptions& options, const std::string& file, const RunOptions& run, std::ostream& out,
+                std::ostream& err);
+
+struct VerifyOptions {
+    ExecutionOptions execution;
+    std::vector<int64_t> sizes;           // bases of the size sets; default 1, 7, 33
+    std::vector<std::string> backends;    // default: every runnable one
+    std::vector<std::string> targets;     // default: every leaf with a configuration
+    Tolerance tolerance;
+};
+
+int verify_command(const FrontendOptions& options, const std::vector<std::string>& files,
+                   const VerifyOptions& verify, std::ostream& out, std::ostream& err);
+
+}  // namespace mcl::driver

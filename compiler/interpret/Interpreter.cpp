@@ -81,6 +81,9 @@ struct Ref {
 struct Frame {
     Frame* parent = nullptr;
     std::vector<std::pair<const BasicDecl*, Ref>> vars;
+    uint32_t unit = 0;  // the unit running in this scope (0: the kernel outside every foreach)
+
+    static Frame inside(Frame& parent) { return Frame{&parent, {}, parent.unit}; }
 
     Ref* find(const BasicDecl* form) {
         for (Frame* f = this; f; f = f->parent)
@@ -322,6 +325,7 @@ private:
             Ref ref = place(e, frame);
             if (!ref.extents.empty() || ref.element_cells != 1)
                 fault(e.location, fmt::format("'{}' is not a single number here", ref.name));
+            note_access(ref, 1, frame, e.location, false);
             return ref.cell();
         }
         case Expr::Kind::Call: return call(e, frame);
@@ -349,19 +353,69 @@ private:
         return v.truth();
     }
 
-    void store(const Ref& ref, const Scalar& v, SourceLocation at) {
+    void store(const Ref& ref, const Scalar& v, SourceLocation at, const Frame& by) {
         if (!ref.extents.empty()) fault(at, fmt::format("cannot assign to the whole array '{}'", ref.name));
         if (ref.element_cells != 1) fault(at, fmt::format("cannot assign a number to the record '{}'", ref.name));
+        note_access(ref, 1, by, at, true);
         ref.cell() = checked(convert(v, ref.cell().type), at);
     }
 
-    void copy_cells(const Ref& to, const Ref& from, SourceLocation at) {
-        if (to.elements() * static_cast<int64_t>(to.element_cells) !=
-            from.elements() * static_cast<int64_t>(from.element_cells))
+    void copy_cells(const Ref& to, const Ref& from, SourceLocation at, const Frame& by) {
+        int64_t cells = to.elements() * static_cast<int64_t>(to.element_cells);
+        if (cells != from.elements() * static_cast<int64_t>(from.element_cells))
             fault(at, fmt::format("'{}' and '{}' differ in size", to.name, from.name));
-        for (int64_t k = 0; k < to.elements() * static_cast<int64_t>(to.element_cells); ++k)
+        note_access(from, cells, by, at, false);
+        note_access(to, cells, by, at, true);
+        for (int64_t k = 0; k < cells; ++k)
             to.storage->cells[static_cast<size_t>(to.offset + k)] =
                 from.storage->cells[static_cast<size_t>(from.offset + k)];
+    }
+
+    // --- race detection -----------------------------------------------------------------
+
+    // Two units run concurrently when they descend from two units of one
+    // foreach; units of sibling foreach loops run one loop after the other.
+    bool concurrent(uint32_t a, uint32_t b) const {
+        if (a == b) return false;
+        while (units_[a].depth > units_[b].depth) a = units_[a].parent;
+        while (units_[b].depth > units_[a].depth) b = units_[b].parent;
+        if (a == b) return false;  // one runs inside the other
+        while (units_[a].parent != units_[b].parent) {
+            a = units_[a].parent;
+            b = units_[b].parent;
+        }
+        return units_[a].foreach_instance == units_[b].foreach_instance;
+    }
+
+    std::string describe_unit(uint32_t u) const {
+        const UnitInfo& info = units_[u];
+        return fmt::format("unit {} = {} of the foreach at line {}", info.foreach->decl->name(), info.index,
+                           info.foreach->location.line);
+    }
+
+    // Checks `cells` cells from `ref` against the last write of each (a
+    // data race when a concurrent unit wrote it since the last barrier) and
+    // records writes.
+    void note_access(const Ref& ref, int64_t cells, const Frame& by, SourceLocation at, bool write) {
+        auto& writes = ref.storage->last_writes;
+        if (writes.size() < ref.storage->cells.size()) {
+            if (!write) return;  // nothing in this storage was written by a unit yet
+            writes.resize(ref.storage->cells.size());
+        }
+        for (int64_t k = 0; k < cells; ++k) {
+            Storage::LastWrite& last = writes[static_cast<size_t>(ref.offset + k)];
+            if (last.epoch == epoch_ && concurrent(last.unit, by.unit))
+                fault(at, fmt::format("data race on '{}': {} {} an element that {} wrote, with no barrier between; "
+                                      "give each unit its own elements or use an atomic",
+                                      ref.name, describe_unit(by.unit), write ? "writes" : "reads",
+                                      describe_unit(last.unit)));
+            if (write) last = Storage::LastWrite{by.unit, epoch_};
+        }
+    }
+
+    uint32_t new_unit(const Frame& parent, uint32_t foreach_instance, int64_t index, const Stmt& foreach) {
+        units_.push_back(UnitInfo{parent.unit, units_[parent.unit].depth + 1, foreach_instance, index, &foreach});
+        return static_cast<uint32_t>(units_.size() - 1);
     }
 
     // --- calls -------------------------------------------------------------------------
@@ -396,7 +450,7 @@ private:
         if (c == "atomicAdd" || c == "atomicAddInt") {
             Ref target = place(*e.args[0], frame);
             Scalar sum = checked(binary("+", target.cell(), value(*e.args[1], frame)), e.location);
-            store(target, sum, e.location);
+            target.cell() = checked(convert(sum, target.cell().type), e.location);  // atomic: never a race
             return Scalar{};
         }
         std::vector<Scalar> args;
@@ -448,6 +502,7 @@ private:
         if (e.function->builtin_body) return library_function(e, frame);
         if (++call_depth_ > 10000) fault(e.location, "calls nested more than 10000 deep");
         Frame callee;
+        callee.unit = frame.unit;
         bind_arguments(e, frame, callee);
         return_value_.reset();
         exec(*e.function->body, callee, *e.function);
@@ -531,16 +586,16 @@ private:
             const BasicDecl& last = d.forms.back();
             Ref target = *frame.find(&last);
             if (last.resolved_type.record && d.init->kind == Expr::Kind::Var)
-                copy_cells(target, place(*d.init, frame), d.init->location);
+                copy_cells(target, place(*d.init, frame), d.init->location, frame);
             else
-                store(target, value(*d.init, frame), d.init->location);
+                store(target, value(*d.init, frame), d.init->location, frame);
         }
     }
 
     void assign(const Stmt& s, Frame& frame) {
         Ref target = place(*s.target, frame);
         if (s.op == "=" && target.element.record && s.value->kind == Expr::Kind::Var) {
-            copy_cells(target, place(*s.value, frame), s.location);
+            copy_cells(target, place(*s.value, frame), s.location, frame);
             return;
         }
         Scalar v = value(*s.value, frame);
@@ -548,9 +603,10 @@ private:
             if (!target.extents.empty() || target.element_cells != 1)
                 fault(s.location, fmt::format("'{}' is not a single number", target.name));
             std::string op = s.op.substr(0, s.op.size() - 1);
+            note_access(target, 1, frame, s.location, false);
             v = checked(binary(op, target.cell(), v), s.location);
         }
-        store(target, v, s.location);
+        store(target, v, s.location, frame);
     }
 
     void swap(const Stmt& s, Frame& frame) {
@@ -570,8 +626,8 @@ private:
         tmp.element_cells = a.element_cells;
         tmp.storage->cells.assign(a.storage->cells.begin() + a.offset,
                                   a.storage->cells.begin() + a.offset + a.elements() * static_cast<int64_t>(a.element_cells));
-        copy_cells(a, b, s.location);
-        copy_cells(b, tmp, s.location);
+        copy_cells(a, b, s.location, frame);
+        copy_cells(b, tmp, s.location, frame);
     }
 
     void as_views(const Stmt& s, Frame& frame) {
@@ -595,7 +651,7 @@ private:
         step(s.location);
         switch (s.kind) {
         case Stmt::Kind::Block: {
-            Frame inner{&frame, {}};
+            Frame inner = Frame::inside(frame);
             for (const auto& child : s.body)
                 if (exec(*child, inner, fn) == Flow::Return) return Flow::Return;
             return Flow::Normal;
@@ -604,8 +660,9 @@ private:
         case Stmt::Kind::Assign: assign(s, frame); return Flow::Normal;
         case Stmt::Kind::Step: {
             Ref target = place(*s.target, frame);
+            note_access(target, 1, frame, s.location, false);
             store(target, checked(binary(s.op == "++" ? "+" : "-", target.cell(), Scalar::of_int(1)), s.location),
-                  s.location);
+                  s.location, frame);
             return Flow::Normal;
         }
         case Stmt::Kind::Swap: swap(s, frame); return Flow::Normal;
@@ -617,7 +674,7 @@ private:
             if (condition(*s.condition, frame)) return exec(*s.then_branch, frame, fn);
             return s.else_branch ? exec(*s.else_branch, frame, fn) : Flow::Normal;
         case Stmt::Kind::For: {
-            Frame loop{&frame, {}};
+            Frame loop = Frame::inside(frame);
             declare(*s.decl, loop);
             while (true) {
                 step(s.location);
@@ -628,11 +685,13 @@ private:
         }
         case Stmt::Kind::Foreach: {
             int64_t count = foreach_count(s, frame);
+            uint32_t instance = ++foreach_instances_;
             if (barrier_scope(*s.loop_body, fn) <= group_level(fn, s.name)) {
                 std::vector<std::unique_ptr<Frame>> frames;
                 UnitSet units;
                 for (int64_t k = 0; k < count; ++k) {
-                    frames.push_back(std::make_unique<Frame>(Frame{&frame, {}}));
+                    frames.push_back(std::make_unique<Frame>(Frame::inside(frame)));
+                    frames.back()->unit = new_unit(frame, instance, k, s);
                     frames.back()->bind(&s.decl->forms.front(), index_ref(s, k));
                     units.frames.push_back(frames.back().get());
                 }
@@ -641,7 +700,8 @@ private:
                 return Flow::Normal;
             }
             for (int64_t k : unit_order(count)) {
-                Frame unit{&frame, {}};
+                Frame unit = Frame::inside(frame);
+                unit.unit = new_unit(frame, instance, k, s);
                 unit.bind(&s.decl->forms.front(), index_ref(s, k));
                 exec(*s.loop_body, unit, fn);  // a return ends this unit only
             }
@@ -680,7 +740,7 @@ private:
     UnitSet inner_scopes(UnitSet& units, std::vector<std::unique_ptr<Frame>>& storage) {
         UnitSet inner;
         for (Frame* f : units.frames) {
-            storage.push_back(std::make_unique<Frame>(Frame{f, {}}));
+            storage.push_back(std::make_unique<Frame>(Frame::inside(*f)));
             inner.frames.push_back(storage.back().get());
         }
         inner.returned = units.returned;
@@ -723,6 +783,7 @@ private:
         case Stmt::Kind::Barrier:
             if (std::find(units.returned.begin(), units.returned.end(), true) != units.returned.end())
                 fault(s.location, fmt::format("barrier({}) is not reached by units that returned before it", s.name));
+            ++epoch_;  // what the units did before the barrier is ordered before what they do after it
             return;
         case Stmt::Kind::If:
             if (agreed_condition(*s.condition, units)) exec_together(*s.then_branch, units, fn);
@@ -743,8 +804,10 @@ private:
             for (size_t u = 0; u < units.frames.size(); ++u) {
                 if (units.returned[u]) continue;
                 int64_t count = foreach_count(s, *units.frames[u]);
+                uint32_t instance = ++foreach_instances_;
                 for (int64_t k = 0; k < count; ++k) {
-                    frames.push_back(std::make_unique<Frame>(Frame{units.frames[u], {}}));
+                    frames.push_back(std::make_unique<Frame>(Frame::inside(*units.frames[u])));
+                    frames.back()->unit = new_unit(*units.frames[u], instance, k, s);
                     frames.back()->bind(&s.decl->forms.front(), index_ref(s, k));
                     inner.frames.push_back(frames.back().get());
                 }
@@ -760,6 +823,7 @@ private:
             UnitSet callee;
             for (size_t u = 0; u < units.frames.size(); ++u) {
                 frames.push_back(std::make_unique<Frame>());
+                frames.back()->unit = units.frames[u]->unit;
                 if (!units.returned[u]) bind_arguments(c, *units.frames[u], *frames.back());
                 callee.frames.push_back(frames.back().get());
             }
@@ -778,6 +842,17 @@ private:
     std::map<const Stmt*, int> barrier_scopes_;
     std::set<const Function*> functions_in_progress_;
     std::optional<Scalar> return_value_;
+    // The units run so far (0: the kernel outside every foreach), for race detection.
+    struct UnitInfo {
+        uint32_t parent = 0;
+        uint32_t depth = 0;
+        uint32_t foreach_instance = 0;
+        int64_t index = 0;
+        const Stmt* foreach = nullptr;
+    };
+    std::vector<UnitInfo> units_{UnitInfo{}};
+    uint32_t foreach_instances_ = 0;
+    uint32_t epoch_ = 0;
     int64_t steps_ = 0;
     int call_depth_ = 0;
 };

@@ -17,6 +17,9 @@
 //     unit before any unit goes on; a condition or loop around a barrier
 //     that the units disagree on, or a unit that returns before a barrier
 //     the others reach, is an error;
+//   - two units of one foreach that touch the same element between two
+//     barriers, one of them writing (atomics aside), is a data race and an
+//     error: the backends would give either result;
 //   - locals and local arrays start unwritten; a value computed from
 //     unwritten memory is poisoned, and deciding a branch, an index, a
 //     count or a loop with it is an error; a poisoned value stored in an
@@ -46,6 +49,13 @@ namespace mcl::interpret {
 // element takes one cell per primitive field, in declaration order.
 struct Storage {
     std::vector<Scalar> cells;
+    // Per cell, the unit that last wrote it and in which interval between
+    // barriers: the interpreter's race detection (filled as it writes).
+    struct LastWrite {
+        uint32_t unit = 0;
+        uint32_t epoch = 0;
+    };
+    std::vector<LastWrite> last_writes;
 };
 using StoragePtr = std::shared_ptr<Storage>;
 

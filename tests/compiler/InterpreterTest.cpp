@@ -1,0 +1,307 @@
+// The reference interpreter: results of small kernels at perfect and gpu
+// level, lock-step between barriers, and each kind of error it reports
+// (unwritten memory, indices out of range, undefined arithmetic, barriers
+// that not every unit reaches) located at the construct.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include "compiler/interpret/Interpreter.h"
+#include "tests/compiler/CompilerTestSupport.h"
+
+namespace mcl::interpret {
+namespace {
+
+using ::testing::HasSubstr;
+using mcpl::testing::check_text;
+using mcpl::testing::CheckedText;
+
+struct KernelRun {
+    CheckedText checked;
+    std::vector<StoragePtr> arguments;
+    std::optional<InterpretError> error;
+
+    std::vector<double> values(size_t parameter) const {
+        std::vector<double> out;
+        for (const Scalar& c : arguments[parameter]->cells) out.push_back(c.poison ? -999 : c.as_double());
+        return out;
+    }
+    std::string where() const {
+        return error ? fmt::format("{}:{}", error->location.line, error->location.column) : "";
+    }
+};
+
+// Checks `text`, then runs its first function on `arguments`: one vector of
+// numbers per parameter (a scalar is a vector of one), each converted to the
+// parameter's element type.
+KernelRun run(const std::string& text, const std::vector<std::vector<double>>& arguments,
+        UnitOrder order = UnitOrder::Shuffled) {
+    KernelRun r{check_text(text, "t.mcl", {MCL_EXAMPLES_DIR}), {}, {}};
+    mcpl::testing::expect_clean(r.checked);
+    const mcpl::Module* m = r.checked.module();
+    if (!m || m->functions.empty()) return r;
+    const mcpl::Function& kernel = *m->functions.back();
+    for (size_t k = 0; k < kernel.params.size(); ++k) {
+        auto storage = std::make_shared<Storage>();
+        mcpl::Primitive p = element_cells(kernel.params[k]->forms.front().resolved_type).front();
+        for (double v : arguments.at(k)) storage->cells.push_back(convert(Scalar::of_double(v), p).value);
+        r.arguments.push_back(storage);
+    }
+    InterpretOptions options;
+    options.order = order;
+    r.error = run_kernel(*r.checked.library, kernel, r.arguments, options);
+    return r;
+}
+
+TEST(Interpreter, RunsAForeachAtPerfect) {
+    KernelRun r = run("module m; import perfect;\n"
+                "perfect void add(int n, float[n] c, const float[n] a, const float[n] b) {\n"
+                "    foreach (int i in n threads) { c[i] = a[i] + b[i]; }\n}\n",
+                {{3}, {0, 0, 0}, {1, 2, 3}, {10, 20, 30}});
+    ASSERT_FALSE(r.error) << r.error->message;
+    EXPECT_EQ(r.values(1), (std::vector<double>{11, 22, 33}));
+}
+
+TEST(Interpreter, KeepsWhatAPartialWriteLeaves) {
+    KernelRun r = run("module m; import perfect;\n"
+                "perfect void interior(int n, float[n] out) {\n"
+                "    foreach (int i in n - 2 threads) { out[i + 1] = 5.0; }\n}\n",
+                {{4}, {1, 2, 3, 4}});
+    ASSERT_FALSE(r.error) << r.error->message;
+    EXPECT_EQ(r.values(1), (std::vector<double>{1, 5, 5, 4}));
+}
+
+// Every thread of a block writes its element before any reads its
+// neighbour's: only lock-step between barriers gives the rotated values.
+TEST(Interpreter, UnitsOfABlockMeetAtBarriers) {
+    const char* text = "module m; import gpu;\n"
+                       "gpu void rotate(int[8] out, const int[8] src) {\n"
+                       "    foreach (int b in 2 blocks) {\n"
+                       "        local int[4] tile;\n"
+                       "        foreach (int t in 4 threads) {\n"
+                       "            tile[t] = src[b * 4 + t];\n"
+                       "            barrier(local);\n"
+                       "            out[b * 4 + t] = tile[(t + 1) % 4];\n"
+                       "        }\n    }\n}\n";
+    for (UnitOrder order : {UnitOrder::Forward, UnitOrder::Reverse, UnitOrder::Shuffled}) {
+        KernelRun r = run(text, {{0, 0, 0, 0, 0, 0, 0, 0}, {0, 1, 2, 3, 4, 5, 6, 7}}, order);
+        ASSERT_FALSE(r.error) << r.error->message;
+        EXPECT_EQ(r.values(0), (std::vector<double>{1, 2, 3, 0, 5, 6, 7, 4}));
+    }
+}
+
+// Without the barrier, a thread reads its neighbour's element while the
+// neighbour may still write it.
+TEST(Interpreter, MissingBarrierIsARace) {
+    KernelRun r = run("module m; import gpu;\n"
+                      "gpu void rotate(int[4] out) {\n"
+                      "    foreach (int b in 1 blocks) {\n"
+                      "        local int[4] tile;\n"
+                      "        foreach (int t in 4 threads) {\n"
+                      "            tile[t] = t;\n"
+                      "            out[t] = tile[(t + 1) % 4];\n"
+                      "        }\n    }\n}\n",
+                      {{0, 0, 0, 0}}, UnitOrder::Reverse);
+    ASSERT_TRUE(r.error);
+    EXPECT_THAT(r.error->message, HasSubstr("data race on 'tile'"));
+}
+
+TEST(Interpreter, ReadOfUnwrittenLocalMemoryPoisonsTheResult) {
+    KernelRun r = run("module m; import gpu;\n"
+                      "gpu void f(int[4] out) {\n"
+                      "    foreach (int b in 1 blocks) {\n"
+                      "        local int[4] tile;\n"
+                      "        foreach (int t in 4 threads) {\n"
+                      "            if (t < 2) { tile[t] = t; }\n"
+                      "            barrier(local);\n"
+                      "            out[t] = tile[t];\n"
+                      "        }\n    }\n}\n",
+                      {{9, 9, 9, 9}});
+    ASSERT_FALSE(r.error) << r.error->message;
+    EXPECT_EQ(r.values(0), (std::vector<double>{0, 1, -999, -999}));  // -999: unwritten
+}
+
+TEST(Interpreter, UnwrittenValueDecidingABranchIsAnError) {
+    KernelRun r = run("module m; import perfect;\n"
+                "perfect void f(int n, int[n] out) {\n"
+                "    foreach (int i in n threads) {\n"
+                "        int x;\n"
+                "        if (x > 0) { out[i] = 1; }\n"
+                "    }\n}\n",
+                {{2}, {0, 0}});
+    ASSERT_TRUE(r.error);
+    EXPECT_THAT(r.error->message, HasSubstr("nothing wrote"));
+    EXPECT_EQ(r.where(), "5:15");  // the comparison
+}
+
+TEST(Interpreter, IndexOutOfRangeIsLocated) {
+    KernelRun r = run("module m; import perfect;\n"
+                "perfect void f(int n, float[n] out) {\n"
+                "    foreach (int i in n threads) { out[i + 1] = 0.0; }\n}\n",
+                {{3}, {0, 0, 0}});
+    ASSERT_TRUE(r.error);
+    EXPECT_THAT(r.error->message, HasSubstr("index 0 of 'out' is 3, outside 0..2"));
+    EXPECT_EQ(r.where(), "3:42");  // the index expression
+}
+
+TEST(Interpreter, SignedOverflowAndDivisionByZeroAreErrors) {
+    KernelRun overflow = run("module m; import perfect;\n"
+                       "perfect void f(int n, int[1] out) {\n"
+                       "    foreach (int i in 1 threads) { out[i] = n * n; }\n}\n",
+                       {{65536}, {0}});
+    ASSERT_TRUE(overflow.error);
+    EXPECT_THAT(overflow.error->message, HasSubstr("signed integer overflow"));
+    KernelRun division = run("module m; import perfect;\n"
+                       "perfect void f(int n, int[1] out) {\n"
+                       "    foreach (int i in 1 threads) { out[i] = 7 / n; }\n}\n",
+                       {{0}, {0}});
+    ASSERT_TRUE(division.error);
+    EXPECT_THAT(division.error->message, HasSubstr("division by zero"));
+}
+
+TEST(Interpreter, FollowsCArithmetic) {
+    KernelRun r = run("module m; import perfect;\n"
+                "perfect void f(int[6] out, float[2] g) {\n"
+                "    foreach (int i in 1 threads) {\n"
+                "        out[0] = -7 / 2;\n"
+                "        out[1] = -7 % 2;\n"
+                "        byte b = 250;\n"
+                "        b += 10;\n"
+                "        out[2] = b;\n"
+                "        out[3] = toInt(2.9);\n"
+                "        out[4] = 2 ^ 10;\n"
+                "        out[5] = divide_up(10, 4);\n"
+                "        g[0] = 1.0 / 3.0;\n"
+                "        g[1] = 16777216.0 + 1.0;\n"
+                "    }\n}\n",
+                {{0, 0, 0, 0, 0, 0}, {0, 0}});
+    ASSERT_FALSE(r.error) << r.error->message;
+    EXPECT_EQ(r.values(0), (std::vector<double>{-3, -1, 4, 2, 1024, 3}));
+    EXPECT_EQ(r.values(1)[0], static_cast<double>(1.0f / 3.0f));  // single precision
+    EXPECT_EQ(r.values(1)[1], 16777216.0);
+}
+
+TEST(Interpreter, BarrierUnderDivergentConditionIsAnError) {
+    KernelRun r = run("module m; import gpu;\n"
+                "gpu void f(int[4] out) {\n"
+                "    foreach (int b in 1 blocks) {\n"
+                "        local int[4] tile;\n"
+                "        foreach (int t in 4 threads) {\n"
+                "            tile[t] = t;\n"
+                "            if (t < 2) { barrier(local); }\n"
+                "            out[t] = tile[t];\n"
+                "        }\n    }\n}\n",
+                {{0, 0, 0, 0}});
+    ASSERT_TRUE(r.error);
+    EXPECT_THAT(r.error->message, HasSubstr("disagree"));
+    EXPECT_EQ(r.where(), "7:19");  // the condition
+}
+
+// barrier(main) at perfect synchronises every thread: what a grid-wide
+// barrier means, and what the interpreter runs.
+TEST(Interpreter, BarrierOnMainAtPerfectSynchronisesAllThreads) {
+    KernelRun r = run("module m; import perfect;\n"
+                "perfect void f(int n, int[n] a, int[n] out) {\n"
+                "    foreach (int i in n threads) {\n"
+                "        a[i] = i * 10;\n"
+                "        barrier(main);\n"
+                "        out[i] = a[(i + 1) % n];\n"
+                "    }\n}\n",
+                {{5}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}}, UnitOrder::Reverse);
+    ASSERT_FALSE(r.error) << r.error->message;
+    EXPECT_EQ(r.values(2), (std::vector<double>{10, 20, 30, 40, 0}));
+}
+
+TEST(Interpreter, UnitsWritingOneElementAreARace) {
+    KernelRun r = run("module m; import perfect;\n"
+                      "perfect void count(int n, int[1] total) {\n"
+                      "    foreach (int i in n threads) { total[0] = total[0] + 1; }\n}\n",
+                      {{4}, {0}});
+    ASSERT_TRUE(r.error);
+    EXPECT_THAT(r.error->message, HasSubstr("data race on 'total'"));
+    EXPECT_THAT(r.error->message, HasSubstr("reads an element that unit i = "));
+    EXPECT_EQ(r.where(), "3:47");  // the read of total[0]
+}
+
+TEST(Interpreter, ReadingANeighboursElementWithoutBarrierIsARace) {
+    KernelRun r = run("module m; import perfect;\n"
+                      "perfect void f(int n, int[n] a) {\n"
+                      "    foreach (int i in n threads) { a[i] = 1; a[(i + 1) % n] = a[(i + 1) % n] + 1; }\n}\n",
+                      {{3}, {0, 0, 0}}, UnitOrder::Forward);
+    ASSERT_TRUE(r.error);
+    EXPECT_THAT(r.error->message,
+                HasSubstr("unit i = 1 of the foreach at line 3 writes an element that unit i = 0 of the foreach at "
+                          "line 3 wrote, with no barrier between"));
+}
+
+TEST(Interpreter, AtomicsAndSiblingLoopsAreNoRace) {
+    KernelRun r = run("module m; import perfect; import lib.atomics;\n"
+                      "perfect void f(int n, int[n] a, int[1] total) {\n"
+                      "    foreach (int i in n threads) { a[i] = i; atomicAddInt(total[0], 1); }\n"
+                      "    foreach (int i in n threads) { a[(i + 1) % n] += 10; }\n}\n",
+                      {{3}, {0, 0, 0}, {5}});
+    ASSERT_FALSE(r.error) << r.error->message;
+    EXPECT_EQ(r.values(1), (std::vector<double>{10, 11, 12}));
+    EXPECT_EQ(r.values(2), (std::vector<double>{8}));
+}
+
+TEST(Interpreter, DeviceFunctionsRecordsAndViews) {
+    KernelRun r = run("module m; import perfect;\n"
+                "type Pair { float x; int[2] k; }\n"
+                "perfect float twice(const float v) { return v * 2.0; }\n"
+                "perfect void bump(reg main int c) { c = c + 1; }\n"
+                "perfect void f(float[2,3] a, int[1] count) {\n"
+                "    foreach (int i in 1 threads) {\n"
+                "        Pair p;\n"
+                "        p.x = twice(3.0);\n"
+                "        p.k[1] = 4;\n"
+                "        a as float[6] flat;\n"
+                "        flat[4] = p.x + toFloat(p.k[1]);\n"
+                "        int c = 0;\n"
+                "        bump(c);\n"
+                "        bump(c);\n"
+                "        count[0] = c;\n"
+                "    }\n}\n",
+                {{0, 0, 0, 0, 0, 0}, {0}});
+    ASSERT_FALSE(r.error) << r.error->message;
+    EXPECT_EQ(r.values(0), (std::vector<double>{0, 0, 0, 0, 10, 0}));
+    EXPECT_EQ(r.values(1), (std::vector<double>{2}));
+}
+
+TEST(Interpreter, EndlessLoopStopsAtTheStepLimit) {
+    CheckedText checked = check_text("module m; import perfect;\n"
+                                     "perfect void f(int[1] out) {\n"
+                                     "    foreach (int i in 1 threads) {\n"
+                                     "        for (int k = 0; k >= 0; k = k * 1) { out[0] = k; }\n"
+                                     "    }\n}\n");
+    mcpl::testing::expect_clean(checked);
+    auto out = std::make_shared<Storage>();
+    out->cells.push_back(Scalar::of_int(0));
+    InterpretOptions options;
+    options.step_limit = 10000;
+    auto error = run_kernel(*checked.library, *checked.module()->functions.back(), {out}, options);
+    ASSERT_TRUE(error);
+    EXPECT_THAT(error->message, HasSubstr("more than 10000 steps"));
+}
+
+TEST(Interpreter, LayoutsFollowTheParameters) {
+    CheckedText checked = check_text("module m; import perfect;\n"
+                                     "perfect void f(int n, int m, float[n, m + 1] a, const int[n][2] t) {\n"
+                                     "    foreach (int i in n threads) { a[i, 0] = 1.0; }\n}\n");
+    mcpl::testing::expect_clean(checked);
+    std::vector<ParameterLayout> layouts;
+    ASSERT_FALSE(parameter_layouts(*checked.module()->functions.back(), {Scalar::of_int(3), Scalar::of_int(4)},
+                                   layouts));
+    ASSERT_EQ(layouts.size(), 4u);
+    EXPECT_EQ(layouts[2].extents, (std::vector<int64_t>{3, 5}));
+    EXPECT_EQ(layouts[3].extents, (std::vector<int64_t>{3, 2}));
+    EXPECT_FALSE(layouts[0].is_array);
+    auto error = parameter_layouts(*checked.module()->functions.back(), {Scalar::of_int(3), Scalar::of_int(-4)},
+                                   layouts);
+    ASSERT_TRUE(error);
+    EXPECT_THAT(error->message, HasSubstr("negative"));
+}
+
+}  // namespace
+}  // namespace mcl::interpret

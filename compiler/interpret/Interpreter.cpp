@@ -28,7 +28,9 @@ using mcpl::VarPart;
 namespace {
 
 constexpr int kNoBarrier = INT_MAX;
-constexpr int64_t kMaxCells = int64_t{1} << 27;  // 4 GiB of cells
+constexpr int64_t kMaxCells = int64_t{1} << 26;  // 2 GiB of cells
+constexpr int64_t kMaxUnits = int64_t{1} << 24;  // of one foreach, or of units in lock-step
+constexpr int kMaxCallDepth = 1000;
 
 // Thrown inside the interpreter to abandon the run; caught at its entry.
 struct KernelFault {
@@ -500,7 +502,8 @@ private:
     Scalar call(const Expr& e, Frame& frame) {
         if (!e.function) return builtin(e, frame);
         if (e.function->builtin_body) return library_function(e, frame);
-        if (++call_depth_ > 10000) fault(e.location, "calls nested more than 10000 deep");
+        if (++call_depth_ > kMaxCallDepth)
+            fault(e.location, fmt::format("calls nested more than {} deep", kMaxCallDepth));
         Frame callee;
         callee.unit = frame.unit;
         bind_arguments(e, frame, callee);
@@ -638,6 +641,8 @@ private:
     int64_t foreach_count(const Stmt& s, Frame& frame) {
         Scalar n = value(*s.count, frame);
         if (n.poison) fault(s.count->location, "number of units computed from memory that nothing wrote");
+        if (n.i > kMaxUnits)
+            fault(s.count->location, fmt::format("{} units, more than the interpreter runs ({})", n.i, kMaxUnits));
         return n.i;
     }
 
@@ -697,13 +702,20 @@ private:
                 }
                 units.returned.assign(units.frames.size(), false);
                 exec_together(*s.loop_body, units, fn);
-                return Flow::Normal;
+            } else {
+                for (int64_t k : unit_order(count)) {
+                    Frame unit = Frame::inside(frame);
+                    unit.unit = new_unit(frame, instance, k, s);
+                    unit.bind(&s.decl->forms.front(), index_ref(s, k));
+                    exec(*s.loop_body, unit, fn);  // a return ends this unit only
+                }
             }
-            for (int64_t k : unit_order(count)) {
-                Frame unit = Frame::inside(frame);
-                unit.unit = new_unit(frame, instance, k, s);
-                unit.bind(&s.decl->forms.front(), index_ref(s, k));
-                exec(*s.loop_body, unit, fn);  // a return ends this unit only
+            if (frame.unit == 0) {
+                // A top-level loop has finished: nothing runs beside the kernel's own
+                // code, so its units' writes are ordered before what follows and their
+                // records can go (host loops would otherwise grow them without bound).
+                ++epoch_;
+                units_.resize(1);
             }
             return Flow::Normal;
         }
@@ -811,6 +823,8 @@ private:
                     frames.back()->bind(&s.decl->forms.front(), index_ref(s, k));
                     inner.frames.push_back(frames.back().get());
                 }
+                if (static_cast<int64_t>(inner.frames.size()) > kMaxUnits)
+                    fault(s.location, fmt::format("more than {} units in lock-step", kMaxUnits));
             }
             inner.returned.assign(inner.frames.size(), false);
             exec_together(*s.loop_body, inner, fn);

@@ -132,3 +132,16 @@ mclc_test(verify_catches_off_by_one 1 "(?s)FAIL +[^\\n]*matmul_gpu_off_by_one.mc
           verify ${MATMUL}/matmul.mcl ${VERIFY_INPUTS}/matmul_gpu_off_by_one.mcl --targets hopper --backends opencl --sizes 7)
 mclc_test(verify_catches_missing_barrier 1 "(?s)FAIL +[^\\n]*matmul_gpu_no_barrier.mcl: interpreter at gpu: [^\\n]*matmul_gpu_no_barrier.mcl:42:32: error: data race on 'l_a': unit tj = [0-9]+ of the foreach at line 26 reads an element that unit tj = [0-9]+ .*FAIL +[^\\n]*matmul_gpu_no_barrier.mcl: interpreter at hopper: "
           verify ${MATMUL}/matmul.mcl ${VERIFY_INPUTS}/matmul_gpu_no_barrier.mcl --targets hopper --backends opencl --sizes 7)
+
+# Every application's versions agree with the interpreter running its
+# perfect kernel: each version at its own level, translated to a leaf of each
+# backend runnable here, and through those backends (x86_avx2: cpp and
+# opencl; hopper: opencl on PoCL; alveo_u250: hls by C simulation).
+foreach(app vectoradd complexmul reduction matmul gesummv convolution histogram spmv blackscholes)
+  file(GLOB versions ${CMAKE_SOURCE_DIR}/examples/${app}/*.mcl)
+  list(REMOVE_ITEM versions ${CMAKE_SOURCE_DIR}/examples/${app}/${app}.mcl)
+  mclc_test(verify_example.${app} 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
+            verify -I ${CMAKE_SOURCE_DIR}/examples ${CMAKE_SOURCE_DIR}/examples/${app}/${app}.mcl ${versions}
+            --targets x86_avx2,hopper,alveo_u250)
+  set_tests_properties(cli.verify_example.${app} PROPERTIES LABELS verify)
+endforeach()

@@ -144,13 +144,18 @@ BackendHarness::BackendHarness(const backends::GenerationInput& input, const bac
     std::ofstream(harness) << harness_source(input.module, kernel);
     const char* cxx = std::getenv("CXX");
     executable_ = (fs::path(work_dir) / "harness").string();
-    std::string command = fmt::format("{} -std=c++17 -O1 -fopenmp -Wall -Wextra -Werror -I {} {} {} -o {}{}",
+    build_command_ = fmt::format("{} -std=c++17 -O1 -fopenmp -Wall -Wextra -Werror -I {} {} {} -o {}{}",
                                       cxx && *cxx ? cxx : "c++", shell_quoted(gen.string()), shell_quoted(harness.string()),
                                       fmt::join(sources, " "), shell_quoted(executable_),
                                       backend_ == "opencl" ? " -lOpenCL" : "");
-    std::string log = (fs::path(work_dir) / "build.log").string();
-    if (run_command(command, log) != 0)
+}
+
+bool BackendHarness::build() {
+    if (!ok()) return false;
+    std::string log = (std::filesystem::path(work_dir_) / "build.log").string();
+    if (run_command(build_command_, log) != 0)
         error_ = fmt::format("the generated {} code does not build warning-free:\n{}", backend_, read_file(log));
+    return ok();
 }
 
 bool BackendHarness::run(std::vector<KernelData*> runs) {

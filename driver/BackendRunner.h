@@ -24,14 +24,18 @@ const std::vector<std::string>& runnable_backends();
 
 class BackendHarness {
 public:
-    // Generates `backend`'s code for `input` into `work_dir` and builds the
-    // harness for `kernel`. Diagnostics of the generator go to `diags`;
-    // a failed build leaves its compiler output in error().
+    // Generates `backend`'s code for `input` into `work_dir` with the harness
+    // for `kernel`. Diagnostics of the generator go to `diags`.
     BackendHarness(const backends::GenerationInput& input, const backends::Backend& backend,
                    const mcpl::Function& kernel, const std::string& work_dir, DiagnosticEngine& diags);
 
     bool ok() const { return error_.empty(); }
     const std::string& error() const { return error_; }
+
+    // Builds the harness; false with the compiler's output in error(). Only
+    // files and a child process: harnesses of several versions may build
+    // on several threads at once.
+    bool build();
 
     // Runs the harness on each of `runs` (read and written back in place);
     // false with error() set when it fails.
@@ -43,6 +47,7 @@ private:
     std::string work_dir_;
     std::string backend_;
     std::string executable_;
+    std::string build_command_;
     std::string error_;
 };
 

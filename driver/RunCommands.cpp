@@ -1,12 +1,15 @@
 #include "driver/RunCommands.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <ostream>
 #include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -70,10 +73,14 @@ std::unique_ptr<LoadedKernel> load_kernel(const FrontendOptions& options, const 
 // --param NAME=VALUE for scalar parameters of `kernel`.
 bool parse_params(const mcpl::Function& kernel, const std::vector<std::string>& params,
                   std::map<std::string, double>& values, std::ostream& err) {
-    std::vector<std::string> scalars;
-    for (const auto& p : kernel.params)
-        if (!p->forms.front().resolved_type.is_array() && !p->forms.front().resolved_type.record)
-            scalars.push_back(p->forms.front().name);
+    std::vector<std::string> scalars, integral;
+    for (const auto& p : kernel.params) {
+        const mcpl::Type& t = p->forms.front().resolved_type;
+        if (t.is_array() || t.record) continue;
+        scalars.push_back(p->forms.front().name);
+        if (t.primitive != mcpl::Primitive::Float && t.primitive != mcpl::Primitive::Double)
+            integral.push_back(p->forms.front().name);
+    }
     for (const std::string& param : params) {
         size_t eq = param.find('=');
         std::string name = param.substr(0, eq);
@@ -89,6 +96,11 @@ bool parse_params(const mcpl::Function& kernel, const std::vector<std::string>& 
         double v = std::strtod(text.c_str(), &end);
         if (text.empty() || *end != '\0') {
             err << fmt::format("mclc: error: --param {}: '{}' is not a number\n", name, text);
+            return false;
+        }
+        bool is_integral = std::find(integral.begin(), integral.end(), name) != integral.end();
+        if (is_integral && (v != std::floor(v) || v < -2147483648.0 || v > 2147483647.0)) {
+            err << fmt::format("mclc: error: --param {}: '{}' is not an int\n", name, text);
             return false;
         }
         values[name] = v;
@@ -194,7 +206,7 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
         BackendHarness harness(input, *backend, kernel, work.sub("run"), session.diags);
         if (session.diags.has_errors()) return session.report(err);
         start = std::chrono::steady_clock::now();
-        if (!harness.ok() || !harness.run({&data})) {
+        if (!harness.build() || !harness.run({&data})) {
             err << "mclc: error: " << harness.error() << '\n';
             return 1;
         }
@@ -316,42 +328,75 @@ private:
         report(file, engine, "");
     }
 
-    void check_backend(LoadedKernel& version, const std::string& file, const std::string& leaf,
-                       const backends::TargetConfig& config, const std::string& backend_name) {
-        std::string engine = fmt::format("{} at {}", backend_name, leaf);
-        const backends::Backend* backend = backends::find_backend(backend_name);
-        if (!backend || !same_parameters(*version.kernel, file, engine)) return;
-        Session& session = *version.session;
-        size_t diagnostics_before = session.diags.diagnostics().size();
-        backends::GenerationInput input{version.program, *version.program.roots.front(), *session.library.find(leaf),
-                                        config};
-        TemporaryDirectory work;
-        BackendHarness harness(input, *backend, *version.kernel, work.sub("harness"), session.diags);
-        if (session.diags.has_errors()) {
-            std::string first;
-            const auto& all = session.diags.diagnostics();
-            if (all.size() > diagnostics_before) first = session.diags.format_text(all[diagnostics_before]);
-            report(file, engine, "refused: " + first.substr(0, first.find('\n')), true);
-            return;
-        }
-        if (!harness.ok()) {
-            report(file, engine, harness.error());
-            return;
-        }
+    // A backend run of one version at one leaf: generated and set up on this
+    // thread, built and run on a worker, compared here again.
+    struct BackendJob {
+        std::string engine;
+        std::unique_ptr<LoadedKernel> version;  // owns what the harness was generated from
+        std::unique_ptr<TemporaryDirectory> work;
+        std::unique_ptr<BackendHarness> harness;
         std::vector<KernelData> runs;
-        for (const KernelData& in : inputs_) runs.push_back(in.clone());
+        std::string refusal;  // set when the backend refused the kernel
+    };
+
+    BackendJob prepare_backend(std::unique_ptr<LoadedKernel> version, const std::string& leaf,
+                               const backends::TargetConfig& config, const backends::Backend& backend) {
+        BackendJob job;
+        job.engine = fmt::format("{} at {}", backend.name(), leaf);
+        Session& session = *version->session;
+        size_t diagnostics_before = session.diags.diagnostics().size();
+        backends::GenerationInput input{version->program, *version->program.roots.front(),
+                                        *session.library.find(leaf), config};
+        job.work = std::make_unique<TemporaryDirectory>();
+        job.harness = std::make_unique<BackendHarness>(input, backend, *version->kernel, job.work->sub("harness"),
+                                                       session.diags);
+        if (session.diags.has_errors()) {
+            const auto& all = session.diags.diagnostics();
+            std::string first = all.size() > diagnostics_before ? session.diags.format_text(all[diagnostics_before])
+                                                                : "code generation failed";
+            job.refusal = first.substr(0, first.find('\n'));
+        }
+        for (const KernelData& in : inputs_) job.runs.push_back(in.clone());
+        job.version = std::move(version);
+        return job;
+    }
+
+    static void build_and_run(BackendJob& job) {
+        if (!job.refusal.empty() || !job.harness->build()) return;
         std::vector<KernelData*> pointers;
-        for (KernelData& d : runs) pointers.push_back(&d);
-        if (!harness.run(pointers)) {
-            report(file, engine, harness.error());
+        for (KernelData& d : job.runs) pointers.push_back(&d);
+        job.harness->run(pointers);
+    }
+
+    void finish_backend(BackendJob& job, const std::string& file) {
+        if (!job.refusal.empty()) {
+            report(file, job.engine, "refused: " + job.refusal, true);
             return;
         }
-        for (size_t r = 0; r < runs.size(); ++r)
-            if (std::string d = difference(runs[r], r); !d.empty()) {
-                report(file, engine, d);
+        if (!job.harness->ok()) {
+            report(file, job.engine, job.harness->error());
+            return;
+        }
+        for (size_t r = 0; r < job.runs.size(); ++r)
+            if (std::string d = difference(job.runs[r], r); !d.empty()) {
+                report(file, job.engine, d);
                 return;
             }
-        report(file, engine, "");
+        report(file, job.engine, "");
+    }
+
+    // Builds and runs the jobs on as many workers as this machine has cores
+    // (the compiler dominates), then reports them in order.
+    void run_backend_jobs(std::vector<BackendJob>& jobs, const std::string& file) {
+        size_t workers = std::max(1u, std::thread::hardware_concurrency());
+        std::atomic<size_t> next{0};
+        std::vector<std::thread> pool;
+        for (size_t w = 0; w < std::min(workers, jobs.size()); ++w)
+            pool.emplace_back([&] {
+                for (size_t k = next++; k < jobs.size(); k = next++) build_and_run(jobs[k]);
+            });
+        for (std::thread& t : pool) t.join();
+        for (BackendJob& job : jobs) finish_backend(job, file);
     }
 
     void verify_version(const std::string& file, bool own_level) {
@@ -372,6 +417,7 @@ private:
             level = version->kernel->hardware;
         }
         Session probe(options_.hardware);
+        std::vector<BackendJob> jobs;
         for (const auto& [leaf, config_path] : configured_leaves(options_)) {
             if (!verify_.targets.empty() &&
                 std::find(verify_.targets.begin(), verify_.targets.end(), leaf) == verify_.targets.end())
@@ -392,11 +438,14 @@ private:
             for (const std::string& b : config->backend_names()) {
                 bool runnable = std::find(runnable_backends().begin(), runnable_backends().end(), b) !=
                                 runnable_backends().end();
-                if (!runnable || std::find(wanted.begin(), wanted.end(), b) == wanted.end()) continue;
+                const backends::Backend* backend = backends::find_backend(b);
+                if (!backend || !runnable || std::find(wanted.begin(), wanted.end(), b) == wanted.end()) continue;
                 auto fresh = load_kernel(options_, file, kernel_name_, leaf, diagnostics);
-                if (fresh) check_backend(*fresh, file, leaf, *config, b);
+                if (fresh && same_parameters(*fresh->kernel, file, fmt::format("{} at {}", b, leaf)))
+                    jobs.push_back(prepare_backend(std::move(fresh), leaf, *config, *backend));
             }
         }
+        run_backend_jobs(jobs, file);
     }
 
     const FrontendOptions& options_;

@@ -124,6 +124,8 @@ mclc_test(run_interpreter 0 "^matmul \\(interpreter, n=5 m=35 p=37, seed 1\\)\\n
 mclc_test(run_cpp 0 "^matmul \\(cpp at x86_avx2, n=5 m=35 p=37, seed 1\\)\\nc: 175 elements" run ${MATMUL}/matmul.mcl --param n=5 --backend cpp --target x86_avx2)
 mclc_test(run_unknown_param 2 "'zz' is not a scalar parameter of kernel 'matmul'" run ${MATMUL}/matmul.mcl --param zz=5)
 mclc_test(run_param_not_a_number 2 "--param n: '5x' is not a number" run ${MATMUL}/matmul.mcl --param n=5x)
+mclc_test(run_param_not_an_int 2 "--param n: '2.5' is not an int" run ${MATMUL}/matmul.mcl --param n=2.5)
+mclc_test(run_negative_size 1 "matmul.mcl:[0-9]+:[0-9]+: error: array size is negative \\(-3\\)" run ${MATMUL}/matmul.mcl --param n=-3)
 mclc_test(run_unknown_kernel 2 "has no kernel 'matmull'.*did you mean 'matmul'" run ${MATMUL}/matmul.mcl --kernel matmull)
 mclc_test(run_backend_without_target 2 "--backend and --target go together" run ${MATMUL}/matmul.mcl --backend cpp)
 mclc_test(run_index_out_of_range 1 "bad_index.mcl:9:15: error: index 0 of 'out' is 33, outside 0..32" run ${VERIFY_INPUTS}/bad_index.mcl)
@@ -144,4 +146,11 @@ foreach(app vectoradd complexmul reduction matmul gesummv convolution histogram 
             verify -I ${CMAKE_SOURCE_DIR}/examples ${CMAKE_SOURCE_DIR}/examples/${app}/${app}.mcl ${versions}
             --targets x86_avx2,hopper,alveo_u250)
   set_tests_properties(cli.verify_example.${app} PROPERTIES LABELS verify)
+endforeach()
+
+# Kernels of the classes of wrong results found by kernels written outside
+# the project: each verifies on every leaf and backend runnable here.
+foreach(kernel partial_write index_shadows_count named_like_descriptions time_steps)
+  mclc_test(verify_regression.${kernel} 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify ${VERIFY_INPUTS}/${kernel}.mcl)
+  set_tests_properties(cli.verify_regression.${kernel} PROPERTIES LABELS verify)
 endforeach()

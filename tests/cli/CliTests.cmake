@@ -45,6 +45,14 @@ add_test(NAME cli.reduction_read_write_sets
 # another include root, builtin bodies.
 mclc_test(mcpl_dialect_with_include_root 0 NO_OUTPUT check -I ${CMAKE_SOURCE_DIR}/examples ${INPUTS}/mcpl/dialect/kernels/signal/rotate.mcl)
 mclc_test(mcpl_dialect_without_include_root 1 "cannot find 'lib.math'" check ${INPUTS}/mcpl/dialect/kernels/signal/rotate.mcl)
+# The include root implied by `package` does not depend on how the file is
+# named: from inside its own directory, by a relative path.
+add_test(NAME cli.implied_root_from_own_directory
+         COMMAND ${EXPECT} 0 NO_OUTPUT $<TARGET_FILE:mclc> check blackscholes.mcl)
+set_tests_properties(cli.implied_root_from_own_directory PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/examples/blackscholes)
+add_test(NAME cli.implied_root_from_a_relative_path
+         COMMAND ${EXPECT} 0 NO_OUTPUT $<TARGET_FILE:mclc> check ../signal/rotate.mcl -I ${CMAKE_SOURCE_DIR}/examples)
+set_tests_properties(cli.implied_root_from_a_relative_path PROPERTIES WORKING_DIRECTORY ${INPUTS}/mcpl/dialect/kernels/signal)
 
 # Usage.
 mclc_test(help 0 "list-hwd" --help)

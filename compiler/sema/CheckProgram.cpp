@@ -1,5 +1,6 @@
 #include "compiler/sema/CheckProgram.h"
 
+#include "compiler/sema/CheckConstants.h"
 #include "compiler/sema/CheckMapping.h"
 #include "compiler/sema/InferReadWrite.h"
 #include "compiler/sema/ResolveNames.h"
@@ -9,6 +10,8 @@ namespace mcl::mcpl {
 bool check_program(Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags) {
     size_t errors = diags.error_count();
     resolve_names(program, library, diags);
+    if (diags.error_count() > errors) return false;
+    check_constants(program, diags);
     if (diags.error_count() > errors) return false;
     check_mapping(program, library, diags);
     if (diags.error_count() > errors) return false;

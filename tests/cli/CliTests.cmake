@@ -121,3 +121,12 @@ mclc_test(feedback_input_error 1 "type_error.mcl:4:31: error" feedback ${INPUTS}
 # Example values that make a quantity divide by zero stop the pass, not mclc.
 mclc_test(feedback_zero_params 0 "analysis stopped: .*division by zero"
           feedback --param h=0 --param w=0 --param fh=0 --param fw=0 ${CMAKE_SOURCE_DIR}/examples/convolution/convolution.mcl)
+# A divisor that is a parameter: check accepts it; 0 as its example value
+# stops the analysis with a remark, at every level.
+mclc_test(feedback_zero_divisor_param 0 "divisor_param.mcl:6:14: remark: .* analysis stopped: .*division by zero"
+          feedback --param n=100 --param m=0 ${INPUTS}/mcpl/feedback_params/divisor_param.mcl)
+mclc_test(feedback_zero_divisor_param_at_gpu 0 "divisor_param.mcl:6:14: remark: .* analysis stopped: .*division by zero"
+          feedback --hwd gpu --param n=100 --param m=0 ${INPUTS}/mcpl/feedback_params/divisor_param.mcl)
+# A constant division by zero never reaches feedback: check refuses it.
+mclc_test(feedback_constant_division_by_zero 1 "division_by_zero_count.mcl:4:59: error: division by zero"
+          feedback ${INPUTS}/mcpl/bad/division_by_zero_count.mcl)

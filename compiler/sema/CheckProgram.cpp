@@ -1,6 +1,7 @@
 #include "compiler/sema/CheckProgram.h"
 
 #include "compiler/sema/CheckConstants.h"
+#include "compiler/sema/CheckLimits.h"
 #include "compiler/sema/CheckMapping.h"
 #include "compiler/sema/InferReadWrite.h"
 #include "compiler/sema/ResolveNames.h"
@@ -16,6 +17,8 @@ bool check_program(Program& program, const hdl::HardwareLibrary& library, Diagno
     check_mapping(program, library, diags);
     if (diags.error_count() > errors) return false;
     infer_read_write(program, diags);
+    if (diags.error_count() > errors) return false;
+    check_limits(program, library, diags);
     return diags.error_count() == errors;
 }
 

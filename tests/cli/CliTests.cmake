@@ -16,7 +16,13 @@ add_test(NAME cli.show_hwd_json_all
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/each_show_hwd_json.sh $<TARGET_FILE:mclc>)
 
 # Descriptions in the original MCL dialect, from a user directory.
-mclc_test(dialect_hwd_path 0 "(?s)^perfect\\n.*\\n  dialect_gpu\\n    dialect_manycore\\n" list-hwd --hwd-path ${INPUTS}/hdl/dialect)
+mclc_test(dialect_hwd_path 0 "(?s)(^|\\n)perfect\\n.*\\n  dialect_gpu\\n    dialect_manycore\\n" list-hwd --hwd-path ${INPUTS}/hdl/dialect)
+# The dialect's child descriptions: `device PARENT` and a cache without its
+# line size load, with a warning each.
+mclc_test(dialect_child_device_keeps_parents_name 0 "dialect_workstation.hdl:24:8: warning: 'device dialect_cpu' in description 'dialect_workstation' keeps the name of the description it specializes(?s).*\\n    dialect_workstation\\n"
+          list-hwd --hwd-path ${INPUTS}/hdl/dialect)
+mclc_test(dialect_cache_without_line_size 0 "dialect_workstation.hdl:41:7: warning: cache 'l2' has no 'cache_line_size'"
+          show-hwd dialect_workstation --hwd-path ${INPUTS}/hdl/dialect)
 mclc_test(dialect_show 0 "\"name\": \"dialect_manycore\"" show-hwd dialect_manycore --json --hwd-path ${INPUTS}/hdl/dialect)
 add_test(NAME cli.dialect_env_path COMMAND ${EXPECT} 0 "dialect_cpu" $<TARGET_FILE:mclc> list-hwd)
 set_tests_properties(cli.dialect_env_path PROPERTIES ENVIRONMENT "MCL_HWD_PATH=${INPUTS}/hdl/dialect:${INPUTS}/hdl/dialect/override")

@@ -116,3 +116,33 @@ TEST(HardwareLibrary, CrossDescriptionReferencesFollowIncludes) {
 
 }  // namespace
 }  // namespace mcl::hdl::testing
+
+namespace mcl::hdl::testing {
+namespace {
+
+// The original distribution's dialect: a child keeps its parent's `device`
+// name, a cache has no line size; both load with a warning.
+TEST(HardwareLibrary, DialectChildDescriptionsLoad) {
+    std::string text = child("a", "perfect");
+    text.replace(text.find("device a"), 8, "device perfect");
+    text.replace(text.find("cores; }"), 8, "cores; l2; }\ncache l2 { space(main); capacity = 1 MB; }");
+    LoadedLibrary l = load_texts({{"user/a.hdl", text}});
+    EXPECT_FALSE(l.diags->has_errors()) << l.text();
+    EXPECT_THAT(l.text(), HasSubstr("warning: 'device perfect' in description 'a' keeps the name of the description "
+                                    "it specializes; it is read as 'device a'"));
+    EXPECT_THAT(l.text(), HasSubstr("warning: cache 'l2' has no 'cache_line_size'"));
+    const HardwareModel* a = l.library->find("a");
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->device->path, "a");
+    EXPECT_EQ(a->nodes_of_kind(BlockKind::Cache).size(), 1u);
+}
+
+TEST(HardwareLibrary, ADeviceNamedAfterAnotherDescriptionIsMissing) {
+    std::string text = child("a", "perfect");
+    text.replace(text.find("device a"), 8, "device b");
+    LoadedLibrary l = load_texts({{"user/a.hdl", text}});
+    EXPECT_THAT(l.text(), HasSubstr("error: description 'a' has no 'device a' block"));
+}
+
+}  // namespace
+}  // namespace mcl::hdl::testing

@@ -85,6 +85,11 @@ private:
                 program_.imported_hardware[&m].push_back(imp.path[0]);
                 continue;
             }
+            if (imp.path.size() == 1 && library_.report_errors_of(imp.path[0])) {
+                diags_.error(imp.location,
+                             fmt::format("cannot import '{}': its hardware description has errors", imp.str()));
+                continue;
+            }
             std::vector<std::string> package(imp.path.begin(), imp.path.end() - 1);
             const std::string& name = imp.path.back();
             if (package == m.package && name == m.name) {

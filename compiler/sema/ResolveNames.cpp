@@ -186,7 +186,11 @@ private:
     void check_function(Function& f) {
         function_ = &f;
         model_ = library_.find(f.hardware);
-        if (!model_) {
+        if (!model_ && library_.report_errors_of(f.hardware)) {
+            diags_.error(f.hardware_location,
+                         fmt::format("function '{}' targets '{}', whose hardware description has errors", f.name,
+                                     f.hardware));
+        } else if (!model_) {
             diags_.error(f.hardware_location,
                          fmt::format("unknown hardware description '{}'{}", f.hardware,
                                      did_you_mean(f.hardware, library_.names())));

@@ -51,7 +51,9 @@ int run(int argc, char** argv) {
 
     std::vector<std::string> include_roots;
     auto frontend_options = [&] {
-        return mcl::driver::FrontendOptions{mcl::driver::hardware_paths(hwd_paths), include_roots};
+        mcl::driver::HardwarePaths paths = mcl::driver::hardware_paths(hwd_paths);
+        paths.user_errors = mcl::hdl::UserErrors::Defer;
+        return mcl::driver::FrontendOptions{paths, include_roots};
     };
     auto add_include = [&](CLI::App* sub) {
         sub->add_option("-I", include_roots, "Include root for imported modules (repeatable)")

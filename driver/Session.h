@@ -16,6 +16,9 @@ namespace mcl::driver {
 struct HardwarePaths {
     std::string builtin_dir;
     std::vector<std::string> user_dirs;  // --hwd-path, then MCL_HWD_PATH
+    // Commands that compile a program defer errors in user descriptions to
+    // the program's use of them (HardwareLibrary.h).
+    hdl::UserErrors user_errors = hdl::UserErrors::Report;
 };
 
 // The built-in directory (MCL_STDLIB_HW overrides it) and the user
@@ -25,9 +28,11 @@ HardwarePaths hardware_paths(const std::vector<std::string>& hwd_path_options);
 struct Session {
     SourceManager sources;
     DiagnosticEngine diags{sources};
-    hdl::HardwareLibrary library{sources, diags};
+    hdl::HardwareLibrary library;
 
-    explicit Session(const HardwarePaths& paths) { library.load(paths.builtin_dir, paths.user_dirs); }
+    explicit Session(const HardwarePaths& paths) : library(sources, diags, paths.user_errors) {
+        library.load(paths.builtin_dir, paths.user_dirs);
+    }
 
     // Prints every diagnostic so far; the exit status for them (0 or 1).
     int report(std::ostream& err) const;

@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "compiler/print/PrintMcpl.h"
 
 namespace mcl::feedback {
@@ -467,7 +469,7 @@ std::vector<Remark> data_reuse_pass(const FeedbackInput& in) {
                 if (GiNaC::is_a<GiNaC::add>(e)) t = "(" + t + ")";
                 factors += (factors.empty() ? "" : "*") + t;
             }
-            std::string ratio = "(" + Symbols::text(accesses.expr) + ")/(" + factors + ")";
+            std::string ratio = fmt::format("({})/({})", Symbols::text(accesses.expr), factors);
             if (reuse.value) ratio += " = " + format_value(*reuse.value, true);
             std::string elements = factors;
             if (range.value) elements += " = " + format_value(*range.value, false);

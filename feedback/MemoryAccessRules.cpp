@@ -5,6 +5,8 @@
 #include <numeric>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "compiler/print/PrintMcpl.h"
 #include "feedback/AccessAddress.h"
 #include "hdl/Schema.h"
@@ -104,7 +106,7 @@ std::vector<Remark> memory_access_rules(const FeedbackInput& in) {
         }
         if (!addressable) continue;
 
-        const std::string what = "`" + mcpl::print_expr(*a.expr) + "`";
+        const std::string what = fmt::format("`{}`", mcpl::print_expr(*a.expr));
         const int64_t w = ls->width;
         const std::string units = std::to_string(w) + " " + ls->par_unit + "s";
         Remark r;

@@ -3,7 +3,8 @@
 // accesses once and hands them, with the function's hardware model, to
 // each pass. Remarks come back in the order of the functions, then of the
 // passes. A pass that throws (GiNaC on a division by zero from example
-// values) is reported as stopped, with a remark at the function.
+// values) is reported as stopped, with a remark at the function; so is
+// every pass when collecting the accesses throws.
 #pragma once
 
 #include <vector>

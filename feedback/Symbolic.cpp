@@ -203,10 +203,18 @@ std::string with_value(const Symbols& symbols, const GiNaC::ex& e) {
 }
 
 std::string needs_values_text(const std::vector<std::string>& names) {
+    // Appended piece by piece: GCC 12 at -O3 takes `"" + temporary` for an
+    // overlapping copy (a false -Wrestrict).
     std::string list, params;
     for (const std::string& n : names) {
-        list += (list.empty() ? "" : ", ") + n;
-        params += (params.empty() ? "" : " ") + ("--param " + n + "=...");
+        if (!list.empty()) {
+            list += ", ";
+            params += ' ';
+        }
+        list += n;
+        params += "--param ";
+        params += n;
+        params += "=...";
     }
     return std::string(names.size() == 1 ? "needs a value for " : "needs values for ") + list + ": " + params;
 }

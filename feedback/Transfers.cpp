@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "compiler/print/PrintMcpl.h"
 
 namespace mcl::feedback {
@@ -62,7 +64,7 @@ std::string as_declared(const mcpl::BasicDecl& form, const GiNaC::ex& size, Symb
         for (const auto& extent : group) {
             bool simple = extent->kind == mcpl::Expr::Kind::Var || extent->kind == mcpl::Expr::Kind::IntLiteral;
             std::string e = mcpl::print_expr(*extent);
-            text += "*" + (simple ? e : "(" + e + ")");
+            text += simple ? fmt::format("*{}", e) : fmt::format("*({})", e);
         }
     return text;
 }

@@ -60,6 +60,16 @@ const Block* Description::top_level(const std::string& block_name) const {
     return nullptr;
 }
 
+const Block* Description::device_block() const {
+    const Block* parents = nullptr;
+    for (const auto& b : blocks) {
+        if (b->kind != BlockKind::Device) continue;
+        if (b->name == name) return b.get();
+        if (specializes && b->name == *specializes) parents = b.get();
+    }
+    return parents;
+}
+
 SourceLocation statement_location(const Statement& s) {
     struct {
         SourceLocation operator()(const std::unique_ptr<Block>& b) const { return b->location; }

@@ -111,6 +111,10 @@ struct Description {
     uint32_t file = 0;
 
     const Block* top_level(const std::string& block_name) const;
+    // The `device` block that describes the hardware: `device NAME`, or, in
+    // the original MCL distribution's dialect, one that kept the name of the
+    // parent this description specializes; null when there is neither.
+    const Block* device_block() const;
 };
 
 SourceLocation statement_location(const Statement& s);

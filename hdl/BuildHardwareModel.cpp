@@ -21,9 +21,7 @@ public:
         for (const auto& b : d_.blocks) {
             if (b->kind == BlockKind::Parallelism) build_parallelism(*m, *b);
         }
-        const Block* device_block = nullptr;
-        for (const auto& b : d_.blocks)
-            if (b->kind == BlockKind::Device && b->name == d_.name) device_block = b.get();
+        const Block* device_block = d_.device_block();
         m->device = instantiate(*device_block, nullptr, d_.name);
         // Blocks outside the device that it does not include: the host and the
         // links to it.

@@ -24,20 +24,58 @@ void HardwareLibrary::load(const std::string& builtin_dir, const std::vector<std
 void HardwareLibrary::finish() {
     std::map<std::string, const Description*> asts;
     for (const auto& [name, e] : entries_) asts[name] = e->ast.get();
-    Resolution resolution = resolve_references(asts, diags_);
+    Resolution resolution = resolve_references(asts, loading_diags());
     for (auto& [name, e] : entries_) {
-        bool valid = validate_description(*e->ast, resolution, diags_);
-        e->valid = valid && diags_.error_count_in(e->ast->file) == 0;
+        bool valid = validate_description(*e->ast, resolution, loading_diags());
+        e->valid = valid && loading_diags().error_count_in(e->ast->file) == 0;
     }
     check_hierarchy();
     for (auto& [name, e] : entries_)
         if (e->valid) e->model = build_hardware_model(*e->ast, resolution);
+    if (user_errors_ == UserErrors::Defer) sort_out_held_diagnostics();
+}
+
+// Diagnostics in the files of bad user descriptions are held, with a warning
+// for each such description; everything else goes on as it was reported.
+void HardwareLibrary::sort_out_held_diagnostics() {
+    auto forward = [](DiagnosticEngine& to, const Diagnostic& d) {
+        to.report(d.severity, d.location, d.message).notes = d.notes;
+    };
+    std::vector<std::string> bad;  // in the order their first diagnostic came
+    for (const Diagnostic& d : held_.diagnostics()) {
+        auto file = user_files_.find(d.location.file);
+        if (file == user_files_.end() || find(file->second)) {
+            forward(diags_, d);
+            continue;
+        }
+        std::vector<Diagnostic>& held = held_errors_[file->second];
+        if (held.empty()) bad.push_back(file->second);
+        held.push_back(d);
+    }
+    for (const std::string& name : bad) {
+        const std::vector<Diagnostic>& held = held_errors_.at(name);
+        const Diagnostic& first = held.front();
+        size_t errors = std::count_if(held.begin(), held.end(),
+                                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
+        diags_.warning(first.location,
+                       fmt::format("hardware description '{}' has {} error{} and is left out; the first: {}", name,
+                                   errors, errors == 1 ? "" : "s", first.message));
+    }
+}
+
+bool HardwareLibrary::report_errors_of(const std::string& name) const {
+    auto it = held_errors_.find(name);
+    if (it == held_errors_.end()) return false;
+    if (!held_reported_[name])
+        for (const Diagnostic& d : it->second) diags_.report(d.severity, d.location, d.message).notes = d.notes;
+    held_reported_[name] = true;
+    return true;
 }
 
 void HardwareLibrary::add_directory(const std::string& dir, bool user) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
-        diags_.error({}, fmt::format("hardware description directory '{}' does not exist", dir));
+        loading_diags().error({}, fmt::format("hardware description directory '{}' does not exist", dir));
         return;
     }
     std::vector<std::string> files;
@@ -48,7 +86,7 @@ void HardwareLibrary::add_directory(const std::string& dir, bool user) {
         if (auto file = sources_.load_file(f))
             add_parsed(*file, f, user);
         else
-            diags_.error({}, fmt::format("cannot read '{}'", f));
+            loading_diags().error({}, fmt::format("cannot read '{}'", f));
     }
 }
 
@@ -57,7 +95,9 @@ void HardwareLibrary::add_buffer(const std::string& path, std::string text, bool
 }
 
 void HardwareLibrary::add_parsed(uint32_t file, const std::string& path, bool user) {
-    auto ast = parse_hdl(file, sources_, diags_);
+    auto ast = parse_hdl(file, sources_, loading_diags());
+    // A file that does not parse is taken to describe the name of the file.
+    if (user) user_files_[file] = ast ? ast->name : fs::path(path).stem().string();
     if (!ast) return;
     auto it = entries_.find(ast->name);
     if (it != entries_.end()) {
@@ -66,7 +106,7 @@ void HardwareLibrary::add_parsed(uint32_t file, const std::string& path, bool us
             overridden_.push_back(std::move(it->second));
             entries_.erase(it);
         } else {
-            auto& d = diags_.error(ast->location,
+            auto& d = loading_diags().error(ast->location,
                                    fmt::format("duplicate hardware description '{}'", ast->name));
             DiagnosticEngine::add_note(d, existing.ast->location, "first described here");
             return;
@@ -82,7 +122,7 @@ void HardwareLibrary::add_parsed(uint32_t file, const std::string& path, bool us
 
 void HardwareLibrary::check_hierarchy() {
     if (!entries_.count(kRootDescription))
-        diags_.error({}, fmt::format("the hardware library has no description '{}', the root of the "
+        loading_diags().error({}, fmt::format("the hardware library has no description '{}', the root of the "
                                      "hierarchy",
                                      kRootDescription));
     std::vector<std::string> all;
@@ -91,7 +131,7 @@ void HardwareLibrary::check_hierarchy() {
         const Description& d = *e->ast;
         if (!d.specializes) {
             if (name != kRootDescription) {
-                diags_.error(d.location,
+                loading_diags().error(d.location,
                              fmt::format("description '{}' does not say what it specializes; every "
                                          "description except '{}' needs 'specializes PARENT;'",
                                          name, kRootDescription));
@@ -100,14 +140,14 @@ void HardwareLibrary::check_hierarchy() {
             continue;
         }
         if (name == kRootDescription) {
-            diags_.error(d.specializes_location,
+            loading_diags().error(d.specializes_location,
                          fmt::format("'{}' is the root of the hierarchy and cannot specialize another description",
                                      kRootDescription));
             e->valid = false;
             continue;
         }
         if (!entries_.count(*d.specializes)) {
-            diags_.error(d.specializes_location,
+            loading_diags().error(d.specializes_location,
                          fmt::format("'{}' specializes unknown description '{}'{}", name, *d.specializes,
                                      did_you_mean(*d.specializes, all)));
             e->valid = false;
@@ -118,7 +158,7 @@ void HardwareLibrary::check_hierarchy() {
         for (std::string at = *d.specializes;;) {
             chain.push_back(at);
             if (at == name) {
-                diags_.error(d.specializes_location,
+                loading_diags().error(d.specializes_location,
                              fmt::format("specialization cycle: {}", fmt::join(chain, " -> ")));
                 e->valid = false;
                 break;
@@ -137,7 +177,7 @@ void HardwareLibrary::check_hierarchy() {
             if (!e->valid || !e->ast->specializes) continue;
             auto it = entries_.find(*e->ast->specializes);
             if (it != entries_.end() && !it->second->valid) {
-                diags_.error(e->ast->specializes_location,
+                loading_diags().error(e->ast->specializes_location,
                              fmt::format("'{}' specializes '{}', which has errors", name, *e->ast->specializes));
                 e->valid = false;
                 changed = true;

@@ -9,6 +9,14 @@
 // HardwareModel for each valid description. One bad file never takes the
 // others down: its errors are reported and it is left out, together with the
 // descriptions below it, which then have no path to the root.
+//
+// Where errors in descriptions from user directories go depends on what the
+// library is for. Listing and showing descriptions (UserErrors::Report):
+// errors. Compiling a program (UserErrors::Defer): a bad description that
+// the program never uses must not refuse the program, so each one gets a
+// warning when the library loads, and its errors are held until the program
+// uses it (report_errors_of). Errors in built-in descriptions and in the
+// library as a whole are errors in both.
 #pragma once
 
 #include <map>
@@ -25,10 +33,12 @@ namespace mcl::hdl {
 
 inline constexpr const char* kRootDescription = "perfect";
 
+enum class UserErrors { Report, Defer };
+
 class HardwareLibrary {
 public:
-    HardwareLibrary(SourceManager& sources, DiagnosticEngine& diags)
-        : sources_(sources), diags_(diags) {}
+    HardwareLibrary(SourceManager& sources, DiagnosticEngine& diags, UserErrors user_errors = UserErrors::Report)
+        : sources_(sources), diags_(diags), user_errors_(user_errors), held_(sources) {}
 
     // Loads the built-in directory, then the user directories, then finish().
     void load(const std::string& builtin_dir, const std::vector<std::string>& user_dirs);
@@ -53,6 +63,10 @@ public:
                                                  const std::string& to) const;
     // The file a description was read from.
     std::string file_of(const std::string& name) const;
+    // With UserErrors::Defer: reports the errors held for a description from
+    // a user directory (a file that did not parse counts as describing the
+    // name of its file), the first time it is asked; true when it has any.
+    bool report_errors_of(const std::string& name) const;
 
 private:
     struct Entry {
@@ -64,9 +78,17 @@ private:
     };
     void add_parsed(uint32_t file, const std::string& path, bool user);
     void check_hierarchy();
+    // Where loading reports: diags_, or held_ until finish() sorts it out.
+    DiagnosticEngine& loading_diags() { return user_errors_ == UserErrors::Defer ? held_ : diags_; }
+    void sort_out_held_diagnostics();
 
     SourceManager& sources_;
     DiagnosticEngine& diags_;
+    UserErrors user_errors_;
+    DiagnosticEngine held_;                                     // UserErrors::Defer: loading's diagnostics
+    std::map<uint32_t, std::string> user_files_;                // user file -> the description it holds
+    std::map<std::string, std::vector<Diagnostic>> held_errors_;  // per bad user description
+    mutable std::map<std::string, bool> held_reported_;
     std::map<std::string, std::unique_ptr<Entry>> entries_;
     std::vector<std::unique_ptr<Entry>> overridden_;  // kept alive: the ASTs own locations' text
 };

@@ -115,7 +115,9 @@ std::vector<PropertyRule> own_property_rules(BlockKind kind) {
                 {"nr_banks", F::Assign, D::Count, false, false, false},
                 {"addressable", F::Assign, D::Boolean, false, false, false}};
     case K::Cache:
-        return {{"cache_line_size", F::Assign, D::Bytes, false, true, false}};
+        // Not required: the original distribution's caches may leave it out
+        // (ValidateHdl warns).
+        return {{"cache_line_size", F::Assign, D::Bytes, false, false, false}};
     case K::Interconnect:
         return {{"connects", F::Args, D::Count, false, true, true},
                 {"latency", F::Assign, D::Cycles, false, true, false},

@@ -44,7 +44,6 @@ private:
     void check_top_level() {
         std::map<std::string, const Block*> seen;
         const Block* parallelism = nullptr;
-        bool has_device = false;
         for (const auto& b : d_.blocks) {
             auto [it, inserted] = seen.emplace(b->name, b.get());
             if (!inserted) {
@@ -61,13 +60,18 @@ private:
                     parallelism = b.get();
                 }
             }
-            if (b->kind == BlockKind::Device && b->name == d_.name) has_device = true;
         }
+        const Block* device = d_.device_block();
+        if (device && device->name != d_.name)
+            diags_.warning(device->name_location,
+                           fmt::format("'device {}' in description '{}' keeps the name of the description it "
+                                       "specializes; it is read as 'device {}'",
+                                       device->name, d_.name, d_.name));
         if (!parallelism)
             error(d_.location, fmt::format("description '{}' has no 'parallelism' block", d_.name));
         else
             check_parallelism_names(*parallelism);
-        if (!has_device)
+        if (!device)
             error(d_.location, fmt::format("description '{}' has no 'device {}' block", d_.name, d_.name));
     }
 
@@ -224,6 +228,10 @@ private:
             if (r.required && !seen.count(r.name))
                 error(b.name_location, fmt::format("{} '{}' needs a '{}' property",
                                                    block_kind_name(b.kind), b.name, r.name));
+        if (b.kind == BlockKind::Cache && !seen.count("cache_line_size"))
+            diags_.warning(b.name_location,
+                           fmt::format("cache '{}' has no 'cache_line_size': feedback on cache lines leaves it out",
+                                       b.name));
     }
 
     static bool property_rule_anywhere(const std::string& name) {

@@ -226,7 +226,7 @@ std::string CFamilyEmitter::in_process_glue(const std::string& linkage, const st
     for (const Function* k : kernels_) {
         std::vector<std::string> args;
         for (const auto& p : k->params) args.push_back(ident(p->forms.front().name));
-        out += "\n" + signature(*k, Role::Host, false) + " {\n";
+        out += fmt::format("\n{} {{\n", signature(*k, Role::Host, false));
         out += "    try {\n";
         out += fmt::format("        return kernels::{}({});\n", kernel_symbol(*k), fmt::join(args, ", "));
         out += "    } catch (const std::exception& e) {\n";
@@ -267,7 +267,7 @@ std::string CFamilyEmitter::float_literal(const Expr& e) const {
 
 std::string CFamilyEmitter::element_count(const TypeExpr& shape) {
     std::vector<std::string> extents;
-    for (const Expr* e : all_extents(shape)) extents.push_back("(" + unwrap(expr(*e)) + ")");
+    for (const Expr* e : all_extents(shape)) extents.push_back(fmt::format("({})", unwrap(expr(*e))));
     return extents.empty() ? "1" : fmt::format("{}", fmt::join(extents, " * "));
 }
 
@@ -285,7 +285,7 @@ std::string CFamilyEmitter::indexed(std::string base, const VarPart& part, const
     if (indices.size() == extents.size()) return base + "[" + lin + "]";
     // A tile or row: a pointer to its first element.
     std::vector<std::string> rest;
-    for (size_t k = indices.size(); k < extents.size(); ++k) rest.push_back("(" + expr(*extents[k]) + ")");
+    for (size_t k = indices.size(); k < extents.size(); ++k) rest.push_back(fmt::format("({})", expr(*extents[k])));
     if (indices.size() >= 2) lin = "(" + lin + ")";
     return fmt::format("({} + {} * {})", base, lin, fmt::join(rest, " * "));
 }

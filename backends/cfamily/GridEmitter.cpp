@@ -174,7 +174,7 @@ std::string GridEmitter::resident_function(const Function& k, const std::string&
                                            const std::function<std::string(const GridLaunch&, size_t)>& launch_code,
                                            const std::string& finish, const std::string& api_catch) {
     const GridPlan& plan = plan_of(k);
-    std::string out = "\n" + resident_signature(k, runtime) + " {\n    try {\n";
+    std::string out = fmt::format("\n{} {{\n    try {{\n", resident_signature(k, runtime));
     out += "        " + runtime + "::Device& mcl_device = device();\n" + setup;
     for (const std::string& l : split_lines(host_prologue(plan))) out += "    " + l + "\n";
     out += scratch_allocations(plan, -1, runtime);
@@ -207,7 +207,7 @@ std::string GridEmitter::glue_namespace(const std::string& prelude, const std::s
 }
 
 std::string GridEmitter::copying_function(const Function& k, const std::string& runtime) {
-    std::string out = "\n" + signature(k, Role::Host, false) + " {\n    try {\n";
+    std::string out = fmt::format("\n{} {{\n    try {{\n", signature(k, Role::Host, false));
     out += "        " + runtime + "::Device& mcl_device = device();\n";
     std::vector<std::string> args;
     std::vector<std::string> copy_out;

@@ -75,7 +75,7 @@ private:
         out_ = banner(kernels_file(), "CUDA kernels (included by " + in_.module.name + ".cu)");
         out_ += "#pragma once\n\n#include \"" + in_.module.name + ".h\"\n\nnamespace " + module_ + "::kernels {\n";
         std::string constants = constant_definitions("constexpr");
-        if (!constants.empty()) out_ += "\n" + constants.substr(0, constants.size() - 1);
+        if (!constants.empty()) out_ += fmt::format("\n{}", constants.substr(0, constants.size() - 1));
         if (!device_functions_.empty()) out_ += "\n";
         for (const Function* f : device_functions_) out_ += "__device__ " + signature(*f, Role::Device, false) + ";\n";
         for (const Function* f : device_functions_) {

@@ -39,6 +39,29 @@ std::string Type::str() const {
     return s;
 }
 
+int64_t element_byte_size(const Type& t) {
+    if (t.record) {
+        int64_t total = 0;
+        for (const auto& field : t.record->fields) {
+            const Type& ft = field->forms.back().resolved_type;
+            int64_t b = ft.is_array() ? 0 : element_byte_size(ft);
+            if (b == 0) return 0;
+            total += b;
+        }
+        return total;
+    }
+    if (!t.primitive) return 0;
+    switch (*t.primitive) {
+    case Primitive::Int:
+    case Primitive::Float: return 4;
+    case Primitive::Double: return 8;
+    case Primitive::Byte:
+    case Primitive::Bool: return 1;
+    case Primitive::Void: return 0;
+    }
+    return 0;
+}
+
 bool operator==(const Type& a, const Type& b) {
     return a.primitive == b.primitive && a.record == b.record && a.group_ranks == b.group_ranks;
 }

@@ -1,51 +1,147 @@
 #include "compiler/ast/ConstantValue.h"
 
 #include <algorithm>
+#include <vector>
+
+#include <fmt/format.h>
 
 namespace mcl::mcpl {
 
-std::optional<int64_t> constant_int_value(const Expr& e, const ConstantLookup& lookup) {
-    switch (e.kind) {
-    case Expr::Kind::IntLiteral: return e.int_value;
-    case Expr::Kind::Var:
-        if (e.hardware) return e.hardware->value;
-        if (e.var.size() != 1 || !e.var[0].indices.empty()) return std::nullopt;
-        return lookup(e);
-    case Expr::Kind::Unary: {
-        if (e.op != "-") return std::nullopt;
-        auto a = constant_int_value(*e.args[0], lookup);
-        return a ? std::optional<int64_t>(-*a) : std::nullopt;
-    }
-    case Expr::Kind::Binary: {
-        auto a = constant_int_value(*e.args[0], lookup);
-        auto b = constant_int_value(*e.args[1], lookup);
-        if (!a || !b) return std::nullopt;
-        if (e.op == "+") return *a + *b;
-        if (e.op == "-") return *a - *b;
-        if (e.op == "*") return *a * *b;
-        if (e.op == "/" && *b != 0) return *a / *b;
-        return std::nullopt;
-    }
-    case Expr::Kind::Call: {
-        if (e.args.size() != 2) return std::nullopt;
-        auto a = constant_int_value(*e.args[0], lookup);
-        auto b = constant_int_value(*e.args[1], lookup);
-        if (!a || !b) return std::nullopt;
-        if (e.callee == "divide_up" && *b > 0) return (*a + *b - 1) / *b;
-        if (e.callee == "min") return std::min(*a, *b);
-        if (e.callee == "max") return std::max(*a, *b);
-        return std::nullopt;
-    }
-    default: return std::nullopt;
-    }
+namespace {
+
+bool in_int_range(int64_t v) { return v >= kIntMin && v <= kIntMax; }
+
+bool is_floating(const Expr& e) {
+    return !e.type.is_array() && (e.type.primitive == Primitive::Float || e.type.primitive == Primitive::Double);
 }
 
-std::optional<int64_t> checked_constant_int_value(const Expr& e) {
-    return constant_int_value(e, [](const Expr& var) -> std::optional<int64_t> {
-        const Decl* d = var.decl;
-        if (!d || !d->is_const || !d->init || d->forms.front().resolved_type.is_array()) return std::nullopt;
-        return checked_constant_int_value(*d->init);
-    });
+// base ^ exponent, or nullopt when it leaves int's range. Operands are within
+// int's range, so each product fits in 64 bits before it is checked.
+std::optional<int64_t> int_power(int64_t base, int64_t exponent) {
+    int64_t result = 1;
+    for (int64_t i = 0; i < exponent; ++i) {
+        result *= base;
+        if (!in_int_range(result)) return std::nullopt;
+        if (result == 0 || result == 1) return result;                  // 0 and 1 stay
+        if (result == -1) return exponent % 2 == 0 ? 1 : -1;           // base -1
+    }
+    return result;
+}
+
+class Folder {
+public:
+    Folder(const ConstantLookup& lookup, const ConstantProblemSink& problems) : lookup_(lookup), problems_(problems) {}
+
+    std::optional<int64_t> fold(const Expr& e) {
+        switch (e.kind) {
+        case Expr::Kind::IntLiteral: return literal(e, e.int_value);
+        case Expr::Kind::Var: return var(e);
+        case Expr::Kind::Unary: return unary(e);
+        case Expr::Kind::Binary: return binary(e);
+        case Expr::Kind::Call: return call(e);
+        default: return std::nullopt;
+        }
+    }
+
+private:
+    std::optional<int64_t> problem(const Expr& at, std::string message) {
+        if (problems_) problems_(ConstantProblem{at.location, std::move(message)});
+        return std::nullopt;
+    }
+
+    std::optional<int64_t> in_range(const Expr& e, int64_t v, const char* what) {
+        if (in_int_range(v)) return v;
+        return problem(e, fmt::format("{} {} overflows int (32-bit: {} to {})", what, v, kIntMin, kIntMax));
+    }
+
+    std::optional<int64_t> literal(const Expr& e, int64_t v) {
+        if (in_int_range(v)) return v;
+        return problem(e, fmt::format("integer literal {} is out of the range of int (32-bit: {} to {})", v,
+                                      kIntMin, kIntMax));
+    }
+
+    std::optional<int64_t> var(const Expr& e) {
+        if (e.hardware) return in_range(e, e.hardware->value, "hardware value");
+        for (const VarPart& part : e.var)
+            for (const auto& group : part.indices)
+                for (const ExprPtr& index : group) fold(*index);
+        if (e.var.size() != 1 || !e.var[0].indices.empty()) return std::nullopt;
+        return lookup_(e);
+    }
+
+    std::optional<int64_t> unary(const Expr& e) {
+        const Expr& operand = *e.args[0];
+        // -2147483648 is int's least value, though 2147483648 alone is not an int.
+        if (e.op == "-" && operand.kind == Expr::Kind::IntLiteral) return literal(e, -operand.int_value);
+        auto a = fold(operand);
+        if (e.op != "-" || !a) return std::nullopt;
+        return in_range(e, -*a, "the result");
+    }
+
+    std::optional<int64_t> binary(const Expr& e) {
+        auto a = fold(*e.args[0]);
+        auto b = fold(*e.args[1]);
+        const std::string& op = e.op;
+        if ((op == "/" || op == "%") && b == 0 && !is_floating(e))
+            return problem(*e.args[1], op == "/" ? "division by zero" : "modulo by zero");
+        if (!a || !b) return std::nullopt;
+        if (op == "+") return in_range(e, *a + *b, "the result");
+        if (op == "-") return in_range(e, *a - *b, "the result");
+        if (op == "*") return in_range(e, *a * *b, "the result");
+        if (op == "/") return in_range(e, *a / *b, "the result");
+        if (op == "%") return *a % *b;
+        if (op == "^" && *b >= 0) {
+            if (auto v = int_power(*a, *b)) return v;
+            return problem(e, fmt::format("{} ^ {} overflows int (32-bit: {} to {})", *a, *b, kIntMin, kIntMax));
+        }
+        return std::nullopt;
+    }
+
+    std::optional<int64_t> call(const Expr& e) {
+        std::vector<std::optional<int64_t>> args;
+        for (const ExprPtr& arg : e.args) args.push_back(fold(*arg));
+        if (e.function || args.size() != 2) return std::nullopt;  // user functions do not fold
+        if (e.callee == "divide_up" && args[1] == 0) return problem(*e.args[1], "divide_up by zero");
+        if (!args[0] || !args[1]) return std::nullopt;
+        int64_t a = *args[0], b = *args[1];
+        if (e.callee == "divide_up" && b > 0) return in_range(e, (a + b - 1) / b, "the result");
+        if (e.callee == "min") return std::min(a, b);
+        if (e.callee == "max") return std::max(a, b);
+        return std::nullopt;
+    }
+
+    const ConstantLookup& lookup_;
+    const ConstantProblemSink& problems_;
+};
+
+// A `const` scalar's value; `in_progress` stops a constant defined through
+// itself (the checker reports that as an error).
+std::optional<int64_t> checked_value(const Expr& e, const ConstantProblemSink& problems,
+                                     std::vector<const Decl*>& in_progress) {
+    return constant_int_value(
+        e,
+        [&](const Expr& var) -> std::optional<int64_t> {
+            const Decl* d = var.decl;
+            if (!d || !d->is_const || !d->init || d->forms.front().resolved_type.is_array()) return std::nullopt;
+            if (std::find(in_progress.begin(), in_progress.end(), d) != in_progress.end()) return std::nullopt;
+            in_progress.push_back(d);
+            auto v = checked_value(*d->init, {}, in_progress);  // its own problems are reported at it
+            in_progress.pop_back();
+            return v;
+        },
+        problems);
+}
+
+}  // namespace
+
+std::optional<int64_t> constant_int_value(const Expr& e, const ConstantLookup& lookup,
+                                          const ConstantProblemSink& problems) {
+    return Folder(lookup, problems).fold(e);
+}
+
+std::optional<int64_t> checked_constant_int_value(const Expr& e, const ConstantProblemSink& problems) {
+    std::vector<const Decl*> in_progress;
+    return checked_value(e, problems, in_progress);
 }
 
 }  // namespace mcl::mcpl

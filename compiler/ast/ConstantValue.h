@@ -1,30 +1,48 @@
-// Integer constant folding over MCPL expressions, shared by translation
-// (deciding whether a split needs a guard) and code generation (sizes of
-// arrays that must be constant in the target language).
+// Integer constant folding over MCPL expressions, shared by the checker
+// (errors in constant expressions, sizes checked against the hardware),
+// translation (deciding whether a split needs a guard) and code generation
+// (sizes of arrays that must be constant in the target language).
 //
 // Needs: an expression; a lookup that gives the value of a variable
 //   reference, or std::nullopt when it is not a known constant (translation
 //   looks names up in the constants it has seen; backends follow the checked
 //   AST's declaration to its `const` initialiser).
 // Does: folds integer literals, hardware values, variables the lookup knows,
-//   `+ - * /` (division truncating, by a non-zero divisor), unary minus,
-//   divide_up, min and max.
-// Guarantees: a value only when every leaf folds; never divides by zero.
+//   `+ - * / %` (division truncating), `^` (power, exponent not negative),
+//   unary minus, divide_up, min and max, with the semantics of MCPL's `int`:
+//   32-bit, signed. A sink, when given, hears of every problem: division or
+//   modulo by a constant zero (whether or not the dividend is constant), a
+//   result or literal outside the range of int; it also sees the problems in
+//   indices and call arguments, which do not fold themselves.
+// Guarantees: a value only when every leaf folds and no step has a problem;
+//   the value is within int's range; never divides by zero, never overflows.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "compiler/ast/Ast.h"
 
 namespace mcl::mcpl {
 
+inline constexpr int64_t kIntMin = INT32_MIN;  // MCPL's int is 32-bit
+inline constexpr int64_t kIntMax = INT32_MAX;
+
 using ConstantLookup = std::function<std::optional<int64_t>(const Expr& var)>;
 
-std::optional<int64_t> constant_int_value(const Expr& e, const ConstantLookup& lookup);
+// What is wrong with a constant expression, and where.
+struct ConstantProblem {
+    SourceLocation location;
+    std::string message;
+};
+using ConstantProblemSink = std::function<void(const ConstantProblem&)>;
+
+std::optional<int64_t> constant_int_value(const Expr& e, const ConstantLookup& lookup,
+                                          const ConstantProblemSink& problems = {});
 
 // The lookup for checked ASTs: a `const` scalar whose initialiser folds.
-std::optional<int64_t> checked_constant_int_value(const Expr& e);
+std::optional<int64_t> checked_constant_int_value(const Expr& e, const ConstantProblemSink& problems = {});
 
 }  // namespace mcl::mcpl

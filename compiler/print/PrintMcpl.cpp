@@ -78,7 +78,13 @@ std::string join_exprs(const std::vector<ExprPtr>& exprs) {
 
 std::string dimension_groups(const std::vector<std::vector<ExprPtr>>& groups) {
     std::string out;
-    for (const auto& group : groups) out += "[" + join_exprs(group) + "]";
+    // Appended piece by piece: GCC 12 at -O3 takes `"[" + temporary` for an
+    // overlapping copy (a false -Wrestrict).
+    for (const auto& group : groups) {
+        out += '[';
+        out += join_exprs(group);
+        out += ']';
+    }
     return out;
 }
 

@@ -1,5 +1,7 @@
 #include "compiler/sema/CheckProgram.h"
 
+#include "compiler/sema/CheckConstants.h"
+#include "compiler/sema/CheckLimits.h"
 #include "compiler/sema/CheckMapping.h"
 #include "compiler/sema/InferReadWrite.h"
 #include "compiler/sema/ResolveNames.h"
@@ -10,9 +12,13 @@ bool check_program(Program& program, const hdl::HardwareLibrary& library, Diagno
     size_t errors = diags.error_count();
     resolve_names(program, library, diags);
     if (diags.error_count() > errors) return false;
+    check_constants(program, diags);
+    if (diags.error_count() > errors) return false;
     check_mapping(program, library, diags);
     if (diags.error_count() > errors) return false;
     infer_read_write(program, diags);
+    if (diags.error_count() > errors) return false;
+    check_limits(program, library, diags);
     return diags.error_count() == errors;
 }
 

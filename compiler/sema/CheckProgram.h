@@ -1,6 +1,7 @@
 // The MCPL front end's checking pipeline on a loaded Program: resolve_names,
-// then check_mapping, then infer_read_write. Each later pass runs only when
-// the earlier ones found no error, since it relies on their annotations.
+// then check_constants, check_mapping, infer_read_write and check_limits.
+// Each later pass runs only when the earlier ones found no error, since it
+// relies on their annotations.
 // Returns true when the program is valid.
 #pragma once
 

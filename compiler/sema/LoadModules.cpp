@@ -64,9 +64,14 @@ private:
     }
 
     // The include root a module's own location implies: its directory with
-    // one level removed per package component.
+    // one level removed per package component. The path is made absolute
+    // first: `blackscholes.mcl` named from its own directory has an empty
+    // parent, which no package component matches.
     std::optional<fs::path> implied_root(const Module& m) const {
-        fs::path dir = fs::path(paths_.at(&m)).parent_path();
+        std::error_code ec;
+        fs::path file = fs::absolute(paths_.at(&m), ec);
+        if (ec) return std::nullopt;
+        fs::path dir = file.lexically_normal().parent_path();
         for (size_t i = 0; i < m.package.size(); ++i) {
             if (dir.filename() != m.package[m.package.size() - 1 - i]) return std::nullopt;
             dir = dir.parent_path();
@@ -78,6 +83,11 @@ private:
         for (const Import& imp : m.imports) {
             if (imp.path.size() == 1 && library_.find(imp.path[0])) {
                 program_.imported_hardware[&m].push_back(imp.path[0]);
+                continue;
+            }
+            if (imp.path.size() == 1 && library_.report_errors_of(imp.path[0])) {
+                diags_.error(imp.location,
+                             fmt::format("cannot import '{}': its hardware description has errors", imp.str()));
                 continue;
             }
             std::vector<std::string> package(imp.path.begin(), imp.path.end() - 1);

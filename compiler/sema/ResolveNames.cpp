@@ -186,7 +186,11 @@ private:
     void check_function(Function& f) {
         function_ = &f;
         model_ = library_.find(f.hardware);
-        if (!model_) {
+        if (!model_ && library_.report_errors_of(f.hardware)) {
+            diags_.error(f.hardware_location,
+                         fmt::format("function '{}' targets '{}', whose hardware description has errors", f.name,
+                                     f.hardware));
+        } else if (!model_) {
             diags_.error(f.hardware_location,
                          fmt::format("unknown hardware description '{}'{}", f.hardware,
                                      did_you_mean(f.hardware, library_.names())));
@@ -512,8 +516,15 @@ private:
 
     Type check_var(Expr& e, const Scope& scope) {
         VarPart& head = e.var[0];
+        // Resolved once, a hardware value stays one: translation writes them
+        // into kernels whose own names may shadow the description (a
+        // parameter `gpu`), and a program is checked again after each step.
+        if (e.hardware) return check_hardware_value(e);
+        // The user's variable wins; a function, record or module named like
+        // a description does not hide the description's values.
         const Symbol* s = scope.find(head.name);
-        if (!s && e.var.size() > 1 && library_.find(head.name)) return check_hardware_value(e);
+        bool is_variable = s && s->kind == Symbol::Kind::Variable;
+        if (!is_variable && e.var.size() > 1 && library_.find(head.name)) return check_hardware_value(e);
         if (!s || s->kind != Symbol::Kind::Variable) {
             if (s && s->kind == Symbol::Kind::Function)
                 diags_.error(head.location, fmt::format("'{}' is a function; call it with (...)", head.name));
@@ -550,17 +561,23 @@ private:
 
     // `gpu.hierarchy.blocks.block.threads.max_nr_units`: a par_group's count.
     Type check_hardware_value(Expr& e) {
-        const hdl::HardwareModel& m = *library_.find(e.var[0].name);
         HardwareValue hv;
-        hv.description = e.var[0].name;
-        for (size_t i = 1; i < e.var.size(); ++i) {
+        hv.description = e.hardware ? e.hardware->description : e.var[0].name;
+        const hdl::HardwareModel* model = library_.find(hv.description);
+        if (!model) {
+            diags_.error(e.location, fmt::format("unknown hardware description '{}'", hv.description));
+            return Type{};
+        }
+        const hdl::HardwareModel& m = *model;
+        if (e.hardware) hv.path = e.hardware->path;
+        for (size_t i = 1; i < e.var.size() && !e.hardware; ++i) {
             if (!e.var[i].indices.empty()) {
                 diags_.error(e.var[i].location, "a hardware value takes no index");
                 return Type{};
             }
             hv.path.push_back(e.var[i].name);
         }
-        const std::string& property = hv.path.back();
+        const std::string property = hv.path.empty() ? std::string() : hv.path.back();
         const hdl::ParGroup* group = hv.path.size() >= 2 ? m.find_par_group(hv.path[hv.path.size() - 2]) : nullptr;
         bool valid_path = group && hv.path.size() >= 3 && hv.path[0] == m.parallelism_name &&
                           (property == "nr_units" || property == "max_nr_units");

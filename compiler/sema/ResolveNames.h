@@ -19,7 +19,11 @@
 //   - array sizes are constant expressions over parameters, constants and
 //     hardware values; no global variables except `const`;
 //   - hardware values such as `gpu.hierarchy.blocks.block.threads.max_nr_units`
-//     are evaluated from the model (nr_units or max_nr_units of a par_group);
+//     are evaluated from the model (nr_units or max_nr_units of a par_group)
+//     and stored in Expr::hardware; a name is a hardware value only when no
+//     variable of that name is in scope (a function or record of that name
+//     does not hide it), and an Expr that already holds one (translation
+//     writes them) keeps it whatever its names resolve to now;
 //   - library functions whose body consists of `mcl_builtin_read(...)` /
 //     `mcl_builtin_write(...)` calls are marked builtin_body; those calls are
 //     allowed only there.

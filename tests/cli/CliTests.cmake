@@ -15,8 +15,28 @@ mclc_test(show_hwd_text 0 "executing par_unit: thread" show-hwd hopper)
 add_test(NAME cli.show_hwd_json_all
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/each_show_hwd_json.sh $<TARGET_FILE:mclc>)
 
+set(VECTORADD_KERNEL ${CMAKE_SOURCE_DIR}/examples/vectoradd/vectoradd.mcl)
+
 # Descriptions in the original MCL dialect, from a user directory.
-mclc_test(dialect_hwd_path 0 "(?s)^perfect\\n.*\\n  dialect_gpu\\n    dialect_manycore\\n" list-hwd --hwd-path ${INPUTS}/hdl/dialect)
+mclc_test(dialect_hwd_path 0 "(?s)(^|\\n)perfect\\n.*\\n  dialect_gpu\\n    dialect_manycore\\n" list-hwd --hwd-path ${INPUTS}/hdl/dialect)
+# The dialect's child descriptions: `device PARENT` and a cache without its
+# line size load, with a warning each.
+mclc_test(dialect_child_device_keeps_parents_name 0 "dialect_workstation.hdl:24:8: warning: 'device dialect_cpu' in description 'dialect_workstation' keeps the name of the description it specializes(?s).*\\n    dialect_workstation\\n"
+          list-hwd --hwd-path ${INPUTS}/hdl/dialect)
+mclc_test(dialect_cache_without_line_size 0 "dialect_workstation.hdl:41:7: warning: cache 'l2' has no 'cache_line_size'"
+          show-hwd dialect_workstation --hwd-path ${INPUTS}/hdl/dialect)
+# A bad description in a user directory: a warning for a program that does
+# not use it, the errors themselves for one that does, and for list-hwd and
+# show-hwd.
+set(UNUSED_BAD ${INPUTS}/hdl/unused_bad)
+mclc_test(unused_bad_hwd_is_a_warning 0 "broken.hdl:[0-9]+:[0-9]+: warning: hardware description 'broken' has 1 error and is left out(?s).*halfbad.hdl:14:14: warning: hardware description 'halfbad' has 1 error and is left out; the first: interconnect 'ic' needs a 'latency' property"
+          check --hwd-path ${UNUSED_BAD} ${VECTORADD_KERNEL})
+mclc_test(used_bad_hwd_import_is_an_error 1 "halfbad.hdl:14:14: error: interconnect 'ic' needs a 'latency' property(?s).*imports_halfbad.mcl:3:8: error: cannot import 'halfbad': its hardware description has errors"
+          check --hwd-path ${UNUSED_BAD} ${INPUTS}/mcpl/hwd_with_errors/imports_halfbad.mcl)
+mclc_test(used_bad_hwd_target_is_an_error 1 "halfbad.hdl:14:14: error: interconnect 'ic' needs a 'latency' property(?s).*targets_halfbad.mcl:4:1: error: function 'f' targets 'halfbad', whose hardware description has errors"
+          check --hwd-path ${UNUSED_BAD} ${INPUTS}/mcpl/hwd_with_errors/targets_halfbad.mcl)
+mclc_test(bad_hwd_list_is_an_error 1 "halfbad.hdl:14:14: error: interconnect 'ic' needs a 'latency' property" list-hwd --hwd-path ${UNUSED_BAD})
+mclc_test(bad_hwd_show_is_an_error 1 "halfbad.hdl:14:14: error: interconnect 'ic' needs a 'latency' property" show-hwd halfbad --hwd-path ${UNUSED_BAD})
 mclc_test(dialect_show 0 "\"name\": \"dialect_manycore\"" show-hwd dialect_manycore --json --hwd-path ${INPUTS}/hdl/dialect)
 add_test(NAME cli.dialect_env_path COMMAND ${EXPECT} 0 "dialect_cpu" $<TARGET_FILE:mclc> list-hwd)
 set_tests_properties(cli.dialect_env_path PROPERTIES ENVIRONMENT "MCL_HWD_PATH=${INPUTS}/hdl/dialect:${INPUTS}/hdl/dialect/override")
@@ -45,6 +65,14 @@ add_test(NAME cli.reduction_read_write_sets
 # another include root, builtin bodies.
 mclc_test(mcpl_dialect_with_include_root 0 NO_OUTPUT check -I ${CMAKE_SOURCE_DIR}/examples ${INPUTS}/mcpl/dialect/kernels/signal/rotate.mcl)
 mclc_test(mcpl_dialect_without_include_root 1 "cannot find 'lib.math'" check ${INPUTS}/mcpl/dialect/kernels/signal/rotate.mcl)
+# The include root implied by `package` does not depend on how the file is
+# named: from inside its own directory, by a relative path.
+add_test(NAME cli.implied_root_from_own_directory
+         COMMAND ${EXPECT} 0 NO_OUTPUT $<TARGET_FILE:mclc> check blackscholes.mcl)
+set_tests_properties(cli.implied_root_from_own_directory PROPERTIES WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/examples/blackscholes)
+add_test(NAME cli.implied_root_from_a_relative_path
+         COMMAND ${EXPECT} 0 NO_OUTPUT $<TARGET_FILE:mclc> check ../signal/rotate.mcl -I ${CMAKE_SOURCE_DIR}/examples)
+set_tests_properties(cli.implied_root_from_a_relative_path PROPERTIES WORKING_DIRECTORY ${INPUTS}/mcpl/dialect/kernels/signal)
 
 # Usage.
 mclc_test(help 0 "list-hwd" --help)
@@ -154,3 +182,13 @@ foreach(kernel partial_write index_shadows_count named_like_descriptions time_st
   mclc_test(verify_regression.${kernel} 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify ${VERIFY_INPUTS}/${kernel}.mcl)
   set_tests_properties(cli.verify_regression.${kernel} PROPERTIES LABELS verify)
 endforeach()
+
+# A divisor that is a parameter: check accepts it; 0 as its example value
+# stops the analysis with a remark, at every level.
+mclc_test(feedback_zero_divisor_param 0 "divisor_param.mcl:6:14: remark: .* analysis stopped: .*division by zero"
+          feedback --param n=100 --param m=0 ${INPUTS}/mcpl/feedback_params/divisor_param.mcl)
+mclc_test(feedback_zero_divisor_param_at_gpu 0 "divisor_param.mcl:6:14: remark: .* analysis stopped: .*division by zero"
+          feedback --hwd gpu --param n=100 --param m=0 ${INPUTS}/mcpl/feedback_params/divisor_param.mcl)
+# A constant division by zero never reaches feedback: check refuses it.
+mclc_test(feedback_constant_division_by_zero 1 "division_by_zero_count.mcl:4:59: error: division by zero"
+          feedback ${INPUTS}/mcpl/bad/division_by_zero_count.mcl)

@@ -116,3 +116,80 @@ TEST(HardwareLibrary, CrossDescriptionReferencesFollowIncludes) {
 
 }  // namespace
 }  // namespace mcl::hdl::testing
+
+namespace mcl::hdl::testing {
+namespace {
+
+// A library whose user descriptions' errors are deferred (UserErrors::Defer).
+LoadedLibrary load_deferred(const std::vector<std::pair<std::string, std::string>>& user_files) {
+    LoadedLibrary l;
+    l.library = std::make_unique<HardwareLibrary>(*l.sources, *l.diags, UserErrors::Defer);
+    l.library->add_buffer("perfect.hdl", kTestPerfect, false);
+    for (const auto& [path, text] : user_files) l.library->add_buffer(path, text, true);
+    l.library->finish();
+    return l;
+}
+
+TEST(HardwareLibrary, DeferredUserErrorsAreAWarningUntilUsed) {
+    std::string bad = child("bad", "perfect");
+    bad.replace(bad.find("nr_units = 4"), 12, "nr_units = x");
+    LoadedLibrary l = load_deferred({{"user/a.hdl", child("a", "perfect")},
+                                     {"user/bad.hdl", bad},
+                                     {"user/unparsable.hdl", "hardware_description unparsable; {"}});
+    EXPECT_FALSE(l.diags->has_errors()) << l.text();
+    EXPECT_THAT(l.text(), HasSubstr("warning: hardware description 'bad' has 1 error and is left out"));
+    EXPECT_THAT(l.text(), HasSubstr("warning: hardware description 'unparsable' has"));
+    EXPECT_TRUE(l.library->find("a"));
+    EXPECT_FALSE(l.library->find("bad"));
+    EXPECT_FALSE(l.library->report_errors_of("a"));
+    EXPECT_TRUE(l.library->report_errors_of("bad"));
+    EXPECT_EQ(l.diags->error_count(), 1u) << l.text();
+    EXPECT_TRUE(l.library->report_errors_of("bad")) << "still bad";
+    EXPECT_EQ(l.diags->error_count(), 1u) << "reported once";
+    EXPECT_TRUE(l.library->report_errors_of("unparsable"));
+    EXPECT_EQ(l.diags->error_count(), 2u) << l.text();
+}
+
+TEST(HardwareLibrary, ReportedUserErrorsAreErrors) {
+    std::string bad = child("bad", "perfect");
+    bad.replace(bad.find("nr_units = 4"), 12, "nr_units = x");
+    LoadedLibrary l = load_texts({{"user/bad.hdl", bad}});
+    EXPECT_TRUE(l.diags->has_errors());
+    EXPECT_FALSE(l.library->report_errors_of("bad")) << "nothing held";
+}
+
+TEST(HardwareLibrary, DeferredBuiltInErrorsAreErrors) {
+    LoadedLibrary l;
+    l.library = std::make_unique<HardwareLibrary>(*l.sources, *l.diags, UserErrors::Defer);
+    l.library->add_buffer("perfect.hdl", kTestPerfect, false);
+    l.library->add_buffer("a.hdl", "hardware_description a; {", false);
+    l.library->finish();
+    EXPECT_TRUE(l.diags->has_errors());
+}
+
+// The original distribution's dialect: a child keeps its parent's `device`
+// name, a cache has no line size; both load with a warning.
+TEST(HardwareLibrary, DialectChildDescriptionsLoad) {
+    std::string text = child("a", "perfect");
+    text.replace(text.find("device a"), 8, "device perfect");
+    text.replace(text.find("cores; }"), 8, "cores; l2; }\ncache l2 { space(main); capacity = 1 MB; }");
+    LoadedLibrary l = load_texts({{"user/a.hdl", text}});
+    EXPECT_FALSE(l.diags->has_errors()) << l.text();
+    EXPECT_THAT(l.text(), HasSubstr("warning: 'device perfect' in description 'a' keeps the name of the description "
+                                    "it specializes; it is read as 'device a'"));
+    EXPECT_THAT(l.text(), HasSubstr("warning: cache 'l2' has no 'cache_line_size'"));
+    const HardwareModel* a = l.library->find("a");
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->device->path, "a");
+    EXPECT_EQ(a->nodes_of_kind(BlockKind::Cache).size(), 1u);
+}
+
+TEST(HardwareLibrary, ADeviceNamedAfterAnotherDescriptionIsMissing) {
+    std::string text = child("a", "perfect");
+    text.replace(text.find("device a"), 8, "device b");
+    LoadedLibrary l = load_texts({{"user/a.hdl", text}});
+    EXPECT_THAT(l.text(), HasSubstr("error: description 'a' has no 'device a' block"));
+}
+
+}  // namespace
+}  // namespace mcl::hdl::testing

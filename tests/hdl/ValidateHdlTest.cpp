@@ -82,8 +82,6 @@ std::vector<BadCase> bad_cases() {
          "x.hdl:15:65: error: duplicate property 'nr_banks'"},
         {"memory needs a space", replace(v, "memory mem { space(dev); ", "memory mem { "),
          "x.hdl:14:8: error: memory 'mem' needs a 'space' property"},
-        {"cache needs a line size", replace(v, " cache_line_size = 128 B;", ""),
-         "x.hdl:16:7: error: cache 'l1' needs a 'cache_line_size' property"},
         {"interconnect needs a latency", replace(v, " latency = 400 cycles;", ""),
          "x.hdl:17:14: error: interconnect 'ic' needs a 'latency' property"},
         {"interconnect needs connects", replace(v, "connects(mem, sms.sm[*]); ", ""),

@@ -1,0 +1,41 @@
+// Pass: check sizes known at compile time against the hardware description
+// each function targets.
+//
+// Needs: a Program after check_constants and check_mapping (Var annotations,
+//   hardware values, resolved types and every declaration's memory space
+//   set; constants fold without problems) and the hardware library.
+// Does, for every function with the HardwareModel of its own description
+//   (translation checks the program again after each step, so this also
+//   checks at every level a kernel is translated to):
+//   - a foreach nest over one par_group (`foreach i in 32 threads {
+//     foreach j in 64 threads`: 2048 threads) stays within the par_group's
+//     max_nr_units, counting the counts that are constant; a constant count
+//     is not negative. An exact `nr_units` is not a limit: it says how many
+//     units the hardware has, and a foreach over more runs in rounds
+//     (examples/matmul/matmul_x86_avx2_v2.mcl: 16 vectors on 8 lanes);
+//   - a constant array extent is positive (declarations, `as` views,
+//     parameters and record fields);
+//   - the declarations of a function in one memory space whose sizes are
+//     constant fit in the space's memory: the largest capacity among the
+//     memories (not caches) that hold the space, per instance of the unit
+//     that owns the space; an unlimited or unknown capacity is not checked;
+//   - a constant index is within its constant extent (tiles: per group);
+//   - an `as` view and the storage it views have the same size in bytes
+//     when both are constant.
+//   Each message names the limit and where in the description it comes from
+//   (hopper.hierarchy.blocks.block.warps.max_nr_units,
+//   hopper.sms.sm.shared_mem.capacity).
+// Guarantees: a program without errors asks no constant-size resource
+//   beyond what its descriptions offer, and indexes no constant-size array
+//   out of bounds with constant indices.
+#pragma once
+
+#include "compiler/sema/Program.h"
+#include "hdl/HardwareLibrary.h"
+#include "support/Diagnostics.h"
+
+namespace mcl::mcpl {
+
+void check_limits(const Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags);
+
+}  // namespace mcl::mcpl

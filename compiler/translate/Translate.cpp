@@ -41,6 +41,19 @@ void update_imports(mcpl::Program& program, mcpl::Module& m, const std::string& 
     imported.push_back(to);
 }
 
+// The names a function may see besides its own, which generated names must
+// leave alone.
+OuterNames outer_names(const mcpl::Program& program, const hdl::HardwareLibrary& library) {
+    OuterNames names;
+    for (const auto& m : program.modules) {
+        for (const auto& c : m->constants) names.program.insert(c->name());
+        for (const auto& r : m->records) names.program.insert(r->name);
+        for (const auto& f : m->functions) names.program.insert(f->name);
+    }
+    for (const std::string& d : library.names()) names.descriptions.insert(d);
+    return names;
+}
+
 }  // namespace
 
 bool translate_program(mcpl::Program& program, const std::string& target, const hdl::HardwareLibrary& library,
@@ -73,6 +86,8 @@ bool translate_program(mcpl::Program& program, const std::string& target, const 
         return false;
     }
 
+    const OuterNames outer = outer_names(program, library);
+
     const std::vector<std::string> root_path = *library.path(hdl::kRootDescription, target);
     for (size_t step = 0; step + 1 < root_path.size(); ++step) {
         const std::string& from = root_path[step];
@@ -97,7 +112,7 @@ bool translate_program(mcpl::Program& program, const std::string& target, const 
         }
         for (auto& [m, f] : functions) {
             translate_memory_spaces(*f, from_model, to_model, std::get<ParGroupMapping>(mapping), diags);
-            translate_foreach(*f, to_model, std::get<ParGroupMapping>(mapping), diags);
+            translate_foreach(*f, to_model, std::get<ParGroupMapping>(mapping), outer, diags);
             f->hardware = to;
         }
         for (auto& m : program.modules) update_imports(program, *m, from, to);

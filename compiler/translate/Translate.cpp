@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "compiler/ast/AstWalk.h"
 #include "compiler/sema/CheckProgram.h"
+#include "compiler/translate/CheckLaunchBarriers.h"
 #include "compiler/translate/ParGroupMapping.h"
 #include "compiler/translate/TranslateForeach.h"
 #include "compiler/translate/TranslateMemorySpaces.h"
@@ -86,6 +88,18 @@ bool translate_program(mcpl::Program& program, const std::string& target, const 
         return false;
     }
 
+    // The functions that move, and the memory space each of their barriers
+    // names as written, for reporting barriers the move makes grid-wide.
+    std::vector<const mcpl::Function*> moved;
+    std::map<const mcpl::Stmt*, std::string> written_spaces;
+    for (const auto& m : program.modules)
+        for (const auto& f : m->functions) {
+            if (f->hardware == target || !library.is_ancestor(f->hardware, target)) continue;
+            moved.push_back(f.get());
+            mcpl::for_each_stmt(*f->body, [&](const mcpl::Stmt& s) {
+                if (s.kind == mcpl::Stmt::Kind::Barrier) written_spaces[&s] = s.name;
+            });
+        }
     const OuterNames outer = outer_names(program, library);
 
     const std::vector<std::string> root_path = *library.path(hdl::kRootDescription, target);
@@ -119,6 +133,7 @@ bool translate_program(mcpl::Program& program, const std::string& target, const 
         if (diags.error_count() > errors) return false;
         if (!mcpl::check_program(program, library, diags)) return false;
     }
+    for (const mcpl::Function* f : moved) check_launch_barriers(*f, *library.find(target), written_spaces, diags);
     return diags.error_count() == errors;
 }
 

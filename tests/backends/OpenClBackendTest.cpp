@@ -92,6 +92,25 @@ hopper void k(int n, float[n, 64] x) {
     EXPECT_THAT(glue, HasSubstr("mcl_items_0 = std::max<long long>({(long long)(2), (long long)(1), 0LL});"));
 }
 
+TEST(OpenClBackend, BarrierOverMemoryOfAllGroupsIsAnError) {
+    // `global` is shared by all blocks; barrier(CLK_GLOBAL_MEM_FENCE) would
+    // wait for the items of one work-group only.
+    Generated g = generate_opencl(R"(module gb;
+import hopper;
+hopper void k(int n, float[n, 32] x, float[n, 32] y) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        y[b, t] = x[b, t];
+        barrier(global);
+        x[b, t] = y[(b + 1) % n, t];
+    } } }
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("6:9: error: barrier(global) would synchronise every work-group of the "
+                                           "launch (they all share 'global'), and the opencl backend cannot make "
+                                           "work-groups wait for each other inside one launch"));
+}
+
 TEST(OpenClBackend, BarrierUnderAGuardIsAnError) {
     Generated g = generate_opencl(R"(module bar;
 import hopper;

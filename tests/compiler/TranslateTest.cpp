@@ -316,6 +316,46 @@ perfect void k(int n, float[n] a) { foreach (int i in n threads) { a[i] = 1.0; }
     EXPECT_THAT(plain, HasSubstr("const int nrThreads_t_i = hopper.hierarchy.blocks.block.warps.warp.threads.nr_units;"));
 }
 
+// --- barriers that a grid cannot keep ------------------------------------------
+
+constexpr const char* kGridBarrierKernel = R"(module gb;
+import perfect;
+perfect void k(int n, float[n] a, float[n] b) {
+    foreach (int i in n threads) {
+        b[i] = a[i];
+        barrier(main);
+        a[i] = b[(i + 1) % n];
+    }
+}
+)";
+
+TEST(Translate, BarrierOverAllThreadsAtAGridLevelIsAnError) {
+    std::string errors;
+    EXPECT_EQ(translate_text("gb.mcl", kGridBarrierKernel, "hopper", &errors), "");
+    EXPECT_THAT(errors, HasSubstr("gb.mcl:6:9: error: barrier(main) would synchronise every unit of 'blocks' at "
+                                  "'hopper' ('main' becomes 'global' there, which all of them share), and 'hopper' "
+                                  "cannot do that inside one launch; end the foreach before the barrier and "
+                                  "continue in a second top-level foreach (each top-level foreach is its own "
+                                  "launch)"));
+    EXPECT_EQ(translate_text("gb.mcl", kGridBarrierKernel, "alveo_u250", &errors), "");
+    EXPECT_THAT(errors, HasSubstr("gb.mcl:6:9: error: barrier(main) would synchronise every unit of 'pipelines' at "
+                                  "'alveo_u250'"));
+}
+
+TEST(Translate, BarrierOverAllThreadsWithoutAGridStays) {
+    // accelerator has one par_group: all its threads are one launch's units.
+    EXPECT_THAT(translate_text("gb.mcl", kGridBarrierKernel, "accelerator"), HasSubstr("barrier(dev);"));
+}
+
+TEST(Translate, BarrierOverDeviceMemoryWrittenAtGpuIsAnError) {
+    // The checker accepts it at gpu (`dev` is shared by all threads), but a
+    // leaf's blocks cannot wait for each other.
+    std::string errors;
+    EXPECT_EQ(translate_text("k.mcl", barrier_kernel("a[j] = 1.0;\n barrier(dev);"), "fermi", &errors), "");
+    EXPECT_THAT(errors, HasSubstr("k.mcl:9:2: error: barrier(dev) would synchronise every unit of 'blocks' at "
+                                  "'fermi' ('dev' becomes 'global' there, which all of them share)"));
+}
+
 TEST(Translate, TargetAboveTheKernel) {
     std::string errors;
     EXPECT_EQ(translate_text("g.mcl", "module g;\nimport gpu;\ngpu void f() { }\n", "perfect", &errors), "");

@@ -84,6 +84,8 @@ private:
             nest.push_back(body);
         }
         std::string collapse = nest.size() > 1 ? fmt::format(" collapse({})", nest.size()) : "";
+        std::vector<std::string> counts;  // before the pragma, which the loops must follow
+        for (const Stmt* loop : nest) counts.push_back(unwrap(foreach_count(*loop)));
         bool was_parallel = in_parallel_, was_simd = in_simd_;
         if (map == "parallel_for" && !in_parallel_) {
             line("#pragma omp parallel for" + collapse);
@@ -95,8 +97,7 @@ private:
         for (size_t k = 0; k < nest.size(); ++k) {
             const Stmt& loop = *nest[k];
             std::string index = ident(loop.decl->name());
-            std::string head = fmt::format("for (int {} = 0; {} < {}; ++{})", index, index, unwrap(expr(*loop.count)),
-                                           index);
+            std::string head = fmt::format("for (int {} = 0; {} < {}; ++{})", index, index, counts[k], index);
             if (k + 1 < nest.size()) {
                 line(head);
                 ++indent_;

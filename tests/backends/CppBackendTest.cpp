@@ -190,6 +190,36 @@ perfect void k(int n, float[n] new) { foreach (int i in n threads) { float class
     EXPECT_THAT(k, HasSubstr("new_[(i)] = class_;"));
 }
 
+TEST(CppBackend, UserNamesWithTheGeneratorsPrefixAreRenamed) {
+    // `mcl_` is the prefix of the generator's own names (mcl_swap_tmp here):
+    // a user's name with it becomes `mcl_u_...`, which no generated name is.
+    Generated g = generate(R"(module pre;
+import x86_avx2;
+x86_avx2 void k(int n, float[n] mcl_a) {
+    foreach (int i in n threads) { float mcl_swap_tmp = 1.0; mcl_a[i] <=> mcl_swap_tmp; }
+}
+)",
+                           "x86_avx2");
+    std::string k = g.file("pre_kernels.cpp");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("float mcl_u_swap_tmp = 1.0f;"));
+    EXPECT_THAT(k, HasSubstr("{ float mcl_swap_tmp = mcl_u_a[(i)]; mcl_u_a[(i)] = mcl_u_swap_tmp; "
+                             "mcl_u_swap_tmp = mcl_swap_tmp; }"));
+}
+
+TEST(CppBackend, CountNamedLikeTheIndexIsReadBeforeTheIndexExists) {
+    // In C the index of `for (int n = 0; n < n; ++n)` would hide the count.
+    Generated g = generate(R"(module idx;
+import x86_avx2;
+x86_avx2 void k(int n, float[n] a) { foreach (int n in n threads) { a[n] = 1.0; } }
+)",
+                           "x86_avx2");
+    std::string k = g.file("idx_kernels.cpp");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("const int mcl_count_n = n;\n    #pragma omp parallel for\n"
+                             "    for (int n = 0; n < mcl_count_n; ++n)"));
+}
+
 }  // namespace
 }  // namespace mcl::backends::testing
 

@@ -92,6 +92,24 @@ hopper void k(int n, float[n, 64] x) {
     EXPECT_THAT(glue, HasSubstr("mcl_items_0 = std::max<long long>({(long long)(2), (long long)(1), 0LL});"));
 }
 
+TEST(OpenClBackend, GuardOfALoopWhoseIndexHidesItsCount) {
+    // The guard sits where the index hides the parameter `m`.
+    Generated g = generate_opencl(R"(module hid;
+import hopper;
+hopper void k(int n, int m, float[n, 64] x) {
+    foreach (int b in n blocks) {
+        foreach (int w in 2 warps) { foreach (int t in 32 threads) { x[b, w * 32 + t] = 1.0; } }
+        foreach (int m in m warps) { foreach (int t2 in 32 threads) { x[b, t2] += 1.0; } }
+    }
+}
+)");
+    std::string cl = g.file("hid.cl");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("            const int mcl_count_m = m;\n"
+                              "            __attribute__((unused)) const int m = ((int)get_local_id(1));\n"
+                              "            if (m < mcl_count_m) {\n"));
+}
+
 TEST(OpenClBackend, BarrierOverMemoryOfAllGroupsIsAnError) {
     // `global` is shared by all blocks; barrier(CLK_GLOBAL_MEM_FENCE) would
     // wait for the items of one work-group only.

@@ -82,7 +82,10 @@ void CFamilyEmitter::collect_records(const Function& f) {
 
 std::string CFamilyEmitter::ident(const std::string& name) const {
     if (name.rfind("mcl_", 0) == 0) return "mcl_u_" + name.substr(4);
-    return reserved_.count(name) ? name + "_" : name;
+    // `class_` gets a second underscore too, or it would be `class`'s spelling.
+    size_t end = name.find_last_not_of('_');
+    bool reserved_stem = end != std::string::npos && reserved_.count(name.substr(0, end + 1));
+    return reserved_stem ? name + "_" : name;
 }
 
 std::string CFamilyEmitter::primitive_spelling(Primitive p) {

@@ -183,11 +183,14 @@ perfect void k2(int n, float[n] a) { foreach (int i in n threads) { a[i] = 0.0; 
 TEST(CppBackend, CppKeywordsAreRenamed) {
     Generated g = generate(R"(module kw;
 import perfect;
-perfect void k(int n, float[n] new) { foreach (int i in n threads) { float class = 1.0; new[i] = class; } }
+perfect void k(int n, float[n] new, float class_) {
+    foreach (int i in n threads) { float class = 1.0; new[i] = class + class_; }
+}
 )");
     std::string k = g.file("kw_kernels.cpp");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
-    EXPECT_THAT(k, HasSubstr("new_[(i)] = class_;"));
+    // The parameter `class_` stays apart from the local `class`, which would hide it.
+    EXPECT_THAT(k, HasSubstr("new_[(i)] = class_ + class__;"));
 }
 
 TEST(CppBackend, UserNamesWithTheGeneratorsPrefixAreRenamed) {

@@ -56,9 +56,9 @@ private:
         }
         std::vector<std::string> extents;
         for (const Expr* e : all_extents(first.type)) extents.push_back("static_cast<std::size_t>(" + expr(*e) + ")");
-        line(fmt::format("{}std::unique_ptr<{}[]> {}_storage(new {}[{}]());", qualifier, el, name, el,
+        line(fmt::format("{}std::unique_ptr<{}[]> mcl_storage_{}(new {}[{}]());", qualifier, el, name, el,
                          fmt::join(extents, " * ")));
-        line(fmt::format("[[maybe_unused]] {}* {} = {}_storage.get();", el, name, name));
+        line(fmt::format("[[maybe_unused]] {}* {} = mcl_storage_{}.get();", el, name, name));
     }
 
     void foreach(const Stmt& s) override {

@@ -210,6 +210,24 @@ x86_avx2 void k(int n, float[n] mcl_a) {
                              "mcl_u_swap_tmp = mcl_swap_tmp; }"));
 }
 
+TEST(CppBackend, StorageOfALocalArrayHasAGeneratedName) {
+    // The heap storage of `buf` must not take the name of the user's `buf_storage`.
+    Generated g = generate(R"(module st;
+import x86_avx2;
+x86_avx2 void k(int n, float[n] a) {
+    float[n] buf;
+    int buf_storage = 2;
+    foreach (int i in n threads) { buf[i] = a[i]; a[i] = buf[i] * toFloat(buf_storage); }
+}
+)",
+                           "x86_avx2");
+    std::string k = g.file("st_kernels.cpp");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("std::unique_ptr<float[]> mcl_storage_buf(new float[static_cast<std::size_t>(n)]());\n"
+                             "    [[maybe_unused]] float* buf = mcl_storage_buf.get();\n"
+                             "    int buf_storage = 2;\n"));
+}
+
 TEST(CppBackend, CountNamedLikeTheIndexIsReadBeforeTheIndexExists) {
     // In C the index of `for (int n = 0; n < n; ++n)` would hide the count.
     Generated g = generate(R"(module idx;

@@ -262,6 +262,14 @@ private:
             check_barriers(*s.loop_body, under_guard || guarded, in_group_loop || group_loop);
             return;
         }
+        // A function called here runs its barriers here.
+        mcpl::for_each_own_expr(s, [&](const Expr& e) {
+            mcpl::for_each_call(e, [&](const Expr& call) {
+                if (!call.function || !followed_calls_.insert(call.function).second) return;
+                check_barriers(*call.function->body, under_guard, in_group_loop);
+                followed_calls_.erase(call.function);
+            });
+        });
         mcpl::for_each_child_stmt(s, [&](const Stmt& c) { check_barriers(c, under_guard, in_group_loop); });
     }
 
@@ -272,6 +280,7 @@ private:
     DiagnosticEngine& diags_;
     std::set<const Decl*> host_known_;
     GridLaunch* launch_ = nullptr;
+    std::set<const Function*> followed_calls_;  // the calls check_barriers is inside (recursion ends there)
 };
 
 }  // namespace

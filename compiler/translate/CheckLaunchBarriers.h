@@ -8,8 +8,9 @@
 //   group of the launch, and groups cannot wait for each other inside one
 //   launch. A barrier inside a foreach over that par_group on a memory space
 //   declared at the top of the description (shared by all of its units)
-//   would have to do so: at `perfect` it is valid, but after translation no
-//   backend can keep its meaning. Each such barrier is an error at the
+//   would have to do so, as would one in a function called there: at
+//   `perfect` it is valid, but after translation no backend can keep its
+//   meaning. Each such barrier is an error at the
 //   barrier that says why and how to rewrite the kernel (end the foreach
 //   there and continue in a second top-level foreach).
 // Guarantees: every barrier of an accepted function synchronises units that

@@ -129,6 +129,23 @@ hopper void k(int n, float[n, 32] x, float[n, 32] y) {
                                            "work-groups wait for each other inside one launch"));
 }
 
+TEST(OpenClBackend, BarrierInACalledFunctionIsCheckedWhereItIsCalled) {
+    Generated g = generate_opencl(R"(module gc;
+import hopper;
+hopper void wait_all() { barrier(global); }
+hopper void k(int n, float[n, 32] x, float[n, 32] y) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        y[b, t] = x[b, t];
+        wait_all();
+        x[b, t] = y[(b + 1) % n, t];
+    } } }
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("3:26: error: barrier(global) would synchronise every work-group of the "
+                                           "launch"));
+}
+
 TEST(OpenClBackend, BarrierUnderAGuardIsAnError) {
     Generated g = generate_opencl(R"(module bar;
 import hopper;

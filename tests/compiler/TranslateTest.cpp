@@ -342,6 +342,23 @@ TEST(Translate, BarrierOverAllThreadsAtAGridLevelIsAnError) {
                                   "'alveo_u250'"));
 }
 
+TEST(Translate, BarrierInAFunctionCalledInsideTheForeach) {
+    std::string errors;
+    EXPECT_EQ(translate_text("call.mcl", R"(module call;
+import perfect;
+perfect void wait_all() { barrier(main); }
+perfect void k(int n, float[n] a, float[n] b) {
+    foreach (int i in n threads) { b[i] = a[i]; wait_all(); a[i] = b[(i + 1) % n]; }
+}
+)",
+                             "hopper", &errors),
+              "");
+    EXPECT_THAT(errors, HasSubstr("call.mcl:3:27: error: barrier(main) would synchronise every unit of 'blocks' at "
+                                  "'hopper'"));
+    EXPECT_THAT(errors, HasSubstr("call.mcl:5:49: note: reached through this call of 'wait_all' inside a foreach "
+                                  "over 'blocks'"));
+}
+
 TEST(Translate, BarrierOverAllThreadsWithoutAGridStays) {
     // accelerator has one par_group: all its threads are one launch's units.
     EXPECT_THAT(translate_text("gb.mcl", kGridBarrierKernel, "accelerator"), HasSubstr("barrier(dev);"));

@@ -81,7 +81,11 @@ void CFamilyEmitter::collect_records(const Function& f) {
 // --- names and types ----------------------------------------------------------------
 
 std::string CFamilyEmitter::ident(const std::string& name) const {
-    return reserved_.count(name) ? name + "_" : name;
+    if (name.rfind("mcl_", 0) == 0) return "mcl_u_" + name.substr(4);
+    // `class_` gets a second underscore too, or it would be `class`'s spelling.
+    size_t end = name.find_last_not_of('_');
+    bool reserved_stem = end != std::string::npos && reserved_.count(name.substr(0, end + 1));
+    return reserved_stem ? name + "_" : name;
 }
 
 std::string CFamilyEmitter::primitive_spelling(Primitive p) {
@@ -528,6 +532,16 @@ void CFamilyEmitter::begin_function(const Function& f, Role role) {
                              ident(p->forms.front().name)));
         }
     }
+}
+
+std::string CFamilyEmitter::foreach_count(const Stmt& foreach_stmt) {
+    const std::string& index = foreach_stmt.decl->name();
+    bool hidden = false;
+    mcpl::for_each_var(*foreach_stmt.count, [&](const Expr& v) { hidden |= v.var[0].name == index; });
+    if (!hidden) return expr(*foreach_stmt.count);
+    std::string copy = "mcl_count_" + ident(index);
+    line(fmt::format("const int {} = {};", copy, unwrap(expr(*foreach_stmt.count))));
+    return copy;
 }
 
 bool CFamilyEmitter::reject_return_in(const Stmt& foreach_stmt) {

@@ -51,7 +51,11 @@ protected:
     bool generation_failed() const { return diags_.error_count() != errors_at_start_; }
 
     // --- names and types -------------------------------------------------------
-    // An MCPL name as an identifier: reserved words get a trailing underscore.
+    // An MCPL name as an identifier: reserved words, and reserved words
+    // followed by underscores, get a trailing underscore, and names starting
+    // with `mcl_`, the generator's own prefix, start with `mcl_u_` instead
+    // (which no generated name does): distinct names stay distinct, and the
+    // generator's names never capture or hide the user's.
     std::string ident(const std::string& name) const;
     static std::string primitive_spelling(mcpl::Primitive p);
     // The element type of `t` (its array groups dropped).
@@ -105,6 +109,11 @@ protected:
     void begin_function(const mcpl::Function& f, Role role);
     // Reports `return` inside a foreach (a unit cannot leave the whole loop).
     bool reject_return_in(const mcpl::Stmt& foreach_stmt);
+    // The count of a foreach as its loop header or guard reads it, where the
+    // index is declared (spelt as expr() spells it). A count that names a variable called like the
+    // index (`foreach (int n in n threads)`) is first copied by a line
+    // `const int mcl_count_<index> = <count>;` here, before the index hides it.
+    std::string foreach_count(const mcpl::Stmt& foreach_stmt);
     void unsupported(SourceLocation loc, const std::string& what);
     // The error for a par_group without a configuration entry, or nullptr
     // with the entry when it has one.

@@ -283,9 +283,10 @@ void GridEmitter::foreach(const Stmt& s) {
     std::string name = ident(s.decl->name());
     line("{");
     ++indent_;
+    std::string count = place.guarded ? foreach_count(s) : "";
     line(fmt::format("{}const int {} = {};", unused_prefix(*s.decl), name, index));
     if (place.guarded) {
-        out_ += indentation() + fmt::format("if ({} < {})", name, expr(*s.count));
+        out_ += indentation() + fmt::format("if ({} < {})", name, count);
         block(*s.loop_body);
         out_ += "\n";
     } else if (s.loop_body->kind == Stmt::Kind::Block) {

@@ -145,7 +145,7 @@ private:
         place(root, {0, 0});
         host_known_ = std::move(saved);
         for (int l = 0; l < 2; ++l) assign_dimensions(launch, l);
-        check_barriers(root, false);
+        check_barriers(root, false, false);
         return launch;
     }
 
@@ -237,7 +237,16 @@ private:
         }
     }
 
-    void check_barriers(const Stmt& s, bool under_guard) {
+    void check_barriers(const Stmt& s, bool under_guard, bool in_group_loop) {
+        if (s.kind == Stmt::Kind::Barrier && in_group_loop && memory_scope(config_, s.name) == "device") {
+            diags_.error(s.location,
+                         fmt::format("barrier({0}) would synchronise every work-group of the launch (they all share "
+                                     "'{0}'), and the {1} backend cannot make work-groups wait for each other inside "
+                                     "one launch; end the foreach before the barrier and continue in a second "
+                                     "top-level foreach (each top-level foreach is its own launch)",
+                                     s.name, config_.backend));
+            return;
+        }
         if (s.kind == Stmt::Kind::Barrier && under_guard) {
             diags_.error(s.location, fmt::format("the {} backend cannot place this barrier: it is inside a foreach "
                                                  "that shares its hardware dimension with a longer loop, so some "
@@ -247,12 +256,21 @@ private:
         }
         if (s.kind == Stmt::Kind::Foreach) {
             auto it = launch_->placements.find(&s);
-            bool guarded = it != launch_->placements.end() && it->second.level == GridLevel::Item &&
-                           it->second.guarded;
-            check_barriers(*s.loop_body, under_guard || guarded);
+            bool placed = it != launch_->placements.end();
+            bool guarded = placed && it->second.level == GridLevel::Item && it->second.guarded;
+            bool group_loop = placed && it->second.level == GridLevel::Group;
+            check_barriers(*s.loop_body, under_guard || guarded, in_group_loop || group_loop);
             return;
         }
-        mcpl::for_each_child_stmt(s, [&](const Stmt& c) { check_barriers(c, under_guard); });
+        // A function called here runs its barriers here.
+        mcpl::for_each_own_expr(s, [&](const Expr& e) {
+            mcpl::for_each_call(e, [&](const Expr& call) {
+                if (!call.function || !followed_calls_.insert(call.function).second) return;
+                check_barriers(*call.function->body, under_guard, in_group_loop);
+                followed_calls_.erase(call.function);
+            });
+        });
+        mcpl::for_each_child_stmt(s, [&](const Stmt& c) { check_barriers(c, under_guard, in_group_loop); });
     }
 
     const Function& kernel_;
@@ -262,6 +280,7 @@ private:
     DiagnosticEngine& diags_;
     std::set<const Decl*> host_known_;
     GridLaunch* launch_ = nullptr;
+    std::set<const Function*> followed_calls_;  // the calls check_barriers is inside (recursion ends there)
 };
 
 }  // namespace

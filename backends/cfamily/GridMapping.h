@@ -31,10 +31,12 @@
 //   private array.
 // Guarantees: on success every foreach of the kernel has a placement, every
 //   slot size and scratch array size is computable on the host from the
-//   kernel's scalar parameters and host declarations, and no barrier sits
-//   under a guard (all items of a
-//   group reach it). Otherwise a located error names the construct and the
-//   backend, and std::nullopt is returned.
+//   kernel's scalar parameters and host declarations, no barrier sits
+//   under a guard (all items of a group reach it), and no barrier inside a
+//   group loop, or in a function called there, is on a "device"-scoped space (its units span all the
+//   work-groups, which cannot wait for each other inside one launch).
+//   Otherwise a located error names the construct and the backend, and
+//   std::nullopt is returned.
 #pragma once
 
 #include <map>

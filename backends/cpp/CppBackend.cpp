@@ -56,9 +56,9 @@ private:
         }
         std::vector<std::string> extents;
         for (const Expr* e : all_extents(first.type)) extents.push_back("static_cast<std::size_t>(" + expr(*e) + ")");
-        line(fmt::format("{}std::unique_ptr<{}[]> {}_storage(new {}[{}]());", qualifier, el, name, el,
+        line(fmt::format("{}std::unique_ptr<{}[]> mcl_storage_{}(new {}[{}]());", qualifier, el, name, el,
                          fmt::join(extents, " * ")));
-        line(fmt::format("[[maybe_unused]] {}* {} = {}_storage.get();", el, name, name));
+        line(fmt::format("[[maybe_unused]] {}* {} = mcl_storage_{}.get();", el, name, name));
     }
 
     void foreach(const Stmt& s) override {
@@ -84,6 +84,8 @@ private:
             nest.push_back(body);
         }
         std::string collapse = nest.size() > 1 ? fmt::format(" collapse({})", nest.size()) : "";
+        std::vector<std::string> counts;  // before the pragma, which the loops must follow
+        for (const Stmt* loop : nest) counts.push_back(unwrap(foreach_count(*loop)));
         bool was_parallel = in_parallel_, was_simd = in_simd_;
         if (map == "parallel_for" && !in_parallel_) {
             line("#pragma omp parallel for" + collapse);
@@ -95,8 +97,7 @@ private:
         for (size_t k = 0; k < nest.size(); ++k) {
             const Stmt& loop = *nest[k];
             std::string index = ident(loop.decl->name());
-            std::string head = fmt::format("for (int {} = 0; {} < {}; ++{})", index, index, unwrap(expr(*loop.count)),
-                                           index);
+            std::string head = fmt::format("for (int {} = 0; {} < {}; ++{})", index, index, counts[k], index);
             if (k + 1 < nest.size()) {
                 line(head);
                 ++indent_;

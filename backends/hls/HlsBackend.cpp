@@ -223,7 +223,7 @@ private:
         const Loop& loop = it->second;
         if (!loop.comment.empty()) line("// " + loop.comment);
         std::string index = ident(s.decl->name());
-        line(fmt::format("for (int {} = 0; {} < {}; ++{}) {{", index, index, unwrap(expr(*s.count)), index));
+        line(fmt::format("for (int {} = 0; {} < {}; ++{}) {{", index, index, unwrap(foreach_count(s)), index));
         ++indent_;
         if (!loop.pragma.empty()) line("MCL_HLS(" + loop.pragma + ")");
         if (s.loop_body->kind == Stmt::Kind::Block)

@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "compiler/ast/AstWalk.h"
 #include "compiler/sema/CheckProgram.h"
+#include "compiler/translate/CheckLaunchBarriers.h"
 #include "compiler/translate/ParGroupMapping.h"
 #include "compiler/translate/TranslateForeach.h"
 #include "compiler/translate/TranslateMemorySpaces.h"
@@ -41,6 +43,19 @@ void update_imports(mcpl::Program& program, mcpl::Module& m, const std::string& 
     imported.push_back(to);
 }
 
+// The names a function may see besides its own, which generated names must
+// leave alone.
+OuterNames outer_names(const mcpl::Program& program, const hdl::HardwareLibrary& library) {
+    OuterNames names;
+    for (const auto& m : program.modules) {
+        for (const auto& c : m->constants) names.program.insert(c->name());
+        for (const auto& r : m->records) names.program.insert(r->name);
+        for (const auto& f : m->functions) names.program.insert(f->name);
+    }
+    for (const std::string& d : library.names()) names.descriptions.insert(d);
+    return names;
+}
+
 }  // namespace
 
 bool translate_program(mcpl::Program& program, const std::string& target, const hdl::HardwareLibrary& library,
@@ -73,6 +88,20 @@ bool translate_program(mcpl::Program& program, const std::string& target, const 
         return false;
     }
 
+    // The functions that move, and the memory space each of their barriers
+    // names as written, for reporting barriers the move makes grid-wide.
+    std::vector<const mcpl::Function*> moved;
+    std::map<const mcpl::Stmt*, std::string> written_spaces;
+    for (const auto& m : program.modules)
+        for (const auto& f : m->functions) {
+            if (f->hardware == target || !library.is_ancestor(f->hardware, target)) continue;
+            moved.push_back(f.get());
+            mcpl::for_each_stmt(*f->body, [&](const mcpl::Stmt& s) {
+                if (s.kind == mcpl::Stmt::Kind::Barrier) written_spaces[&s] = s.name;
+            });
+        }
+    const OuterNames outer = outer_names(program, library);
+
     const std::vector<std::string> root_path = *library.path(hdl::kRootDescription, target);
     for (size_t step = 0; step + 1 < root_path.size(); ++step) {
         const std::string& from = root_path[step];
@@ -97,13 +126,14 @@ bool translate_program(mcpl::Program& program, const std::string& target, const 
         }
         for (auto& [m, f] : functions) {
             translate_memory_spaces(*f, from_model, to_model, std::get<ParGroupMapping>(mapping), diags);
-            translate_foreach(*f, to_model, std::get<ParGroupMapping>(mapping), diags);
+            translate_foreach(*f, to_model, std::get<ParGroupMapping>(mapping), outer, diags);
             f->hardware = to;
         }
         for (auto& m : program.modules) update_imports(program, *m, from, to);
         if (diags.error_count() > errors) return false;
         if (!mcpl::check_program(program, library, diags)) return false;
     }
+    for (const mcpl::Function* f : moved) check_launch_barriers(*f, *library.find(target), written_spaces, diags);
     return diags.error_count() == errors;
 }
 

@@ -9,6 +9,9 @@
 //   description it left is replaced by one of the new description. After each
 //   step the program is checked again, so the next step sees fresh
 //   annotations and a step that would produce invalid code is reported.
+//   Generated names avoid every name of the program and of the library
+//   (OuterNames). At the end, CheckLaunchBarriers refuses barriers that the
+//   move made grid-wide.
 //   Functions of the root modules whose description is not above the target
 //   are left as they are, with a note; a target that is not below any of
 //   them is an error at the first function.

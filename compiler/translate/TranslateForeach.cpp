@@ -30,6 +30,14 @@ ExprPtr var(const std::string& name, SourceLocation loc) {
     return e;
 }
 
+ExprPtr int_literal(int64_t value, SourceLocation loc) {
+    auto e = std::make_unique<Expr>();
+    e->kind = Expr::Kind::IntLiteral;
+    e->location = loc;
+    e->int_value = value;
+    return e;
+}
+
 ExprPtr dotted(const std::vector<std::string>& parts, SourceLocation loc) {
     auto e = std::make_unique<Expr>();
     e->kind = Expr::Kind::Var;
@@ -109,6 +117,13 @@ StmtPtr foreach_stmt(const std::string& index, ExprPtr count, const std::string&
 
 // --- analysis helpers ------------------------------------------------------
 
+// Whether `e` reads a variable called one of `names`.
+bool mentions_any(const Expr& e, const std::set<std::string>& names) {
+    bool found = false;
+    mcpl::for_each_var(e, [&](const Expr& v) { found |= names.count(v.var[0].name) > 0; });
+    return found;
+}
+
 bool contains_barrier(const Stmt& s) {
     bool found = false;
     mcpl::for_each_stmt(s, [&](const Stmt& c) { found |= c.kind == Stmt::Kind::Barrier; });
@@ -140,22 +155,35 @@ std::string capitalized(std::string s) {
 class ForeachTranslator {
 public:
     ForeachTranslator(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& m,
-                      DiagnosticEngine& diags)
+                      const OuterNames& outer, DiagnosticEngine& diags)
         : f_(f), to_(to), mapping_(m), diags_(diags) {
-        collect_names();
+        collect_names(outer);
     }
 
     void run() { translate_list(f_.body->body); }
 
 private:
-    void collect_names() {
-        for (const auto& p : f_.params)
-            for (const auto& form : p->forms) names_.insert(form.name);
-        mcpl::for_each_stmt(*f_.body, [&](const Stmt& s) {
-            if (s.decl)
-                for (const auto& form : s.decl->forms) names_.insert(form.name);
-            for (const auto& v : s.views) names_.insert(v.name);
+    // Names declared in `s` and the statements inside it.
+    static std::set<std::string> declared_in(const Stmt& s) {
+        std::set<std::string> names;
+        mcpl::for_each_stmt(s, [&](const Stmt& c) {
+            if (c.decl)
+                for (const auto& form : c.decl->forms) names.insert(form.name);
+            for (const auto& v : c.views) names.insert(v.name);
         });
+        return names;
+    }
+
+    // A generated name must not capture a name the code refers to nor hide
+    // one it may refer to: it differs from every name of the function, of
+    // the program's modules and of the descriptions.
+    void collect_names(const OuterNames& outer) {
+        for (const auto& p : f_.params)
+            for (const auto& form : p->forms) user_names_.insert(form.name);
+        for (const std::string& n : declared_in(*f_.body)) user_names_.insert(n);
+        user_names_.insert(outer.program.begin(), outer.program.end());
+        names_ = user_names_;
+        names_.insert(outer.descriptions.begin(), outer.descriptions.end());
     }
 
     std::string fresh(const std::string& wanted) {
@@ -272,6 +300,17 @@ private:
         const std::string index = loop.decl->name();
         const SourceLocation loc = loop.location;
         const size_t k = groups.size();
+        // The guard and the index statement sit where the index (and the
+        // body's declarations) hide the names the count was written with.
+        std::set<std::string> hiding = declared_in(*loop.loop_body);
+        hiding.insert(index);
+        if (mentions_any(*loop.count, hiding)) {
+            std::string count = fresh(fmt::format("count_{}", index));
+            StmtPtr hoisted = const_int(count, std::move(loop.count), loc);
+            note_constant(*hoisted);
+            out.push_back(std::move(hoisted));
+            loop.count = var(count, loc);
+        }
         std::vector<std::string> dims(k), indices(k);
         std::vector<ExprPtr> dim_values(k);
         // Innermost first: its size comes from the description; outer ones
@@ -329,8 +368,10 @@ private:
         return vec(std::move(body));
     }
 
-    // `to.hierarchy.<groups down to g>.nr_units` or `.max_nr_units`.
+    // `to.hierarchy.<groups down to g>.nr_units` or `.max_nr_units`; the
+    // count itself where a user's name hides the description `to`.
     ExprPtr hardware_count(const hdl::ParGroup& g, SourceLocation loc) {
+        if (user_names_.count(to_.name)) return int_literal(g.units.count.value, loc);
         std::vector<std::string> path{to_.name, to_.parallelism_name};
         for (const hdl::ParGroup* at : to_.par_groups()) {
             path.push_back(at->name);
@@ -427,15 +468,16 @@ private:
     const hdl::HardwareModel& to_;
     const ParGroupMapping& mapping_;
     DiagnosticEngine& diags_;
-    std::set<std::string> names_;
+    std::set<std::string> user_names_;  // declared by the user: the function and the modules
+    std::set<std::string> names_;       // taken: the user's, the descriptions' and the generated ones
     std::map<std::string, int64_t> constants_;
 };
 
 }  // namespace
 
 void translate_foreach(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& mapping,
-                       DiagnosticEngine& diags) {
-    ForeachTranslator(f, to, mapping, diags).run();
+                       const OuterNames& outer, DiagnosticEngine& diags) {
+    ForeachTranslator(f, to, mapping, outer, diags).run();
 }
 
 }  // namespace mcl::translate

@@ -2,8 +2,9 @@
 // (thesis appendix B.4), keeping its meaning for every size.
 //
 // Needs: a checked function at description `from` whose memory spaces
-//   TranslateMemorySpaces has already rewritten, the child description `to`
-//   and the ParGroupMapping between them.
+//   TranslateMemorySpaces has already rewritten, the child description `to`,
+//   the ParGroupMapping between them and the names outside the function
+//   that its code may refer to (OuterNames).
 // Does: a foreach over a par_group that maps to one par_group is renamed. A
 //   foreach nest over a par_group that maps to several (G1 x ... x Gk) is
 //   split: outer dimensions of the nest go to G1 as they are; the innermost
@@ -17,11 +18,20 @@
 //   evenly. A guard never puts a barrier under divergent control flow: in a
 //   body with barriers the guard is pushed into the statements between them
 //   (and into `for` loops whose header reads no memory); where that is not
-//   possible the foreach is reported as untranslatable, at the barrier.
+//   possible the foreach is reported as untranslatable, at the barrier. A
+//   count that names the index or a variable the body declares (`foreach
+//   (int n in n threads)`) is first hoisted into `const int count_n = n;`,
+//   so that the guard and the dimensions read the count the user meant.
+//   Where a name the user declared hides the description `to`, its unit
+//   counts are written as constants instead of hardware values.
 // Guarantees: the user's statements are kept as written inside the new
-//   loops; generated names say what they are and collide with no name of
-//   the function; errors are located at the user's code.
+//   loops; generated names say what they are and neither capture nor shadow
+//   any name of the function, of the program's modules or of a hardware
+//   description; errors are located at the user's code.
 #pragma once
+
+#include <set>
+#include <string>
 
 #include "compiler/ast/Ast.h"
 #include "compiler/translate/ParGroupMapping.h"
@@ -30,7 +40,13 @@
 
 namespace mcl::translate {
 
+// Names visible to a function besides its own parameters and locals.
+struct OuterNames {
+    std::set<std::string> program;       // constants, records and functions of every module
+    std::set<std::string> descriptions;  // hardware descriptions, which hardware values start with
+};
+
 void translate_foreach(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& mapping,
-                       DiagnosticEngine& diags);
+                       const OuterNames& outer, DiagnosticEngine& diags);
 
 }  // namespace mcl::translate

@@ -183,11 +183,62 @@ perfect void k2(int n, float[n] a) { foreach (int i in n threads) { a[i] = 0.0; 
 TEST(CppBackend, CppKeywordsAreRenamed) {
     Generated g = generate(R"(module kw;
 import perfect;
-perfect void k(int n, float[n] new) { foreach (int i in n threads) { float class = 1.0; new[i] = class; } }
+perfect void k(int n, float[n] new, float class_) {
+    foreach (int i in n threads) { float class = 1.0; new[i] = class + class_; }
+}
 )");
     std::string k = g.file("kw_kernels.cpp");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
-    EXPECT_THAT(k, HasSubstr("new_[(i)] = class_;"));
+    // The parameter `class_` stays apart from the local `class`, which would hide it.
+    EXPECT_THAT(k, HasSubstr("new_[(i)] = class_ + class__;"));
+}
+
+TEST(CppBackend, UserNamesWithTheGeneratorsPrefixAreRenamed) {
+    // `mcl_` is the prefix of the generator's own names (mcl_swap_tmp here):
+    // a user's name with it becomes `mcl_u_...`, which no generated name is.
+    Generated g = generate(R"(module pre;
+import x86_avx2;
+x86_avx2 void k(int n, float[n] mcl_a) {
+    foreach (int i in n threads) { float mcl_swap_tmp = 1.0; mcl_a[i] <=> mcl_swap_tmp; }
+}
+)",
+                           "x86_avx2");
+    std::string k = g.file("pre_kernels.cpp");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("float mcl_u_swap_tmp = 1.0f;"));
+    EXPECT_THAT(k, HasSubstr("{ float mcl_swap_tmp = mcl_u_a[(i)]; mcl_u_a[(i)] = mcl_u_swap_tmp; "
+                             "mcl_u_swap_tmp = mcl_swap_tmp; }"));
+}
+
+TEST(CppBackend, StorageOfALocalArrayHasAGeneratedName) {
+    // The heap storage of `buf` must not take the name of the user's `buf_storage`.
+    Generated g = generate(R"(module st;
+import x86_avx2;
+x86_avx2 void k(int n, float[n] a) {
+    float[n] buf;
+    int buf_storage = 2;
+    foreach (int i in n threads) { buf[i] = a[i]; a[i] = buf[i] * toFloat(buf_storage); }
+}
+)",
+                           "x86_avx2");
+    std::string k = g.file("st_kernels.cpp");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("std::unique_ptr<float[]> mcl_storage_buf(new float[static_cast<std::size_t>(n)]());\n"
+                             "    [[maybe_unused]] float* buf = mcl_storage_buf.get();\n"
+                             "    int buf_storage = 2;\n"));
+}
+
+TEST(CppBackend, CountNamedLikeTheIndexIsReadBeforeTheIndexExists) {
+    // In C the index of `for (int n = 0; n < n; ++n)` would hide the count.
+    Generated g = generate(R"(module idx;
+import x86_avx2;
+x86_avx2 void k(int n, float[n] a) { foreach (int n in n threads) { a[n] = 1.0; } }
+)",
+                           "x86_avx2");
+    std::string k = g.file("idx_kernels.cpp");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("const int mcl_count_n = n;\n    #pragma omp parallel for\n"
+                             "    for (int n = 0; n < mcl_count_n; ++n)"));
 }
 
 }  // namespace

@@ -18,6 +18,16 @@ Generated generate_hls(const std::string& text, const std::string& config_text =
     return generate(text, "alveo_u250", "hls", config_text);
 }
 
+TEST(HlsBackend, CountNamedLikeTheIndexIsReadBeforeTheIndexExists) {
+    Generated g = generate_hls(R"(module idx;
+import alveo_u250;
+alveo_u250 void k(int n, float[n] a) { foreach (int n in n pipelines) { a[n] = 1.0; } }
+)");
+    std::string k = g.file("idx_kernels.cpp");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("const int mcl_count_n = n;\n    for (int n = 0; n < mcl_count_n; ++n) {"));
+}
+
 TEST(HlsBackend, FilesTopFunctionAndInterfacePragmas) {
     Generated g = generate_hls(R"(module vadd;
 export vadd;

@@ -92,6 +92,60 @@ hopper void k(int n, float[n, 64] x) {
     EXPECT_THAT(glue, HasSubstr("mcl_items_0 = std::max<long long>({(long long)(2), (long long)(1), 0LL});"));
 }
 
+TEST(OpenClBackend, GuardOfALoopWhoseIndexHidesItsCount) {
+    // The guard sits where the index hides the parameter `m`.
+    Generated g = generate_opencl(R"(module hid;
+import hopper;
+hopper void k(int n, int m, float[n, 64] x) {
+    foreach (int b in n blocks) {
+        foreach (int w in 2 warps) { foreach (int t in 32 threads) { x[b, w * 32 + t] = 1.0; } }
+        foreach (int m in m warps) { foreach (int t2 in 32 threads) { x[b, t2] += 1.0; } }
+    }
+}
+)");
+    std::string cl = g.file("hid.cl");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("            const int mcl_count_m = m;\n"
+                              "            __attribute__((unused)) const int m = ((int)get_local_id(1));\n"
+                              "            if (m < mcl_count_m) {\n"));
+}
+
+TEST(OpenClBackend, BarrierOverMemoryOfAllGroupsIsAnError) {
+    // `global` is shared by all blocks; barrier(CLK_GLOBAL_MEM_FENCE) would
+    // wait for the items of one work-group only.
+    Generated g = generate_opencl(R"(module gb;
+import hopper;
+hopper void k(int n, float[n, 32] x, float[n, 32] y) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        y[b, t] = x[b, t];
+        barrier(global);
+        x[b, t] = y[(b + 1) % n, t];
+    } } }
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("6:9: error: barrier(global) would synchronise every work-group of the "
+                                           "launch (they all share 'global'), and the opencl backend cannot make "
+                                           "work-groups wait for each other inside one launch"));
+}
+
+TEST(OpenClBackend, BarrierInACalledFunctionIsCheckedWhereItIsCalled) {
+    Generated g = generate_opencl(R"(module gc;
+import hopper;
+hopper void wait_all() { barrier(global); }
+hopper void k(int n, float[n, 32] x, float[n, 32] y) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        y[b, t] = x[b, t];
+        wait_all();
+        x[b, t] = y[(b + 1) % n, t];
+    } } }
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("3:26: error: barrier(global) would synchronise every work-group of the "
+                                           "launch"));
+}
+
 TEST(OpenClBackend, BarrierUnderAGuardIsAnError) {
     Generated g = generate_opencl(R"(module bar;
 import hopper;

@@ -104,6 +104,16 @@ mclc_test(translate_unknown_description 1 "unknown hardware description 'hoper'.
 mclc_test(translate_through_a_broken_child 1
           "matmul.mcl:[0-9]+:1: error: cannot translate 'matmul' from 'gpu' to 'widegpu': 'widegpu' breaks the rules.*\\n(.*\\n)*.*widegpu.hdl:5:22: note: 'widegpu' is described here"
           translate --hwd widegpu --hwd-path ${INPUTS}/hdl/broken_child ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
+# A barrier over memory that all threads share: valid at perfect, refused at
+# the barrier once translation gives the threads a grid of groups that
+# cannot wait for each other inside one launch; at accelerator (no grid) it stays.
+mclc_test(check_grid_barrier_at_perfect 0 NO_OUTPUT check ${INPUTS}/mcpl/translate/grid_barrier.mcl)
+mclc_test(translate_grid_barrier 1
+          "grid_barrier.mcl:11:9: error: barrier\\(main\\) would synchronise every unit of 'blocks' at 'hopper' \\('main' becomes 'global' there, which all of them share\\), and 'hopper' cannot do that inside one launch. end the foreach before the barrier and continue in a second top-level foreach"
+          translate --hwd hopper ${INPUTS}/mcpl/translate/grid_barrier.mcl)
+mclc_test(translate_grid_barrier_cpu 1 "grid_barrier.mcl:11:9: error: barrier\\(main\\) would synchronise every unit of 'threads' at 'x86_avx2'"
+          translate --hwd x86_avx2 ${INPUTS}/mcpl/translate/grid_barrier.mcl)
+mclc_test(translate_grid_barrier_accelerator 0 "barrier\\(dev\\);" translate --hwd accelerator ${INPUTS}/mcpl/translate/grid_barrier.mcl)
 mclc_test(translate_needs_a_target 2 "--hwd is required" translate ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
 add_test(NAME cli.translate_writes_output_file
          COMMAND sh -c "out=$(mktemp) && $<TARGET_FILE:mclc> translate --hwd hopper -o $out ${CMAKE_SOURCE_DIR}/examples/vectoradd/vectoradd.mcl && $<TARGET_FILE:mclc> check $out && grep -q '^hopper void vectoradd' $out")
@@ -124,6 +134,14 @@ mclc_test(gen_no_backend_config 1 "target 'x86_avx2' has no configuration for ba
 mclc_test(gen_bad_config 1 "unknown par_group 'lanes'" gen --target x86_avx2 --backend cpp ${VECTORADD} -o gen_out --hwd-path ${TARGET_INPUTS}/bad)
 mclc_test(gen_missing_output 2 "-o is required" gen --target x86_avx2 --backend cpp ${VECTORADD})
 mclc_test(gen_barrier 1 "barrier.mcl:9:13: error: barriers are not supported by the cpp backend" gen --target x86_avx2 --backend cpp ${INPUTS}/mcpl/backends/barrier.mcl -o gen_out)
+mclc_test(gen_grid_barrier_translated 1 "grid_barrier.mcl:11:9: error: barrier\\(main\\) would synchronise every unit of 'blocks' at 'hopper'"
+          gen --target hopper --backend opencl ${INPUTS}/mcpl/translate/grid_barrier.mcl -o gen_out)
+mclc_test(gen_grid_barrier_from_gpu 1 "grid_barrier_gpu.mcl:11:13: error: barrier\\(dev\\) would synchronise every unit of 'blocks' at 'hopper' \\('dev' becomes 'global' there"
+          gen --target hopper --backend cuda ${INPUTS}/mcpl/backends/grid_barrier_gpu.mcl -o gen_out)
+foreach(backend opencl cuda)
+  mclc_test(gen_grid_barrier_at_leaf_${backend} 1 "grid_barrier_hopper.mcl:12:17: error: barrier\\(global\\) would synchronise every work-group of the launch \\(they all share 'global'\\), and the ${backend} backend cannot make work-groups wait for each other inside one launch. end the foreach before the barrier"
+            gen --target hopper --backend ${backend} ${INPUTS}/mcpl/backends/grid_barrier_hopper.mcl -o gen_out)
+endforeach()
 mclc_test(gen_input_error 1 "matmul_gpu.mcl:.*cannot translate to 'x86_avx2'" gen --target x86_avx2 --backend cpp ${CMAKE_SOURCE_DIR}/examples/matmul/matmul_gpu.mcl -o gen_out)
 add_test(NAME cli.gen_writes_files
          COMMAND sh -c "rm -rf gen_files && $<TARGET_FILE:mclc> gen --target x86_avx2 --backend cpp ${VECTORADD} -o gen_files/nested && test -f gen_files/nested/vectoradd.h && test -f gen_files/nested/vectoradd.cpp && test -f gen_files/nested/vectoradd_kernels.cpp && test -f gen_files/nested/mcl_runtime.h && rm -rf gen_files")

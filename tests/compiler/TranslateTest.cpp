@@ -244,6 +244,135 @@ TEST(Translate, DeclarationReadingMemoryBeforeABarrier) {
                                   "memory before a barrier"));
 }
 
+TEST(Translate, CountHiddenByABodyDeclarationIsHoisted) {
+    // The guards after the barrier sit where the body's `t` hides the count.
+    std::string out = translate_text("k.mcl", barrier_kernel("float t = 1.0;\n barrier(local);\n a[j] = t;"),
+                                     "fermi");
+    EXPECT_THAT(out, HasSubstr("        const int count_i = t;\n"));
+    EXPECT_THAT(out, HasSubstr("                float t = 1.0;\n"
+                               "                barrier(shared);\n"
+                               "                if (i < count_i) {\n"
+                               "                    a[j] = t;\n"));
+}
+
+// --- hygiene: generated names never capture or hide the user's ---------------
+
+TEST(Translate, ForeachIndexNamedLikeItsCount) {
+    // The count `n` is the parameter; inside the loop `n` is the index, so
+    // the guard and the dimensions read a copy made before the loop.
+    std::string out = translate_text("idx.mcl", R"(module idx;
+import perfect;
+perfect void k(int n, float[n] a) {
+    foreach (int n in n threads) { a[n] = 1.0; }
+}
+)",
+                                     "gpu");
+    EXPECT_THAT(out, HasSubstr("    const int count_n = n;\n"
+                               "    const int nrThreads_n = gpu.hierarchy.blocks.block.threads.max_nr_units;\n"
+                               "    const int nrBlocks_n = divide_up(count_n, nrThreads_n);\n"));
+    EXPECT_THAT(out, HasSubstr("            const int n = b_n * nrThreads_n + t_n;\n"
+                               "            if (n < count_n) {\n"
+                               "                a[n] = 1.0;\n"));
+}
+
+TEST(Translate, GeneratedNamesAvoidTheModulesNames) {
+    // A constant and a function of the module named like what translation
+    // introduces: the body still reads them, not the dimension or index.
+    std::string out = translate_text("mod.mcl", R"(module mod;
+import perfect;
+const int nrThreads_i = 2;
+perfect int b_i(int x) { return x + 1; }
+perfect void k(int n, float[n] a) {
+    foreach (int i in n threads) { a[i] = toFloat(b_i(nrThreads_i)); }
+}
+)",
+                                     "gpu");
+    EXPECT_THAT(out, HasSubstr("    const int nrThreads_i_2 = gpu.hierarchy.blocks.block.threads.max_nr_units;\n"
+                               "    const int nrBlocks_i = divide_up(n, nrThreads_i_2);\n"
+                               "    foreach (int b_i_2 in nrBlocks_i blocks) {\n"));
+    EXPECT_THAT(out, HasSubstr("const int i = b_i_2 * nrThreads_i_2 + t_i;"));
+    EXPECT_THAT(out, HasSubstr("a[i] = toFloat(b_i(nrThreads_i));"));
+}
+
+TEST(Translate, UserNamesLikeDescriptionsGetConstantCounts) {
+    // `gpu.hierarchy...` would name the parameter `gpu`, and
+    // `hopper.hierarchy...` the local `hopper`: the counts are written out.
+    std::string out = translate_text("hw.mcl", R"(module hw;
+import perfect;
+perfect void k(int n, int gpu, float[n] a) {
+    foreach (int i in n threads) { int hopper = gpu; a[i] = toFloat(hopper); }
+}
+)",
+                                     "hopper");
+    EXPECT_THAT(out, HasSubstr("    const int nrThreads_i = 1024;\n"));
+    EXPECT_THAT(out, HasSubstr("        const int nrThreads_t_i = 32;\n"));
+    EXPECT_THAT(out, Not(HasSubstr(".hierarchy.")));
+    // Without such names they stay hardware values.
+    std::string plain = translate_text("hw.mcl", R"(module hw;
+import perfect;
+perfect void k(int n, float[n] a) { foreach (int i in n threads) { a[i] = 1.0; } }
+)",
+                                       "hopper");
+    EXPECT_THAT(plain, HasSubstr("const int nrThreads_t_i = hopper.hierarchy.blocks.block.warps.warp.threads.nr_units;"));
+}
+
+// --- barriers that a grid cannot keep ------------------------------------------
+
+constexpr const char* kGridBarrierKernel = R"(module gb;
+import perfect;
+perfect void k(int n, float[n] a, float[n] b) {
+    foreach (int i in n threads) {
+        b[i] = a[i];
+        barrier(main);
+        a[i] = b[(i + 1) % n];
+    }
+}
+)";
+
+TEST(Translate, BarrierOverAllThreadsAtAGridLevelIsAnError) {
+    std::string errors;
+    EXPECT_EQ(translate_text("gb.mcl", kGridBarrierKernel, "hopper", &errors), "");
+    EXPECT_THAT(errors, HasSubstr("gb.mcl:6:9: error: barrier(main) would synchronise every unit of 'blocks' at "
+                                  "'hopper' ('main' becomes 'global' there, which all of them share), and 'hopper' "
+                                  "cannot do that inside one launch; end the foreach before the barrier and "
+                                  "continue in a second top-level foreach (each top-level foreach is its own "
+                                  "launch)"));
+    EXPECT_EQ(translate_text("gb.mcl", kGridBarrierKernel, "alveo_u250", &errors), "");
+    EXPECT_THAT(errors, HasSubstr("gb.mcl:6:9: error: barrier(main) would synchronise every unit of 'pipelines' at "
+                                  "'alveo_u250'"));
+}
+
+TEST(Translate, BarrierInAFunctionCalledInsideTheForeach) {
+    std::string errors;
+    EXPECT_EQ(translate_text("call.mcl", R"(module call;
+import perfect;
+perfect void wait_all() { barrier(main); }
+perfect void k(int n, float[n] a, float[n] b) {
+    foreach (int i in n threads) { b[i] = a[i]; wait_all(); a[i] = b[(i + 1) % n]; }
+}
+)",
+                             "hopper", &errors),
+              "");
+    EXPECT_THAT(errors, HasSubstr("call.mcl:3:27: error: barrier(main) would synchronise every unit of 'blocks' at "
+                                  "'hopper'"));
+    EXPECT_THAT(errors, HasSubstr("call.mcl:5:49: note: reached through this call of 'wait_all' inside a foreach "
+                                  "over 'blocks'"));
+}
+
+TEST(Translate, BarrierOverAllThreadsWithoutAGridStays) {
+    // accelerator has one par_group: all its threads are one launch's units.
+    EXPECT_THAT(translate_text("gb.mcl", kGridBarrierKernel, "accelerator"), HasSubstr("barrier(dev);"));
+}
+
+TEST(Translate, BarrierOverDeviceMemoryWrittenAtGpuIsAnError) {
+    // The checker accepts it at gpu (`dev` is shared by all threads), but a
+    // leaf's blocks cannot wait for each other.
+    std::string errors;
+    EXPECT_EQ(translate_text("k.mcl", barrier_kernel("a[j] = 1.0;\n barrier(dev);"), "fermi", &errors), "");
+    EXPECT_THAT(errors, HasSubstr("k.mcl:9:2: error: barrier(dev) would synchronise every unit of 'blocks' at "
+                                  "'fermi' ('dev' becomes 'global' there, which all of them share)"));
+}
+
 TEST(Translate, TargetAboveTheKernel) {
     std::string errors;
     EXPECT_EQ(translate_text("g.mcl", "module g;\nimport gpu;\ngpu void f() { }\n", "perfect", &errors), "");

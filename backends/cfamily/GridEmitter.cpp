@@ -211,16 +211,21 @@ std::string GridEmitter::copying_function(const Function& k, const std::string& 
     out += "        " + runtime + "::Device& mcl_device = device();\n";
     std::vector<std::string> args;
     std::vector<std::string> copy_out;
-    for (const auto& p : k.params) {
+    for (size_t position = 0; position < k.params.size(); ++position) {
+        const Decl* p = k.params[position].get();
         const Type& t = p->forms.front().resolved_type;
         std::string name = ident(p->forms.front().name);
         if (!t.is_array() && !p->is_written) {
             args.push_back(name);
             continue;
         }
+        // What the kernel does not overwrite must come back as it was: a
+        // written array is copied in unless every element is written, a
+        // written scalar always (one element).
+        bool copy_in = p->is_read || !t.is_array() || !in_.write_coverage.fully_written(k, position);
         std::string count = t.is_array() ? host_elements(p->forms.front().type) : "1";
         out += fmt::format("        {}::DeviceArray<{}> {}_device(mcl_device, (size_t)({}), {});\n", runtime,
-                           element_spelling(t), name, count, p->is_read ? name : "nullptr");
+                           element_spelling(t), name, count, copy_in ? name : "nullptr");
         args.push_back(name + "_device");
         if (p->is_written) copy_out.push_back(fmt::format("        {}_device.download({});\n", name, name));
     }

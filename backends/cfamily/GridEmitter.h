@@ -103,7 +103,9 @@ protected:
                                const std::string& runtime,
                                const std::function<std::string(const mcpl::Function&)>& resident);
     // The copying function of `k`: allocates device arrays for its arrays
-    // and written scalars, uploads what it reads, calls resident::k and
+    // and written scalars, uploads what it reads and what it may not
+    // overwrite entirely (the written scalars, and the written arrays
+    // in_.write_coverage does not prove fully written), calls resident::k and
     // downloads what it writes; errors name the kernel.
     std::string copying_function(const mcpl::Function& k, const std::string& runtime);
     // The resident function of `k`: `setup` (lines that open it, after the

@@ -44,9 +44,10 @@ hopper void va(int n, float[n] c, const float[n] a) {
     EXPECT_THAT(cl, HasSubstr("const int b = ((int)get_group_id(0));"));
     EXPECT_THAT(cl, HasSubstr("const int w = ((int)get_local_id(1));"));
     EXPECT_THAT(cl, HasSubstr("const int t = ((int)get_local_id(0));"));
-    // The kernel source is embedded in the glue; only `a` is copied in.
+    // The kernel source is embedded in the glue; `c`, which only some
+    // threads write, is copied in too, so that it comes back whole.
     EXPECT_THAT(glue, HasSubstr("R\"mcl_cl_source("));
-    EXPECT_THAT(glue, HasSubstr("c_device(mcl_device, (size_t)((n)), nullptr)"));
+    EXPECT_THAT(glue, HasSubstr("c_device(mcl_device, (size_t)((n)), c)"));
     EXPECT_THAT(glue, HasSubstr("a_device(mcl_device, (size_t)((n)), a)"));
     EXPECT_THAT(glue, HasSubstr("c_device.download(c);"));
     EXPECT_THAT(glue, Not(HasSubstr("a_device.download")));
@@ -153,6 +154,22 @@ hopper void k(int n, float[n] x) {
     EXPECT_TRUE(g.files.empty());
     EXPECT_THAT(g.diagnostics(), HasSubstr("5:5: error: the opencl backend runs a kernel as launches of its "
                                            "top-level foreach loops"));
+}
+
+// Arrays the kernel writes only in part are copied in, so that what it does
+// not write comes back as it was; those it writes in every element are not.
+TEST(OpenClBackend, PartlyWrittenArraysAreCopiedIn) {
+    Generated g = generate(R"(module part;
+import perfect;
+perfect void k(int n, float[n] whole, float[n] interior) {
+    foreach (int i in n threads) { whole[i] = 1.0; }
+    foreach (int i in n - 2 threads) { interior[i + 1] = 1.0; }
+}
+)", "hopper", "opencl");
+    std::string glue = g.file("part.cpp");
+    ASSERT_FALSE(glue.empty()) << g.diagnostics();
+    EXPECT_THAT(glue, HasSubstr("DeviceArray<float> whole_device(mcl_device, (size_t)((n)), nullptr);"));
+    EXPECT_THAT(glue, HasSubstr("DeviceArray<float> interior_device(mcl_device, (size_t)((n)), interior);"));
 }
 
 // Arrays in device memory declared inside the kernel: the host allocates

@@ -268,7 +268,10 @@ std::string CFamilyEmitter::float_literal(const Expr& e) const {
 std::string CFamilyEmitter::element_count(const TypeExpr& shape) {
     std::vector<std::string> extents;
     for (const Expr* e : all_extents(shape)) extents.push_back("(" + unwrap(expr(*e)) + ")");
-    return extents.empty() ? "1" : fmt::format("{}", fmt::join(extents, " * "));
+    if (extents.empty()) return "1";
+    // The product in 64 bits: arrays may have more than 2^31 elements.
+    if (extents.size() > 1) extents[0] = "(" + wide_int() + ")" + extents[0];
+    return fmt::format("{}", fmt::join(extents, " * "));
 }
 
 std::string CFamilyEmitter::indexed(std::string base, const VarPart& part, const TypeExpr& shape) {
@@ -277,7 +280,10 @@ std::string CFamilyEmitter::indexed(std::string base, const VarPart& part, const
     for (const auto& group : part.indices)
         for (const auto& i : group) indices.push_back(i.get());
     if (indices.empty()) return base;
-    std::string lin = "(" + expr(*indices[0]) + ")";
+    // Row-major offsets in 64 bits, from the first product on: an array of
+    // several dimensions may have more than 2^31 elements.
+    bool multiplies = indices.size() > 1 || indices.size() < extents.size();
+    std::string lin = (multiplies ? "(" + wide_int() + ")(" : "(") + expr(*indices[0]) + ")";
     for (size_t k = 1; k < indices.size(); ++k) {
         if (k >= 2) lin = "(" + lin + ")";
         lin += " * (" + expr(*extents[k]) + ") + (" + expr(*indices[k]) + ")";
@@ -326,7 +332,9 @@ std::string CFamilyEmitter::call(const Expr& e) {
         if (c == "toFloat") return "((float)" + args[0] + ")";
         if (c == "toDouble") return "((double)" + args[0] + ")";
         if (c == "toInt") return "((int)" + args[0] + ")";
-        if (c == "divide_up") return fmt::format("((({}) + ({}) - 1) / ({}))", args[0], args[1], args[1]);
+        // In 64 bits: a + b - 1 overflows int for a near 2^31.
+        if (c == "divide_up")
+            return fmt::format("((int)((({}){} + {} - 1) / {}))", wide_int(), args[0], args[1], args[1]);
         if (c == "min" || c == "max") return min_max(c, e.type, args[0], args[1]);
         unsupported(e.location, fmt::format("the builtin '{}'", c));
         return c;

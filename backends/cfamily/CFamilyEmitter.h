@@ -11,7 +11,9 @@
 //   flat and indexed row-major over all dimension groups (`a[i,j]` of
 //   `float[n,m]` is `a[(i) * (m) + (j)]`; tiles likewise; an `as` view is
 //   indexed with its own shape), and an index naming a tile or row yields a
-//   pointer to its first element. Library functions with builtin bodies are
+//   pointer to its first element. Offsets and element counts of arrays of
+//   several dimensions are computed in 64 bits (wide_int), and divide_up
+//   does not overflow. Library functions with builtin bodies are
 //   spelt as the configuration's "builtins" say (a callee, or a template
 //   with $0, $1, ... for the arguments). Statements are printed as braced C;
 //   a kernel's written scalars are pointers.
@@ -143,6 +145,9 @@ protected:
     // Whether device functions take written scalars by reference (else by
     // pointer, and callers pass addresses).
     virtual bool has_references() const { return true; }
+    // The 64-bit signed integer type of the code being printed, for element
+    // counts and offsets (`long long`; OpenCL C's is `long`).
+    virtual std::string wide_int() const { return "long long"; }
 
     const GenerationInput& in_;
     const BackendConfig& config_;

@@ -59,6 +59,7 @@ private:
     // indices and parameters may go unused in a launch: not worth a warning
     // under -Wall -Wextra.
     std::string unused_attribute() const override { return "__attribute__((unused)) "; }
+    std::string wide_int() const override { return host_mode_ ? "long long" : "long"; }
 
     // --- the kernel source ------------------------------------------------------------
 

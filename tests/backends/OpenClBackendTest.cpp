@@ -139,7 +139,8 @@ TEST(OpenClBackend, EachTopLevelForeachIsALaunch) {
     ASSERT_FALSE(cl.empty()) << g.diagnostics();
     EXPECT_THAT(cl, HasSubstr("__kernel void k_0("));
     EXPECT_THAT(cl, HasSubstr("__kernel void k_1("));
-    EXPECT_THAT(glue, HasSubstr("const int halfN = ((n) + (2) - 1) / (2);"));
+    EXPECT_THAT(glue, HasSubstr("const int halfN = (int)(((long long)n + 2 - 1) / 2);"));
+    EXPECT_THAT(cl, HasSubstr("const int halfN = (int)(((long)n + 2 - 1) / 2);"));
     EXPECT_THAT(glue, HasSubstr("\"k_1\""));
 }
 
@@ -184,7 +185,8 @@ TEST(OpenClBackend, ScratchArraysInDeviceMemory) {
                              "(size_t)((32));"));
     EXPECT_THAT(k, HasSubstr("        float mine[2];\n"));
     EXPECT_THAT(k, HasSubstr("const int mcl_items_1, __global float* restrict copy) {"));
-    EXPECT_THAT(glue, HasSubstr("mcl::opencl::DeviceArray<float> mcl_scratch_copy(mcl_device, (size_t)((n) * (32)));"));
+    EXPECT_THAT(glue, HasSubstr("mcl::opencl::DeviceArray<float> mcl_scratch_copy(mcl_device, (size_t)((long long)(n) * (32)));"));
+    EXPECT_THAT(k, HasSubstr("copy[(long)(b) * (32) + (t)] = row[(t)];"));
     EXPECT_THAT(glue, HasSubstr("mcl::opencl::DeviceArray<float> mcl_scratch_0_row(mcl_device, (size_t)mcl_groups_0 * "
                                 "(size_t)((32)));"));
     EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, mcl_scratch_copy.buffer());"));

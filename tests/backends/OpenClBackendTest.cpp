@@ -157,6 +157,54 @@ hopper void k(int n, float[n] x) {
                                            "top-level foreach loops"));
 }
 
+// A time loop around launches runs on the host, which passes the scalars
+// it computes per step to the launches that use them.
+TEST(OpenClBackend, HostLoopsAroundLaunches) {
+    Generated g = generate_opencl(R"(module steps;
+import hopper;
+hopper void k(int n, int steps, float[n] x) {
+    int done = 0;
+    for (int t = 0; t < steps; t++) {
+        const int shift = t * 2;
+        if (t % 2 == 0) {
+            foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+                if (i == 0) { x[b] += toFloat(shift); } } } }
+        }
+        done += 1;
+    }
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+        if (i == 0) { x[b] += toFloat(done); } } } }
+}
+)");
+    std::string cl = g.file("steps.cl"), glue = g.file("steps.cpp");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(glue, HasSubstr("        [[maybe_unused]] int done = 0;\n"
+                                "        for (int t = 0; t < steps; t++) {\n"
+                                "            [[maybe_unused]] int shift = t * 2;\n"
+                                "            if ((t % 2) == 0) {\n"
+                                "                {  // launch 0: the foreach at line 8\n"));
+    EXPECT_THAT(glue, HasSubstr("            done += 1;\n        }\n        {  // launch 1: the foreach at line 13\n"));
+    EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, shift);"));
+    EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, done);"));
+    EXPECT_THAT(cl, HasSubstr("const int mcl_items_1, const int shift) {"));
+    EXPECT_THAT(cl, HasSubstr("const int mcl_items_1, const int done) {"));
+}
+
+TEST(OpenClBackend, HostStatementsThatNeedTheDeviceAreErrors) {
+    Generated g = generate_opencl(R"(module steps;
+import hopper;
+hopper void k(int n, float[n] x) {
+    for (int t = 0; t < x[0]; t++) {
+        foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+            x[b] = 1.0; } } }
+    }
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("4:5: error: the opencl backend runs a kernel as launches of its "
+                                           "top-level foreach loops; statements outside them run on the host"));
+}
+
 // Arrays the kernel writes only in part are copied in, so that what it does
 // not write comes back as it was; those it writes in every element are not.
 TEST(OpenClBackend, PartlyWrittenArraysAreCopiedIn) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/cfamily/RecursiveCalls.h"
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
 
@@ -44,7 +45,13 @@ bool CFamilyEmitter::collect() {
     for (const Function* k : kernels_) collect_calls(*k);
     for (const Function* k : kernels_) collect_records(*k);
     for (const Function* f : device_functions_) collect_records(*f);
-    return true;
+    if (allows_recursion()) return true;
+    std::vector<const Expr*> recursive = recursive_calls(kernels_);
+    for (const Expr* call : recursive)
+        diags_.error(call->location, fmt::format("this call of '{}' is recursive (it reaches itself again): the {} "
+                                                 "backend cannot express recursion",
+                                                 call->callee, backend_name()));
+    return recursive.empty();
 }
 
 void CFamilyEmitter::collect_calls(const Function& f) {

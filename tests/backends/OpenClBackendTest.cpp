@@ -221,6 +221,22 @@ perfect void k(int n, float[n] whole, float[n] interior) {
     EXPECT_THAT(glue, HasSubstr("DeviceArray<float> interior_device(mcl_device, (size_t)((n)), interior);"));
 }
 
+TEST(OpenClBackend, RecursionIsAnErrorAtTheCall) {
+    Generated g = generate_opencl(R"(module rec;
+import hopper;
+hopper int even(int k) { if (k == 0) { return 1; } return odd(k - 1); }
+hopper int odd(int k) { if (k == 0) { return 0; } return even(k - 1); }
+hopper void k(int n, int[n] x) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+        if (i == 0) { x[b] = even(b); } } } }
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("4:58: error: this call of 'even' is recursive (it reaches itself "
+                                           "again): the opencl backend cannot express recursion"));
+    EXPECT_THAT(g.diagnostics(), Not(HasSubstr("3:")));
+}
+
 // Arrays in device memory declared inside the kernel: the host allocates
 // one for the kernel and one part per block, the thread's own is private.
 TEST(OpenClBackend, ScratchArraysInDeviceMemory) {

@@ -81,6 +81,12 @@ private:
             const Stmt* loop = loop_of(*indices[k]);
             if (!loop || !used.insert(loop).second || !same_value(*loop->count, *extents[k])) return;
         }
+        // Another loop around it must run at least once, or it may hide the
+        // assignment altogether.
+        for (const Stmt* loop : loops_) {
+            auto count = mcpl::checked_constant_int_value(*loop->count);
+            if (!used.count(loop) && (!count || *count < 1)) return;
+        }
         found_.insert(position->second);
     }
 

@@ -9,7 +9,8 @@
 //   writes it with indices that are exactly the indices of distinct foreach
 //   loops around the assignment, in order, each loop's count the same value
 //   as the array's extent at that position (equal constants, the same scalar
-//   that nothing writes, or the same operators over such). The assignment
+//   that nothing writes, or the same operators over such); any other foreach
+//   around it has a constant count of at least one. The assignment
 //   must run unconditionally in the nest: on its way from the kernel's body
 //   only blocks and foreach loops (no if, no for, no call), in a kernel
 //   without `return`, through the parameter's first form.

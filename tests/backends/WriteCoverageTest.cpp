@@ -69,6 +69,11 @@ TEST(WriteCoverage, PartOfTheArrayIsNotCovered) {
                 IsEmpty());
     EXPECT_THAT(covered("foreach (int i in n threads) { foreach (int j in n threads) { b[i, j] = 1.0; } }"),
                 IsEmpty());
+    // A loop around the assignment that may run no unit hides it.
+    EXPECT_THAT(covered("foreach (int i in n threads) { foreach (int j in m threads) { a[i] = 1.0; } }"),
+                IsEmpty());
+    EXPECT_THAT(covered("foreach (int i in n threads) { foreach (int j in 2 threads) { a[i] = 1.0; } }"),
+                ElementsAre(2));
     // A single element, and writes outside any loop.
     EXPECT_THAT(covered("a[0] = 1.0;"), IsEmpty());
 }

@@ -73,7 +73,10 @@ std::string GridEmitter::scratch_storage_name(const GridLaunch& launch, size_t k
 std::vector<GridEmitter::ScratchParameter> GridEmitter::scratch_parameters(const GridPlan& plan,
                                                                           const GridLaunch& launch) {
     std::vector<ScratchParameter> out;
-    for (const Decl* d : plan.kernel_arrays) out.push_back({d, ident(d->name()), "mcl_scratch_" + ident(d->name())});
+    for (size_t k = 0; k < launch.kernel_arrays; ++k) {
+        const Decl* d = plan.kernel_arrays[k];
+        out.push_back({d, ident(d->name()), "mcl_scratch_" + ident(d->name())});
+    }
     for (size_t k = 0; k < launch.scratch_arrays.size(); ++k) {
         std::string name = scratch_storage_name(launch, k);
         out.push_back({launch.scratch_arrays[k].decl, name, name});

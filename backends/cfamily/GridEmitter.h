@@ -62,8 +62,9 @@ protected:
     std::vector<const mcpl::Decl*> host_arguments(const GridPlan& plan, const GridLaunch& launch);
     static std::string slot_size_name(GridLevel level, size_t slot);
     // The scratch arrays a launch's kernel takes, in order: the kernel's
-    // top-level ones (the parameter is named as the array) and the launch's
-    // own (the parameter holds every group instance's part).
+    // top-level ones declared before it (the parameter is named as the
+    // array; the host allocates them where they are declared) and the
+    // launch's own (the parameter holds every group instance's part).
     struct ScratchParameter {
         const mcpl::Decl* decl;
         std::string name;       // of the kernel parameter

@@ -88,7 +88,10 @@ private:
     // scalar statements around launches run on the host.
     void plan_host(const Stmt& s, bool top_level) {
         switch (s.kind) {
-        case Stmt::Kind::Foreach: plan_.launches.push_back(plan_launch(s)); return;
+        case Stmt::Kind::Foreach:
+            plan_.launches.push_back(plan_launch(s));
+            plan_.launches.back().kernel_arrays = plan_.kernel_arrays.size();
+            return;
         case Stmt::Kind::Decl: {
             const Decl& d = *s.decl;
             if (d.forms.front().resolved_type.is_array()) {

@@ -87,11 +87,12 @@ struct GridLaunch {
     std::vector<const mcpl::Decl*> group_arrays;       // arrays in group-scoped spaces
     std::vector<ScratchArray> scratch_arrays;          // arrays in device memory, outside item loops
     int dimensions[2] = {1, 1};                        // hardware dimensions used per level
+    size_t kernel_arrays = 0;  // how many of the plan's kernel arrays are declared before it
 };
 
 struct GridPlan {
     std::vector<const mcpl::Decl*> prologue;  // top-level scalar declarations every launch recomputes
-    std::vector<const mcpl::Decl*> kernel_arrays;  // top-level arrays in device memory, in every launch
+    std::vector<const mcpl::Decl*> kernel_arrays;  // top-level arrays in device memory, in order
     std::vector<const mcpl::Decl*> host_variables;  // other scalars of host statements, in order
     std::vector<GridLaunch> launches;              // in source order
 };

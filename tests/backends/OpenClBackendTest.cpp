@@ -257,6 +257,27 @@ TEST(OpenClBackend, ScratchArraysInDeviceMemory) {
     EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, mcl_scratch_0_row.buffer());"));
 }
 
+// A top-level scratch array declared between launches: the host allocates
+// it there, and only the launches after it take it.
+TEST(OpenClBackend, ScratchArraysDeclaredBetweenLaunches) {
+    Generated g = generate_opencl(R"(module mid;
+import hopper;
+hopper void k(int n, float[n] x) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+        if (i == 0) { x[b] = 1.0; } } } }
+    global float[n] copy;
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+        if (i == 0) { copy[b] = x[b] + 1.0; } } } }
+}
+)");
+    std::string cl = g.file("mid.cl"), glue = g.file("mid.cpp");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("const int mcl_items_1) {\n"));
+    EXPECT_THAT(cl, HasSubstr("const int mcl_items_1, __global float* restrict copy) {\n"));
+    EXPECT_THAT(glue, HasSubstr("        }\n        mcl::opencl::DeviceArray<float> mcl_scratch_copy(mcl_device, "
+                                "(size_t)((n)));\n        {  // launch 1"));
+}
+
 // A block's part of a scratch array: instances numbered over the group
 // loops around the declaration, row-major.
 TEST(OpenClBackend, ScratchArraysUnderNestedGroupLoops) {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backends/TargetConfig.h"
+#include "backends/WriteCoverage.h"
 #include "compiler/sema/Program.h"
 #include "hdl/HardwareModel.h"
 #include "support/Diagnostics.h"
@@ -34,6 +35,10 @@ struct GenerationInput {
     const mcpl::Module& module;      // the module to generate code for (checked, at `leaf`)
     const hdl::HardwareModel& leaf;  // the leaf it was translated to
     const TargetConfig& target;      // the leaf's code-generation configuration
+    // Which arrays the kernels write in every element, found before
+    // translation (WriteCoverage.h); by default none, so glue copies in
+    // every array a kernel writes.
+    WriteCoverage write_coverage = {};
 };
 
 class Backend {

@@ -85,11 +85,15 @@ int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostr
 
     mcpl::Program program = load_and_check(session, options, {gen.file});
     if (session.diags.has_errors() || program.roots.empty()) return session.report(err);
+    // Before translation, whose guarded index arithmetic hides which
+    // elements a loop writes.
+    backends::WriteCoverage coverage = backends::WriteCoverage::of(*program.roots.front());
     translate::translate_program(program, gen.target, session.library, session.diags);
     if (session.diags.has_errors()) return session.report(err);
 
     const mcpl::Module& module = *program.roots.front();
-    backends::GenerationInput input{program, module, *session.library.find(gen.target), *config};
+    backends::GenerationInput input{program, module, *session.library.find(gen.target), *config,
+                                    std::move(coverage)};
     std::vector<backends::GeneratedFile> files = backend->generate(input, session.diags);
     int status = session.report(err);
     if (status != 0) return status;

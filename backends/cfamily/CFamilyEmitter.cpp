@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/cfamily/RecursiveCalls.h"
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
 
@@ -44,7 +45,13 @@ bool CFamilyEmitter::collect() {
     for (const Function* k : kernels_) collect_calls(*k);
     for (const Function* k : kernels_) collect_records(*k);
     for (const Function* f : device_functions_) collect_records(*f);
-    return true;
+    if (allows_recursion()) return true;
+    std::vector<const Expr*> recursive = recursive_calls(kernels_);
+    for (const Expr* call : recursive)
+        diags_.error(call->location, fmt::format("this call of '{}' is recursive (it reaches itself again): the {} "
+                                                 "backend cannot express recursion",
+                                                 call->callee, backend_name()));
+    return recursive.empty();
 }
 
 void CFamilyEmitter::collect_calls(const Function& f) {
@@ -272,7 +279,10 @@ std::string CFamilyEmitter::float_literal(const Expr& e) const {
 std::string CFamilyEmitter::element_count(const TypeExpr& shape) {
     std::vector<std::string> extents;
     for (const Expr* e : all_extents(shape)) extents.push_back(fmt::format("({})", unwrap(expr(*e))));
-    return extents.empty() ? "1" : fmt::format("{}", fmt::join(extents, " * "));
+    if (extents.empty()) return "1";
+    // The product in 64 bits: arrays may have more than 2^31 elements.
+    if (extents.size() > 1) extents[0] = "(" + wide_int() + ")" + extents[0];
+    return fmt::format("{}", fmt::join(extents, " * "));
 }
 
 std::string CFamilyEmitter::indexed(std::string base, const VarPart& part, const TypeExpr& shape) {
@@ -281,7 +291,10 @@ std::string CFamilyEmitter::indexed(std::string base, const VarPart& part, const
     for (const auto& group : part.indices)
         for (const auto& i : group) indices.push_back(i.get());
     if (indices.empty()) return base;
-    std::string lin = "(" + expr(*indices[0]) + ")";
+    // Row-major offsets in 64 bits, from the first product on: an array of
+    // several dimensions may have more than 2^31 elements.
+    bool multiplies = indices.size() > 1 || indices.size() < extents.size();
+    std::string lin = (multiplies ? "(" + wide_int() + ")(" : "(") + expr(*indices[0]) + ")";
     for (size_t k = 1; k < indices.size(); ++k) {
         if (k >= 2) lin = "(" + lin + ")";
         lin += " * (" + expr(*extents[k]) + ") + (" + expr(*indices[k]) + ")";
@@ -330,7 +343,9 @@ std::string CFamilyEmitter::call(const Expr& e) {
         if (c == "toFloat") return "((float)" + args[0] + ")";
         if (c == "toDouble") return "((double)" + args[0] + ")";
         if (c == "toInt") return "((int)" + args[0] + ")";
-        if (c == "divide_up") return fmt::format("((({}) + ({}) - 1) / ({}))", args[0], args[1], args[1]);
+        // In 64 bits: a + b - 1 overflows int for a near 2^31.
+        if (c == "divide_up")
+            return fmt::format("((int)((({}){} + {} - 1) / {}))", wide_int(), args[0], args[1], args[1]);
         if (c == "min" || c == "max") return min_max(c, e.type, args[0], args[1]);
         unsupported(e.location, fmt::format("the builtin '{}'", c));
         return c;

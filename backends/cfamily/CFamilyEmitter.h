@@ -11,10 +11,14 @@
 //   flat and indexed row-major over all dimension groups (`a[i,j]` of
 //   `float[n,m]` is `a[(i) * (m) + (j)]`; tiles likewise; an `as` view is
 //   indexed with its own shape), and an index naming a tile or row yields a
-//   pointer to its first element. Library functions with builtin bodies are
+//   pointer to its first element. Offsets and element counts of arrays of
+//   several dimensions are computed in 64 bits (wide_int), and divide_up
+//   does not overflow. Library functions with builtin bodies are
 //   spelt as the configuration's "builtins" say (a callee, or a template
 //   with $0, $1, ... for the arguments). Statements are printed as braced C;
 //   a kernel's written scalars are pointers.
+//   Recursive calls are refused, located at the call, unless the backend
+//   allows recursion (allows_recursion).
 //   A backend derives from this class and supplies what differs: foreach
 //   (the mapping of parallelism), barriers, array declarations, parameters,
 //   min/max/pow spellings, how device functions are called, and the files.
@@ -46,7 +50,8 @@ protected:
                    std::set<std::string> reserved_names);
 
     // Fills kernels_, device_functions_ and records_; false (with an error)
-    // when the module has no kernel.
+    // when the module has no kernel, or when kernels recurse and the backend
+    // does not allow it (an error at each call that closes a cycle).
     bool collect();
     bool generation_failed() const { return diags_.error_count() != errors_at_start_; }
 
@@ -152,6 +157,12 @@ protected:
     // Whether device functions take written scalars by reference (else by
     // pointer, and callers pass addresses).
     virtual bool has_references() const { return true; }
+    // Whether the backend's kernel language can express recursive calls
+    // (C++ on the host can; see RecursiveCalls.h for the others).
+    virtual bool allows_recursion() const { return false; }
+    // The 64-bit signed integer type of the code being printed, for element
+    // counts and offsets (`long long`; OpenCL C's is `long`).
+    virtual std::string wide_int() const { return "long long"; }
 
     const GenerationInput& in_;
     const BackendConfig& config_;

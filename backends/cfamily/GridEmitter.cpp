@@ -1,5 +1,7 @@
 #include "backends/cfamily/GridEmitter.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "compiler/ast/AstWalk.h"
@@ -71,7 +73,10 @@ std::string GridEmitter::scratch_storage_name(const GridLaunch& launch, size_t k
 std::vector<GridEmitter::ScratchParameter> GridEmitter::scratch_parameters(const GridPlan& plan,
                                                                           const GridLaunch& launch) {
     std::vector<ScratchParameter> out;
-    for (const Decl* d : plan.kernel_arrays) out.push_back({d, ident(d->name()), "mcl_scratch_" + ident(d->name())});
+    for (size_t k = 0; k < launch.kernel_arrays; ++k) {
+        const Decl* d = plan.kernel_arrays[k];
+        out.push_back({d, ident(d->name()), "mcl_scratch_" + ident(d->name())});
+    }
     for (size_t k = 0; k < launch.scratch_arrays.size(); ++k) {
         std::string name = scratch_storage_name(launch, k);
         out.push_back({launch.scratch_arrays[k].decl, name, name});
@@ -79,23 +84,20 @@ std::vector<GridEmitter::ScratchParameter> GridEmitter::scratch_parameters(const
     return out;
 }
 
-std::string GridEmitter::scratch_allocations(const GridPlan& plan, int launch, const std::string& runtime) {
+std::string GridEmitter::scratch_allocation(const Decl& d, const std::string& name, const std::string& instances,
+                                            const std::string& runtime) {
+    const mcpl::BasicDecl& form = d.forms.front();
+    return fmt::format("        {}::DeviceArray<{}> {}(mcl_device, {}(size_t)({}));\n", runtime,
+                       element_spelling(form.resolved_type), name, instances, host_elements(form.type));
+}
+
+std::string GridEmitter::scratch_allocations(const GridLaunch& launch, const std::string& runtime) {
     std::string out;
-    auto allocate = [&](const Decl& d, const std::string& name, const std::string& instances) {
-        const mcpl::BasicDecl& form = d.forms.front();
-        out += fmt::format("        {}::DeviceArray<{}> {}(mcl_device, {}(size_t)({}));\n", runtime,
-                           element_spelling(form.resolved_type), name, instances, host_elements(form.type));
-    };
-    if (launch < 0) {
-        for (const Decl* d : plan.kernel_arrays) allocate(*d, "mcl_scratch_" + ident(d->name()), "");
-        return out;
-    }
-    const GridLaunch& l = plan.launches[static_cast<size_t>(launch)];
-    for (size_t k = 0; k < l.scratch_arrays.size(); ++k) {
+    for (size_t k = 0; k < launch.scratch_arrays.size(); ++k) {
         std::string instances;
-        for (size_t j = 0; j < l.scratch_arrays[k].group_depth; ++j)
+        for (size_t j = 0; j < launch.scratch_arrays[k].group_depth; ++j)
             instances += "(size_t)" + slot_size_name(GridLevel::Group, j) + " * ";
-        allocate(*l.scratch_arrays[k].decl, scratch_storage_name(l, k), instances);
+        out += scratch_allocation(*launch.scratch_arrays[k].decl, scratch_storage_name(launch, k), instances, runtime);
     }
     return out;
 }
@@ -105,9 +107,11 @@ std::string GridEmitter::host_declaration(const Decl& d) {
                        ident(d.name()), unwrap(host_expr(*d.init)));
 }
 
-std::string GridEmitter::host_prologue(const GridPlan& plan) {
-    std::string out;
-    for (const Decl* d : plan.prologue) out += host_declaration(*d);
+std::vector<const Decl*> GridEmitter::host_arguments(const GridPlan& plan, const GridLaunch& launch) {
+    note_launch_uses(plan, launch);
+    std::vector<const Decl*> out;
+    for (const Decl* d : plan.host_variables)
+        if (used_.count(d)) out.push_back(d);
     return out;
 }
 
@@ -171,25 +175,89 @@ std::string GridEmitter::glue_header(const std::string& build, const std::string
 }
 
 std::string GridEmitter::resident_function(const Function& k, const std::string& runtime, const std::string& setup,
-                                           const std::function<std::string(const GridLaunch&, size_t)>& launch_code,
-                                           const std::string& finish, const std::string& api_catch) {
+                                           const LaunchCode& launch_code, const std::string& finish,
+                                           const std::string& api_catch) {
     const GridPlan& plan = plan_of(k);
     std::string out = fmt::format("\n{} {{\n    try {{\n", resident_signature(k, runtime));
     out += "        " + runtime + "::Device& mcl_device = device();\n" + setup;
-    for (const std::string& l : split_lines(host_prologue(plan))) out += "    " + l + "\n";
-    out += scratch_allocations(plan, -1, runtime);
-    for (size_t n = 0; n < plan.launches.size(); ++n) {
-        const GridLaunch& launch = plan.launches[n];
-        out += fmt::format("        {{  // launch {}: the foreach at line {}\n", n, launch.root->location.line);
-        for (const std::string& l : split_lines(host_launch_sizes(launch, n))) out += "        " + l + "\n";
-        for (const std::string& l : split_lines(scratch_allocations(plan, static_cast<int>(n), runtime)))
-            out += "    " + l + "\n";
-        out += launch_code(launch, n) + "        }\n";
-    }
+    for (const auto& s : k.body->body) out += host_statement(plan, *s, runtime, launch_code, 2);
     out += finish + api_catch;
     out += "    } catch (const std::exception& e) {\n";
     out += fmt::format("        throw mcl::error_in(\"{}\", e);\n", where(k));
     out += "    }\n}\n";
+    return out;
+}
+
+std::string GridEmitter::launch_block(const GridPlan& plan, size_t n, const std::string& runtime,
+                                      const LaunchCode& launch_code) {
+    const GridLaunch& launch = plan.launches[n];
+    std::string out = fmt::format("        {{  // launch {}: the foreach at line {}\n", n, launch.root->location.line);
+    for (const std::string& l : split_lines(host_launch_sizes(launch, n))) out += "        " + l + "\n";
+    for (const std::string& l : split_lines(scratch_allocations(launch, runtime))) out += "    " + l + "\n";
+    out += launch_code(launch, n) + "        }\n";
+    return out;
+}
+
+std::string GridEmitter::host_statement(const GridPlan& plan, const Stmt& s, const std::string& runtime,
+                                        const LaunchCode& launch_code, int depth) {
+    std::string pad(4 * static_cast<size_t>(depth), ' ');
+    bool was = host_mode_;
+    host_mode_ = true;
+    std::string out;
+    auto contains = [](const std::vector<const Decl*>& v, const Decl* d) {
+        return std::find(v.begin(), v.end(), d) != v.end();
+    };
+    auto nested = [&](const Stmt& body) {
+        std::string text;
+        if (body.kind == Stmt::Kind::Block)
+            for (const auto& c : body.body) text += host_statement(plan, *c, runtime, launch_code, depth + 1);
+        else
+            text = host_statement(plan, body, runtime, launch_code, depth + 1);
+        return text;
+    };
+    switch (s.kind) {
+    case Stmt::Kind::Foreach:
+        for (size_t n = 0; n < plan.launches.size(); ++n) {
+            if (plan.launches[n].root != &s) continue;
+            // The block is written two levels deep; in host loops and ifs it moves right.
+            std::string shift(4 * static_cast<size_t>(depth - 2), ' ');
+            for (const std::string& l : split_lines(launch_block(plan, n, runtime, launch_code)))
+                out += shift + l + "\n";
+        }
+        break;
+    case Stmt::Kind::Decl: {
+        const Decl& d = *s.decl;
+        if (contains(plan.kernel_arrays, &d)) {
+            out = scratch_allocation(d, "mcl_scratch_" + ident(d.name()), "", runtime);
+            out = pad + out.substr(8);
+        } else if (contains(plan.prologue, &d)) {
+            out = pad + host_declaration(d).substr(4);
+        } else if (contains(plan.host_variables, &d)) {
+            const mcpl::Type& t = d.forms.front().resolved_type;
+            out = fmt::format("{}[[maybe_unused]] {} {} = {};\n", pad, element_spelling(t), ident(d.name()),
+                              d.init ? unwrap(expr(*d.init)) : "0");
+        }
+        break;
+    }
+    case Stmt::Kind::Block: out = pad + "{\n" + nested(s) + pad + "}\n"; break;
+    case Stmt::Kind::If:
+        out = fmt::format("{}if ({}) {{\n{}", pad, unwrap(expr(*s.condition)), nested(*s.then_branch));
+        if (s.else_branch) out += pad + "} else {\n" + nested(*s.else_branch);
+        out += pad + "}\n";
+        break;
+    case Stmt::Kind::For: {
+        const Decl& d = *s.decl;
+        out = fmt::format("{}for ({} {} = {}; {}; {}) {{\n{}{}}}\n", pad,
+                          element_spelling(d.forms.front().resolved_type), ident(d.name()),
+                          d.init ? unwrap(expr(*d.init)) : "0", unwrap(expr(*s.condition)), simple(*s.step),
+                          nested(*s.loop_body), pad);
+        break;
+    }
+    case Stmt::Kind::Assign:
+    case Stmt::Kind::Step: out = pad + simple(s) + ";\n"; break;
+    default: break;
+    }
+    host_mode_ = was;
     return out;
 }
 
@@ -211,16 +279,21 @@ std::string GridEmitter::copying_function(const Function& k, const std::string& 
     out += "        " + runtime + "::Device& mcl_device = device();\n";
     std::vector<std::string> args;
     std::vector<std::string> copy_out;
-    for (const auto& p : k.params) {
+    for (size_t position = 0; position < k.params.size(); ++position) {
+        const Decl* p = k.params[position].get();
         const Type& t = p->forms.front().resolved_type;
         std::string name = ident(p->forms.front().name);
         if (!t.is_array() && !p->is_written) {
             args.push_back(name);
             continue;
         }
+        // What the kernel does not overwrite must come back as it was: a
+        // written array is copied in unless every element is written, a
+        // written scalar always (one element).
+        bool copy_in = p->is_read || !t.is_array() || !in_.write_coverage.fully_written(k, position);
         std::string count = t.is_array() ? host_elements(p->forms.front().type) : "1";
         out += fmt::format("        {}::DeviceArray<{}> {}_device(mcl_device, (size_t)({}), {});\n", runtime,
-                           element_spelling(t), name, count, p->is_read ? name : "nullptr");
+                           element_spelling(t), name, count, copy_in ? name : "nullptr");
         args.push_back(name + "_device");
         if (p->is_written) copy_out.push_back(fmt::format("        {}_device.download({});\n", name, name));
     }

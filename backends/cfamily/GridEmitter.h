@@ -14,10 +14,13 @@
 //   part. Arrays of item-scoped spaces, and of device memory inside item
 //   loops or functions called from a kernel, become fixed-size private
 //   arrays; such an array whose size is not constant is a located error.
-//   Prints host code: the prologue and host declarations, then the size of
-//   each slot (`mcl_groups_<k>`, `mcl_items_<k>`) and the sizes per hardware
-//   dimension (`mcl_group_count[d]`, `mcl_group_size[d]`). Expressions in
-//   host code use the host spellings (std::min, std::pow).
+//   Prints host code: the kernel's statements around its launches (the
+//   prologue, host variables, loops and ifs), and per launch its host
+//   declarations, the size of each slot (`mcl_groups_<k>`, `mcl_items_<k>`)
+//   and the sizes per hardware dimension (`mcl_group_count[d]`,
+//   `mcl_group_size[d]`). A launch's kernel takes the host variables it
+//   uses as arguments. Expressions in host code use the host spellings
+//   (std::min, std::pow).
 // Guarantees: every foreach index equals the index the kernel at `perfect`
 //   gives that unit, each unit runs its body exactly once, and a launch
 //   whose grid is empty is skipped by the host code.
@@ -49,16 +52,19 @@ protected:
     // Device code of `launch`: the prologue and its root foreach, statement
     // by statement (the backend opens and closes the function).
     void emit_launch_body(const GridPlan& plan, const GridLaunch& launch);
-    // Host code, four spaces deep: the kernel's prologue (once, before its
-    // launches), and before `launch` (in a block of its own) its host
-    // declarations, the slot sizes and, per hardware dimension,
+    // Host code, four spaces deep, before `launch` (in a block of its own):
+    // its host declarations, the slot sizes and, per hardware dimension,
     // mcl_group_count_<n>[3] and mcl_group_size_<n>[3].
-    std::string host_prologue(const GridPlan& plan);
     std::string host_launch_sizes(const GridLaunch& launch, size_t launch_index);
+    // The host variables (GridPlan::host_variables) that the device code of
+    // `launch` uses, which its kernel takes as arguments after the kernel's
+    // parameters and slot sizes (sets used_ as note_launch_uses does).
+    std::vector<const mcpl::Decl*> host_arguments(const GridPlan& plan, const GridLaunch& launch);
     static std::string slot_size_name(GridLevel level, size_t slot);
     // The scratch arrays a launch's kernel takes, in order: the kernel's
-    // top-level ones (the parameter is named as the array) and the launch's
-    // own (the parameter holds every group instance's part).
+    // top-level ones declared before it (the parameter is named as the
+    // array; the host allocates them where they are declared) and the
+    // launch's own (the parameter holds every group instance's part).
     struct ScratchParameter {
         const mcpl::Decl* decl;
         std::string name;       // of the kernel parameter
@@ -66,10 +72,13 @@ protected:
     };
     std::vector<ScratchParameter> scratch_parameters(const GridPlan& plan, const GridLaunch& launch);
     std::string scratch_storage_name(const GridLaunch& launch, size_t k);
-    // Host code, eight spaces deep, that allocates the kernel's top-level
-    // scratch arrays (launch < 0) or those of launch `launch`, whose sizes
-    // host_launch_sizes computed.
-    std::string scratch_allocations(const GridPlan& plan, int launch, const std::string& runtime);
+    // Host code, eight spaces deep, that allocates scratch array `d` as
+    // `name` (`instances` times its size, a product ending in " * ", or ""),
+    // and the scratch arrays of `launch`, whose sizes host_launch_sizes
+    // computed.
+    std::string scratch_allocation(const mcpl::Decl& d, const std::string& name, const std::string& instances,
+                                   const std::string& runtime);
+    std::string scratch_allocations(const GridLaunch& launch, const std::string& runtime);
     // The host condition that launch `launch_index` has a non-empty grid.
     static std::string grid_is_nonempty(size_t launch_index);
     // An expression as host C++ (std::min, std::pow).
@@ -103,17 +112,23 @@ protected:
                                const std::string& runtime,
                                const std::function<std::string(const mcpl::Function&)>& resident);
     // The copying function of `k`: allocates device arrays for its arrays
-    // and written scalars, uploads what it reads, calls resident::k and
+    // and written scalars, uploads what it reads and what it may not
+    // overwrite entirely (the written scalars, and the written arrays
+    // in_.write_coverage does not prove fully written), calls resident::k and
     // downloads what it writes; errors name the kernel.
     std::string copying_function(const mcpl::Function& k, const std::string& runtime);
+    // The code that runs launch n, twelve spaces deep, skipping an empty grid.
+    using LaunchCode = std::function<std::string(const GridLaunch&, size_t)>;
     // The resident function of `k`: `setup` (lines that open it, after the
-    // device), the kernel's host prologue, then per launch, in a block of its
-    // own, its sizes and, when its grid is not empty, `launch_code(launch,
-    // n)`; then `finish`. `api_catch` is the API's own catch clause (or "")
-    // before the one that names the kernel in any other error.
+    // device), then the kernel's statements as the host runs them (its
+    // prologue, host variables, loops and ifs, the allocations of its
+    // top-level scratch arrays), each launch in a block of its own with its
+    // sizes and `launch_code(launch, n)`; then `finish`. `api_catch` is the
+    // API's own catch clause (or "") before the one that names the kernel
+    // in any other error.
     std::string resident_function(const mcpl::Function& k, const std::string& runtime, const std::string& setup,
-                                  const std::function<std::string(const GridLaunch&, size_t)>& launch_code,
-                                  const std::string& finish, const std::string& api_catch);
+                                  const LaunchCode& launch_code, const std::string& finish,
+                                  const std::string& api_catch);
     static std::vector<std::string> split_lines(const std::string& text);
 
     void foreach(const mcpl::Stmt& s) override;
@@ -123,6 +138,11 @@ protected:
     std::array<GridLevelConfig, 2> levels_;
 private:
     std::string host_declaration(const mcpl::Decl& d);
+    // Statement `s` of the kernel as the host runs it, `depth` levels deep.
+    std::string host_statement(const GridPlan& plan, const mcpl::Stmt& s, const std::string& runtime,
+                               const LaunchCode& launch_code, int depth);
+    std::string launch_block(const GridPlan& plan, size_t n, const std::string& runtime,
+                             const LaunchCode& launch_code);
     std::string resident_parameter(const mcpl::Decl& d, const std::string& runtime);
 
 protected:

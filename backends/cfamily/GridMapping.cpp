@@ -1,5 +1,6 @@
 #include "backends/cfamily/GridMapping.h"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -71,29 +72,86 @@ public:
 
     std::optional<GridPlan> run() {
         size_t errors = diags_.error_count();
-        GridPlan plan;
+        plan_ = GridPlan{};
         for (const auto& p : kernel_.params)
-            if (!p->forms.front().resolved_type.is_array() && !p->is_written) host_known_.insert(p.get());
-        for (const auto& s : kernel_.body->body) {
-            if (s->kind == Stmt::Kind::Foreach) {
-                plan.launches.push_back(plan_launch(*s));
-            } else if (s->kind == Stmt::Kind::Decl && host_declaration(*s->decl)) {
-                plan.prologue.push_back(s->decl.get());
-            } else if (s->kind == Stmt::Kind::Decl && is_scratch_array(*s->decl)) {
-                if (host_sized(*s->decl)) plan.kernel_arrays.push_back(s->decl.get());
-            } else {
-                diags_.error(s->location,
-                             fmt::format("the {} backend runs a kernel as launches of its top-level foreach loops; "
-                                         "other statements outside them must be scalar declarations computable "
-                                         "from the scalar parameters",
-                                         config_.backend));
+            if (!p->forms.front().resolved_type.is_array() && !p->is_written) {
+                host_known_.insert(p.get());
+                prologue_known_.insert(p.get());
             }
-        }
+        for (const auto& s : kernel_.body->body) plan_host(*s, true);
         if (diags_.error_count() != errors) return std::nullopt;
-        return plan;
+        return std::move(plan_);
     }
 
 private:
+    // A statement the host runs: a foreach is a launch; loops, ifs and
+    // scalar statements around launches run on the host.
+    void plan_host(const Stmt& s, bool top_level) {
+        switch (s.kind) {
+        case Stmt::Kind::Foreach:
+            plan_.launches.push_back(plan_launch(s));
+            plan_.launches.back().kernel_arrays = plan_.kernel_arrays.size();
+            return;
+        case Stmt::Kind::Decl: {
+            const Decl& d = *s.decl;
+            if (d.forms.front().resolved_type.is_array()) {
+                if (top_level && is_scratch_array(d)) {
+                    if (host_sized(d)) plan_.kernel_arrays.push_back(&d);
+                    return;
+                }
+                break;
+            }
+            if (d.init && !host_computable(*d.init)) break;
+            // What only the parameters determine, every launch computes
+            // itself; other scalars are the host's, passed to launches.
+            if (top_level && d.init && !d.is_written && computable_from(*d.init, prologue_known_)) {
+                plan_.prologue.push_back(&d);
+                prologue_known_.insert(&d);
+            } else {
+                plan_.host_variables.push_back(&d);
+            }
+            host_known_.insert(&d);
+            return;
+        }
+        case Stmt::Kind::Block:
+            for (const auto& c : s.body) plan_host(*c, false);
+            return;
+        case Stmt::Kind::If:
+            if (!host_computable(*s.condition)) break;
+            plan_host(*s.then_branch, false);
+            if (s.else_branch) plan_host(*s.else_branch, false);
+            return;
+        case Stmt::Kind::For:
+            if (s.decl->init && !host_computable(*s.decl->init)) break;
+            plan_.host_variables.push_back(s.decl.get());
+            host_known_.insert(s.decl.get());
+            if (!host_computable(*s.condition) || !host_statement(*s.step)) break;
+            plan_host(*s.loop_body, false);
+            return;
+        case Stmt::Kind::Assign:
+        case Stmt::Kind::Step:
+            if (host_statement(s)) return;
+            break;
+        default: break;
+        }
+        diags_.error(s.location,
+                     fmt::format("the {} backend runs a kernel as launches of its top-level foreach loops; "
+                                 "statements outside them run on the host and must be loops, ifs, and "
+                                 "declarations and assignments of scalars, computable from the scalar "
+                                 "parameters and the host's scalars",
+                                 config_.backend));
+    }
+
+    // An assignment or step of one of the host's scalars, from values the
+    // host knows.
+    bool host_statement(const Stmt& s) const {
+        const Expr& target = *s.target;
+        bool host_scalar = target.kind == Expr::Kind::Var && target.var.size() == 1 &&
+                           target.var[0].indices.empty() &&
+                           std::count(plan_.host_variables.begin(), plan_.host_variables.end(), target.decl) > 0;
+        return host_scalar && (!s.value || host_computable(*s.value));
+    }
+
     // A scalar declaration whose value the host can compute before a launch.
     bool host_declaration(const Decl& d) {
         if (d.forms.front().resolved_type.is_array() || !d.init || !host_computable(*d.init)) return false;
@@ -122,18 +180,21 @@ private:
         return true;
     }
 
-    bool host_computable(const Expr& e) const {
+    bool host_computable(const Expr& e) const { return computable_from(e, host_known_); }
+
+    // Whether `e` reads only hardware values and the scalars in `known`.
+    static bool computable_from(const Expr& e, const std::set<const Decl*>& known) {
         switch (e.kind) {
         case Expr::Kind::Var:
             if (e.hardware) return true;
-            return e.var.size() == 1 && e.var[0].indices.empty() && host_known_.count(e.decl);
+            return e.var.size() == 1 && e.var[0].indices.empty() && known.count(e.decl);
         case Expr::Kind::Call:
             if (e.function) return false;  // device code, or a library function of the target
             break;
         default: break;
         }
         for (const auto& a : e.args)
-            if (!host_computable(*a)) return false;
+            if (!computable_from(*a, known)) return false;
         return true;
     }
 
@@ -278,7 +339,9 @@ private:
     const std::array<GridLevelConfig, 2>& levels_;
     const std::string& path_;
     DiagnosticEngine& diags_;
-    std::set<const Decl*> host_known_;
+    std::set<const Decl*> host_known_;      // scalars the host has computed where it is planning
+    std::set<const Decl*> prologue_known_;  // the scalar parameters and the prologue
+    GridPlan plan_;
     GridLaunch* launch_ = nullptr;
     std::set<const Function*> followed_calls_;  // the calls check_barriers is inside (recursion ends there)
 };

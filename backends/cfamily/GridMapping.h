@@ -10,8 +10,16 @@
 //     "memory_spaces": { "<space>": { "scope": "device" | "group" | "item", ... } }
 // Does: each top-level foreach of the kernel becomes one launch, in order
 //   (a launch ends before the next starts, as sequential foreach loops
-//   require). Top-level scalar declarations form a prologue that both the
-//   host and every launch compute. Inside a launch, a foreach over a
+//   require). Statements around them run on the host: `for` loops (time
+//   steps that launch their foreach loops once per iteration, the data
+//   staying on the device), ifs, and declarations, assignments and steps of
+//   scalars, all computed from scalar parameters, hardware values and the
+//   host's own scalars; a foreach inside them is a launch too. Top-level
+//   scalar declarations that only the parameters determine and nothing
+//   assigns form a prologue that both the host and every launch compute;
+//   the other scalars of host statements (loop variables, declarations in
+//   loops and ifs, those the host assigns) are host variables, which a
+//   launch that uses them takes as arguments. Inside a launch, a foreach over a
 //   "group" par_group takes a group dimension, one over an "item" par_group
 //   an item dimension. Loops form slots: the k-th loop of a level on the
 //   way down from the root (siblings share a slot, whose size is the
@@ -81,12 +89,14 @@ struct GridLaunch {
     std::vector<const mcpl::Decl*> group_arrays;       // arrays in group-scoped spaces
     std::vector<ScratchArray> scratch_arrays;          // arrays in device memory, outside item loops
     int dimensions[2] = {1, 1};                        // hardware dimensions used per level
+    size_t kernel_arrays = 0;  // how many of the plan's kernel arrays are declared before it
 };
 
 struct GridPlan {
-    std::vector<const mcpl::Decl*> prologue;  // top-level scalar declarations
-    std::vector<const mcpl::Decl*> kernel_arrays;  // top-level arrays in device memory, in every launch
-    std::vector<GridLaunch> launches;
+    std::vector<const mcpl::Decl*> prologue;  // top-level scalar declarations every launch recomputes
+    std::vector<const mcpl::Decl*> kernel_arrays;  // top-level arrays in device memory, in order
+    std::vector<const mcpl::Decl*> host_variables;  // other scalars of host statements, in order
+    std::vector<GridLaunch> launches;              // in source order
 };
 
 struct GridLevelConfig {

@@ -27,6 +27,8 @@ public:
 
 private:
     std::string backend_name() const override { return "cpp"; }
+    // Kernels are C++ functions the host runs, on its stack.
+    bool allows_recursion() const override { return true; }
 
     std::string kernels_file() override {
         return in_process_kernels({"algorithm", "cmath", "cstddef", "memory"}, "",

@@ -101,6 +101,9 @@ private:
         for (int l = 0; l < 2; ++l)
             for (size_t s = 0; s < launch.slots[l].size(); ++s)
                 params.push_back("const int " + slot_size_name(static_cast<GridLevel>(l), s));
+        for (const Decl* d : host_arguments(plan, launch))
+            params.push_back(fmt::format("const {} {}", element_spelling(d->forms.front().resolved_type),
+                                         ident(d->name())));
         for (const ScratchParameter& a : scratch_parameters(plan, launch))
             params.push_back(fmt::format("{}* __restrict__ {}", element_spelling(a.decl->forms.front().resolved_type),
                                          a.name));
@@ -182,6 +185,7 @@ private:
             for (int l = 0; l < 2; ++l)
                 for (size_t s = 0; s < launch.slots[l].size(); ++s)
                     args.push_back("(int)" + slot_size_name(static_cast<GridLevel>(l), s));
+            for (const Decl* d : host_arguments(plan_of(k), launch)) args.push_back(ident(d->name()));
             for (const ScratchParameter& a : scratch_parameters(plan_of(k), launch)) args.push_back(a.host_name + ".data()");
             for (size_t d = 0; d < shared.size(); ++d) args.push_back(offset_name(d));
             out += fmt::format("                kernels::{0}_{1}<<<dim3((unsigned int)mcl_group_count_{1}[0], "

@@ -27,12 +27,15 @@
 //     `M::resident::kernel(...)` taking mcl::cuda::DeviceArray<T>& for arrays
 //     and written scalars, so data stays on the device across calls.
 //   - M.cu: the glue, which includes M_kernels.cuh: it picks the device
-//     (runtime/mcl_cuda.h), copies in exactly the arrays and written scalars
-//     the kernel reads, checks every launch's grid, block and shared memory
+//     (runtime/mcl_cuda.h), copies in the arrays and written scalars the
+//     kernel reads or may not overwrite entirely (GenerationInput's
+//     write_coverage), checks every launch's grid, block and shared memory
 //     sizes against the device's limits, opts in to more than 48 KB of
-//     dynamic shared memory where a launch needs it, launches every launch
-//     with the sizes computed on the host, copies out what it writes, waits,
-//     and throws mcl::Error with the CUDA error text on any failure.
+//     dynamic shared memory where a launch needs it, runs the statements
+//     around the launches on the host (time step loops, GridMapping.h) and
+//     every launch with the sizes computed there, copies out what it
+//     writes, waits, and throws mcl::Error with the CUDA error text on any
+//     failure.
 //   - mcl_runtime.h and mcl_cuda.h, the runtime headers the glue includes.
 // Guarantees: the files compile with `nvcc -std=c++17 -Werror all-warnings
 //   -Xcompiler -Wall,-Wextra` and compute what the kernel at `perfect`

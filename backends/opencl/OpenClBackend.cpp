@@ -59,6 +59,7 @@ private:
     // indices and parameters may go unused in a launch: not worth a warning
     // under -Wall -Wextra.
     std::string unused_attribute() const override { return "__attribute__((unused)) "; }
+    std::string wide_int() const override { return host_mode_ ? "long long" : "long"; }
 
     // --- the kernel source ------------------------------------------------------------
 
@@ -133,6 +134,13 @@ private:
                 bool used = body.find(size) != std::string::npos;  // mcl_ names are the generator's own
                 params.push_back((used ? "" : unused_attribute()) + "const int " + size);
             }
+        for (const Decl* d : host_arguments(plan, launch)) {
+            const Type& t = d->forms.front().resolved_type;
+            if (t.primitive == Primitive::Bool)
+                unsupported(d->location, "bool scalars of host statements that a launch uses (OpenCL kernels "
+                                         "cannot take them)");
+            params.push_back(fmt::format("const {} {}", element_spelling(t), ident(d->name())));
+        }
         for (const ScratchParameter& a : scratch_parameters(plan, launch))
             params.push_back(fmt::format("{}{}{}* restrict {}", unused_prefix(*a.decl), pointer_space(*a.decl),
                                          element_spelling(a.decl->forms.front().resolved_type), a.name));
@@ -267,6 +275,8 @@ private:
                 for (size_t s = 0; s < launch.slots[l].size(); ++s)
                     out += fmt::format("                mcl_kernel.setArg(mcl_arg++, (cl_int){});\n",
                                        slot_size_name(static_cast<GridLevel>(l), s));
+            for (const Decl* d : host_arguments(plan_of(k), launch))
+                out += fmt::format("                mcl_kernel.setArg(mcl_arg++, {});\n", ident(d->name()));
             for (const ScratchParameter& a : scratch_parameters(plan_of(k), launch))
                 out += fmt::format("                mcl_kernel.setArg(mcl_arg++, {}.buffer());\n", a.host_name);
             for (const Decl* d : dynamic_arrays(launch))

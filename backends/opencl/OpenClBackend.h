@@ -24,11 +24,13 @@
 //     `M::resident::kernel(...)` taking mcl::opencl::DeviceArray<T>& for
 //     arrays and written scalars, so data stays on the device across calls.
 //   - M.cpp: the glue, with M.cl embedded: it picks the device
-//     (runtime/mcl_opencl.h), builds the program once, copies in exactly the
-//     arrays and written scalars the kernel reads, allocates the scratch
-//     buffers, launches every launch with the sizes computed on the host,
-//     copies out what it writes, waits, and throws mcl::Error with the
-//     OpenCL error text on any failure.
+//     (runtime/mcl_opencl.h), builds the program once, copies in the arrays
+//     and written scalars the kernel reads or may not overwrite entirely
+//     (GenerationInput's write_coverage), allocates the scratch buffers,
+//     runs the statements around the launches on the host (time step loops,
+//     GridMapping.h) and every launch with the sizes computed there, copies
+//     out what it writes, waits, and throws mcl::Error with the OpenCL error
+//     text on any failure.
 //   - mcl_runtime.h and mcl_opencl.h, the runtime headers the glue includes.
 // Guarantees: the kernel source builds with the OpenCL compiler without
 //   warnings and computes what the kernel at `perfect` computes for every

@@ -18,6 +18,7 @@ Generated generate(const std::string& text, const std::string& leaf, const std::
     Generated g{mcpl::testing::check_text(text), {}};
     auto& c = g.checked;
     if (c.diags->has_errors() || !c.module()) return g;
+    WriteCoverage coverage = WriteCoverage::of(*c.module());
     if (!translate::translate_program(c.program, leaf, *c.library, *c.diags)) return g;
     const hdl::HardwareModel* model = c.library->find(leaf);
     std::string path = std::string(MCL_STDLIB_HW_DIR) + "/targets/" + leaf + ".json";
@@ -30,7 +31,7 @@ Generated generate(const std::string& text, const std::string& leaf, const std::
         ADD_FAILURE() << "no backend " << backend;
         return g;
     }
-    g.files = b->generate(GenerationInput{c.program, *c.module(), *model, *config}, *c.diags);
+    g.files = b->generate(GenerationInput{c.program, *c.module(), *model, *config, std::move(coverage)}, *c.diags);
     return g;
 }
 

@@ -51,7 +51,7 @@ x86_avx2 void k(int n, int m, float[n, m] c, const float[n, m] a) {
     std::string k = g.file("mm_kernels.cpp");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
     EXPECT_THAT(k, HasSubstr("#pragma omp parallel for collapse(2)\n"));
-    EXPECT_THAT(k, HasSubstr("c[(i) * (m) + (j)] = a[(i) * (m) + (j)] * 2.0f;"));
+    EXPECT_THAT(k, HasSubstr("c[(long long)(i) * (m) + (j)] = a[(long long)(i) * (m) + (j)] * 2.0f;"));
 }
 
 TEST(CppBackend, TilesViewsAndThreeDimensions) {
@@ -65,7 +65,7 @@ x86_avx2 void k(int n, float[n][4] t, const float[n, 2, 3] a as float[n * 6] fla
 )");
     std::string k = g.file("tv_kernels.cpp");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
-    EXPECT_THAT(k, HasSubstr("t[(i) * (4) + (1)] = a[((i) * (2) + (1)) * (3) + (2)] + flat[(i)];"));
+    EXPECT_THAT(k, HasSubstr("t[(long long)(i) * (4) + (1)] = a[((long long)(i) * (2) + (1)) * (3) + (2)] + flat[(i)];"));
     EXPECT_THAT(k, HasSubstr("const float* flat = a;"));
     EXPECT_THAT(g.file("tv.h"), HasSubstr("void k(int n, float* t, const float* a);"));
 }
@@ -115,7 +115,7 @@ perfect void k(int n, Pair[n] ps, const float[n] w) {
     EXPECT_THAT(k, HasSubstr("void scale(Pair& p, float f);"));
     EXPECT_THAT(k, HasSubstr("const float HALF = 0.5f;"));
     EXPECT_THAT(k, HasSubstr("((float)std::pow(std::sqrt(w[(i)]), 2))"));
-    EXPECT_THAT(k, HasSubstr("((float)(((n) + (3) - 1) / (3)))"));
+    EXPECT_THAT(k, HasSubstr("((float)((int)(((long long)n + 3 - 1) / 3)))"));
     EXPECT_THAT(k, HasSubstr("device::scale(ps[(i)], "));
 }
 

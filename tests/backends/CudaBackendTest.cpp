@@ -52,7 +52,7 @@ hopper void va(int n, float[n] c, const float[n] a) {
     EXPECT_THAT(k, HasSubstr("const int w = ((int)threadIdx.y);"));
     EXPECT_THAT(k, HasSubstr("const int t = ((int)threadIdx.x);"));
     EXPECT_THAT(glue, HasSubstr("#include \"va_kernels.cuh\""));
-    EXPECT_THAT(glue, HasSubstr("c_device(mcl_device, (size_t)((n)), nullptr)"));
+    EXPECT_THAT(glue, HasSubstr("c_device(mcl_device, (size_t)((n)), c)"));
     EXPECT_THAT(glue, HasSubstr("a_device(mcl_device, (size_t)((n)), a)"));
     EXPECT_THAT(glue, HasSubstr("c_device.download(c);"));
     EXPECT_THAT(glue, Not(HasSubstr("a_device.download")));
@@ -158,7 +158,7 @@ TEST(CudaBackend, ScratchArraysInDeviceMemory) {
     EXPECT_THAT(k, HasSubstr("float* __restrict__ copy, float* __restrict__ mcl_scratch_0_row) {"));
     EXPECT_THAT(k, HasSubstr("        float mine[2];\n"));
     EXPECT_THAT(k, HasSubstr("float* const row = mcl_scratch_0_row + (size_t)((int)blockIdx.x) * (size_t)((32));"));
-    EXPECT_THAT(glue, HasSubstr("mcl::cuda::DeviceArray<float> mcl_scratch_copy(mcl_device, (size_t)((n) * (32)));"));
+    EXPECT_THAT(glue, HasSubstr("mcl::cuda::DeviceArray<float> mcl_scratch_copy(mcl_device, (size_t)((long long)(n) * (32)));"));
     EXPECT_THAT(glue, HasSubstr("mcl::cuda::DeviceArray<float> mcl_scratch_0_row(mcl_device, (size_t)mcl_groups_0 * "
                                 "(size_t)((32)));"));
     EXPECT_THAT(glue, HasSubstr("mcl_scratch_copy.data(), mcl_scratch_0_row.data());"));
@@ -170,7 +170,7 @@ TEST(CudaBackend, EachTopLevelForeachIsAKernel) {
     ASSERT_FALSE(k.empty()) << g.diagnostics();
     EXPECT_THAT(k, HasSubstr("__global__ void k_0("));
     EXPECT_THAT(k, HasSubstr("__global__ void k_1("));
-    EXPECT_THAT(glue, HasSubstr("const int halfN = ((n) + (2) - 1) / (2);"));
+    EXPECT_THAT(glue, HasSubstr("const int halfN = (int)(((long long)n + 2 - 1) / 2);"));
     EXPECT_THAT(glue, HasSubstr("kernels::k_0<<<"));
     EXPECT_THAT(glue, HasSubstr("kernels::k_1<<<"));
 }

@@ -44,9 +44,10 @@ hopper void va(int n, float[n] c, const float[n] a) {
     EXPECT_THAT(cl, HasSubstr("const int b = ((int)get_group_id(0));"));
     EXPECT_THAT(cl, HasSubstr("const int w = ((int)get_local_id(1));"));
     EXPECT_THAT(cl, HasSubstr("const int t = ((int)get_local_id(0));"));
-    // The kernel source is embedded in the glue; only `a` is copied in.
+    // The kernel source is embedded in the glue; `c`, which only some
+    // threads write, is copied in too, so that it comes back whole.
     EXPECT_THAT(glue, HasSubstr("R\"mcl_cl_source("));
-    EXPECT_THAT(glue, HasSubstr("c_device(mcl_device, (size_t)((n)), nullptr)"));
+    EXPECT_THAT(glue, HasSubstr("c_device(mcl_device, (size_t)((n)), c)"));
     EXPECT_THAT(glue, HasSubstr("a_device(mcl_device, (size_t)((n)), a)"));
     EXPECT_THAT(glue, HasSubstr("c_device.download(c);"));
     EXPECT_THAT(glue, Not(HasSubstr("a_device.download")));
@@ -192,7 +193,8 @@ TEST(OpenClBackend, EachTopLevelForeachIsALaunch) {
     ASSERT_FALSE(cl.empty()) << g.diagnostics();
     EXPECT_THAT(cl, HasSubstr("__kernel void k_0("));
     EXPECT_THAT(cl, HasSubstr("__kernel void k_1("));
-    EXPECT_THAT(glue, HasSubstr("const int halfN = ((n) + (2) - 1) / (2);"));
+    EXPECT_THAT(glue, HasSubstr("const int halfN = (int)(((long long)n + 2 - 1) / 2);"));
+    EXPECT_THAT(cl, HasSubstr("const int halfN = (int)(((long)n + 2 - 1) / 2);"));
     EXPECT_THAT(glue, HasSubstr("\"k_1\""));
 }
 
@@ -209,6 +211,86 @@ hopper void k(int n, float[n] x) {
                                            "top-level foreach loops"));
 }
 
+// A time loop around launches runs on the host, which passes the scalars
+// it computes per step to the launches that use them.
+TEST(OpenClBackend, HostLoopsAroundLaunches) {
+    Generated g = generate_opencl(R"(module steps;
+import hopper;
+hopper void k(int n, int steps, float[n] x) {
+    int done = 0;
+    for (int t = 0; t < steps; t++) {
+        const int shift = t * 2;
+        if (t % 2 == 0) {
+            foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+                if (i == 0) { x[b] += toFloat(shift); } } } }
+        }
+        done += 1;
+    }
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+        if (i == 0) { x[b] += toFloat(done); } } } }
+}
+)");
+    std::string cl = g.file("steps.cl"), glue = g.file("steps.cpp");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(glue, HasSubstr("        [[maybe_unused]] int done = 0;\n"
+                                "        for (int t = 0; t < steps; t++) {\n"
+                                "            [[maybe_unused]] int shift = t * 2;\n"
+                                "            if ((t % 2) == 0) {\n"
+                                "                {  // launch 0: the foreach at line 8\n"));
+    EXPECT_THAT(glue, HasSubstr("            done += 1;\n        }\n        {  // launch 1: the foreach at line 13\n"));
+    EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, shift);"));
+    EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, done);"));
+    EXPECT_THAT(cl, HasSubstr("const int mcl_items_1, const int shift) {"));
+    EXPECT_THAT(cl, HasSubstr("const int mcl_items_1, const int done) {"));
+}
+
+TEST(OpenClBackend, HostStatementsThatNeedTheDeviceAreErrors) {
+    Generated g = generate_opencl(R"(module steps;
+import hopper;
+hopper void k(int n, float[n] x) {
+    for (int t = 0; t < x[0]; t++) {
+        foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+            x[b] = 1.0; } } }
+    }
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("4:5: error: the opencl backend runs a kernel as launches of its "
+                                           "top-level foreach loops; statements outside them run on the host"));
+}
+
+// Arrays the kernel writes only in part are copied in, so that what it does
+// not write comes back as it was; those it writes in every element are not.
+TEST(OpenClBackend, PartlyWrittenArraysAreCopiedIn) {
+    Generated g = generate(R"(module part;
+import perfect;
+perfect void k(int n, float[n] whole, float[n] interior) {
+    foreach (int i in n threads) { whole[i] = 1.0; }
+    foreach (int i in n - 2 threads) { interior[i + 1] = 1.0; }
+}
+)", "hopper", "opencl");
+    std::string glue = g.file("part.cpp");
+    ASSERT_FALSE(glue.empty()) << g.diagnostics();
+    EXPECT_THAT(glue, HasSubstr("DeviceArray<float> whole_device(mcl_device, (size_t)((n)), nullptr);"));
+    EXPECT_THAT(glue, HasSubstr("DeviceArray<float> interior_device(mcl_device, (size_t)((n)), interior);"));
+}
+
+TEST(OpenClBackend, RecursionIsAnErrorAtTheCall) {
+    Generated g = generate_opencl(R"(module rec;
+import hopper;
+hopper int even(int k) { if (k == 0) { return 1; } return odd(k - 1); }
+hopper int odd(int k) { if (k == 0) { return 0; } return even(k - 1); }
+hopper void k(int n, int[n] x) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+        if (i == 0) { x[b] = even(b); } } } }
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("4:58: error: this call of 'even' is recursive (it reaches itself "
+                                           "again): the opencl backend cannot express recursion"));
+    EXPECT_THAT(g.diagnostics(), Not(HasSubstr("3:")));
+}
+
 // Arrays in device memory declared inside the kernel: the host allocates
 // one for the kernel and one part per block, the thread's own is private.
 TEST(OpenClBackend, ScratchArraysInDeviceMemory) {
@@ -221,11 +303,33 @@ TEST(OpenClBackend, ScratchArraysInDeviceMemory) {
                              "(size_t)((32));"));
     EXPECT_THAT(k, HasSubstr("        float mine[2];\n"));
     EXPECT_THAT(k, HasSubstr("const int mcl_items_1, __global float* restrict copy) {"));
-    EXPECT_THAT(glue, HasSubstr("mcl::opencl::DeviceArray<float> mcl_scratch_copy(mcl_device, (size_t)((n) * (32)));"));
+    EXPECT_THAT(glue, HasSubstr("mcl::opencl::DeviceArray<float> mcl_scratch_copy(mcl_device, (size_t)((long long)(n) * (32)));"));
+    EXPECT_THAT(k, HasSubstr("copy[(long)(b) * (32) + (t)] = row[(t)];"));
     EXPECT_THAT(glue, HasSubstr("mcl::opencl::DeviceArray<float> mcl_scratch_0_row(mcl_device, (size_t)mcl_groups_0 * "
                                 "(size_t)((32)));"));
     EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, mcl_scratch_copy.buffer());"));
     EXPECT_THAT(glue, HasSubstr("mcl_kernel.setArg(mcl_arg++, mcl_scratch_0_row.buffer());"));
+}
+
+// A top-level scratch array declared between launches: the host allocates
+// it there, and only the launches after it take it.
+TEST(OpenClBackend, ScratchArraysDeclaredBetweenLaunches) {
+    Generated g = generate_opencl(R"(module mid;
+import hopper;
+hopper void k(int n, float[n] x) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+        if (i == 0) { x[b] = 1.0; } } } }
+    global float[n] copy;
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+        if (i == 0) { copy[b] = x[b] + 1.0; } } } }
+}
+)");
+    std::string cl = g.file("mid.cl"), glue = g.file("mid.cpp");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("const int mcl_items_1) {\n"));
+    EXPECT_THAT(cl, HasSubstr("const int mcl_items_1, __global float* restrict copy) {\n"));
+    EXPECT_THAT(glue, HasSubstr("        }\n        mcl::opencl::DeviceArray<float> mcl_scratch_copy(mcl_device, "
+                                "(size_t)((n)));\n        {  // launch 1"));
 }
 
 // A block's part of a scratch array: instances numbered over the group

@@ -143,6 +143,15 @@ foreach(backend opencl cuda)
             gen --target hopper --backend ${backend} ${INPUTS}/mcpl/backends/grid_barrier_hopper.mcl -o gen_out)
 endforeach()
 mclc_test(gen_input_error 1 "matmul_gpu.mcl:.*cannot translate to 'x86_avx2'" gen --target x86_avx2 --backend cpp ${CMAKE_SOURCE_DIR}/examples/matmul/matmul_gpu.mcl -o gen_out)
+# Recursion: located at the recursive call for the backends whose kernel
+# languages cannot express it; the cpp backend generates it.
+foreach(target_backend hopper:opencl hopper:cuda alveo_u250:hls)
+  string(REPLACE ":" ";" pair ${target_backend})
+  list(GET pair 0 target)
+  list(GET pair 1 backend)
+  mclc_test(gen_recursion_${backend} 1 "recursion.mcl:12:16: error: this call of 'triangle' is recursive \\(it reaches itself again\\): the ${backend} backend cannot express recursion" gen --target ${target} --backend ${backend} ${INPUTS}/mcpl/backends/recursion.mcl -o gen_out)
+endforeach()
+mclc_test(gen_recursion_cpp 0 NO_OUTPUT gen --target x86_avx2 --backend cpp ${INPUTS}/mcpl/backends/recursion.mcl -o gen_recursion_cpp)
 add_test(NAME cli.gen_writes_files
          COMMAND sh -c "rm -rf gen_files && $<TARGET_FILE:mclc> gen --target x86_avx2 --backend cpp ${VECTORADD} -o gen_files/nested && test -f gen_files/nested/vectoradd.h && test -f gen_files/nested/vectoradd.cpp && test -f gen_files/nested/vectoradd_kernels.cpp && test -f gen_files/nested/mcl_runtime.h && rm -rf gen_files")
 

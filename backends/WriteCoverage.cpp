@@ -1,0 +1,124 @@
+#include "backends/WriteCoverage.h"
+
+#include <map>
+#include <vector>
+
+#include "compiler/ast/AstWalk.h"
+#include "compiler/ast/ConstantValue.h"
+
+namespace mcl::backends {
+
+using mcpl::Decl;
+using mcpl::Expr;
+using mcpl::Function;
+using mcpl::Stmt;
+
+namespace {
+
+// Whether `a` and `b` have the same value wherever the kernel evaluates them.
+bool same_value(const Expr& a, const Expr& b) {
+    auto ca = mcpl::checked_constant_int_value(a), cb = mcpl::checked_constant_int_value(b);
+    if (ca || cb) return ca && cb && *ca == *cb;
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+    case Expr::Kind::Var:
+        // A scalar that nothing writes keeps the value it had at the start.
+        return a.var.size() == 1 && b.var.size() == 1 && a.var[0].indices.empty() && b.var[0].indices.empty() &&
+               a.decl && a.decl == b.decl && !a.decl->is_written && !a.type.is_array();
+    case Expr::Kind::Unary:
+    case Expr::Kind::Binary:
+        if (a.op != b.op || a.args.size() != b.args.size()) return false;
+        for (size_t i = 0; i < a.args.size(); ++i)
+            if (!same_value(*a.args[i], *b.args[i])) return false;
+        return true;
+    default: return false;
+    }
+}
+
+class CoverageFinder {
+public:
+    explicit CoverageFinder(const Function& kernel) {
+        for (size_t i = 0; i < kernel.params.size(); ++i) positions_[kernel.params[i].get()] = i;
+    }
+
+    std::set<size_t> run(const Function& kernel) {
+        bool returns = false;
+        mcpl::for_each_stmt(*kernel.body, [&](const Stmt& s) { returns = returns || s.kind == Stmt::Kind::Return; });
+        if (!returns) visit(*kernel.body);
+        return found_;
+    }
+
+private:
+    // Only blocks and foreach loops run what they contain unconditionally.
+    void visit(const Stmt& s) {
+        switch (s.kind) {
+        case Stmt::Kind::Block:
+            for (const auto& child : s.body) visit(*child);
+            return;
+        case Stmt::Kind::Foreach:
+            loops_.push_back(&s);
+            visit(*s.loop_body);
+            loops_.pop_back();
+            return;
+        case Stmt::Kind::Assign: assignment(*s.target); return;
+        default: return;
+        }
+    }
+
+    void assignment(const Expr& target) {
+        if (target.kind != Expr::Kind::Var || target.var.size() != 1 || !target.decl) return;
+        auto position = positions_.find(target.decl);
+        const Decl& array = *target.decl;
+        if (position == positions_.end() || target.form != &array.forms.front()) return;
+        std::vector<const Expr*> extents, indices;
+        for (const auto& group : array.forms.front().type.dimensions)
+            for (const auto& e : group) extents.push_back(e.get());
+        for (const auto& group : target.var[0].indices)
+            for (const auto& e : group) indices.push_back(e.get());
+        if (extents.empty() || indices.size() != extents.size()) return;
+        std::set<const Stmt*> used;
+        for (size_t k = 0; k < indices.size(); ++k) {
+            const Stmt* loop = loop_of(*indices[k]);
+            if (!loop || !used.insert(loop).second || !same_value(*loop->count, *extents[k])) return;
+        }
+        // Another loop around it must run at least once, or it may hide the
+        // assignment altogether.
+        for (const Stmt* loop : loops_) {
+            auto count = mcpl::checked_constant_int_value(*loop->count);
+            if (!used.count(loop) && (!count || *count < 1)) return;
+        }
+        found_.insert(position->second);
+    }
+
+    // The foreach around the assignment whose index `index` is, or nullptr.
+    const Stmt* loop_of(const Expr& index) const {
+        if (index.kind != Expr::Kind::Var || index.var.size() != 1 || !index.var[0].indices.empty()) return nullptr;
+        for (const Stmt* loop : loops_)
+            if (loop->decl.get() == index.decl) return loop;
+        return nullptr;
+    }
+
+    std::map<const Decl*, size_t> positions_;
+    std::vector<const Stmt*> loops_;  // the foreach loops around the statement visited
+    std::set<size_t> found_;
+};
+
+}  // namespace
+
+std::set<size_t> WriteCoverage::fully_written_parameters(const Function& kernel) {
+    return CoverageFinder(kernel).run(kernel);
+}
+
+WriteCoverage WriteCoverage::of(const mcpl::Module& module) {
+    WriteCoverage coverage;
+    for (const auto& f : module.functions)
+        if (!f->builtin_body) coverage.fully_written_[f->name] = fully_written_parameters(*f);
+    return coverage;
+}
+
+bool WriteCoverage::fully_written(const Function& kernel, size_t position) const {
+    auto it = fully_written_.find(kernel.name);
+    return it != fully_written_.end() && it->second.count(position);
+}
+
+}  // namespace mcl::backends

@@ -1,5 +1,5 @@
 // mcl-gen-program: prints one random, well-defined MCPL module with one
-// exported kernel `kernel` (tests/difftest/ProgramGenerator.cpp says what
+// exported kernel `compute` (tests/difftest/ProgramGenerator.cpp says what
 // "well-defined" covers). Deterministic per seed and level.
 //
 //   mcl-gen-program --seed S [--level perfect|gpu]

@@ -27,7 +27,11 @@
 //   barrier is reached by all threads of the block (never under an `if`, only
 //   in `for` loops with constant trip counts, entered and left with no
 //   pending local accesses);
-// - no recursion: a device function calls only functions defined before it.
+// - no recursion: a device function calls only functions defined before it;
+// - no unused parameter, variable or private array: what the program does
+//   not otherwise read is added to a per-unit `sink` that goes into an
+//   output (backends build generated code with -Wall -Wextra -Werror, and a
+//   warning about the program itself would hide everything else).
 #include "ProgramGenerator.h"
 
 #include "Random.h"
@@ -86,6 +90,8 @@ struct Array {
     int foreachDepth;    // private arrays: the depth that may write them
     int viewGroup;       // arrays that are `as` views of one storage share it (-1: none)
     double floatBound;
+    bool needsUse = false;
+    std::size_t declaredAt = 0;
 };
 
 struct Scalar {
@@ -98,6 +104,8 @@ struct Scalar {
     double spentBound;   // mutable float: likewise
     std::size_t loopDepth;
     int foreachDepth;
+    bool needsUse;       // declared by the program: must be read somewhere
+    std::size_t declaredAt = 0; // offset in the output after its declaration
 };
 
 // A foreach index (or a global index computed from block and thread
@@ -169,11 +177,15 @@ private:
     // --- scopes ---------------------------------------------------------
     void pushScope() { scopeMarks_.push_back({scalars_.size(), arrays_.size()}); }
     void popScope() {
+        consumeUnused(scopeMarks_.back().first, scopeMarks_.back().second);
         scalars_.resize(scopeMarks_.back().first);
         arrays_.resize(scopeMarks_.back().second);
         scopeMarks_.pop_back();
     }
     Scalar& addScalar(const std::string& name, Elem elem, IntRange range, double bound, bool isMutable);
+    void beginSink(Elem elem);
+    void consumeUnused(std::size_t firstScalar, std::size_t firstArray);
+    bool isRead(const std::string& name, std::size_t from) const;
     std::int64_t multiplicity(const Scalar& s) const;
 
     // --- expressions ----------------------------------------------------
@@ -187,7 +199,8 @@ private:
     std::optional<Value> readElement(Elem wanted);
     std::string anyIndex(const Extent& extent);
     std::string indexText(const Array& a, const std::vector<std::string>& flatIndices) const;
-    std::optional<std::vector<std::string>> ownIndex(const Array& a, const std::vector<IndexVar>& indices, bool* covers);
+    std::optional<std::vector<std::string>> ownIndex(const Array& a, const std::vector<IndexVar>& indices, bool* covers,
+                                                     bool probe = false);
     std::optional<std::vector<std::string>> readableIndex(Array& a);
     std::vector<std::string> anyIndices(const Array& a);
     std::optional<Value> callFunction(Elem wanted, int depth);
@@ -212,6 +225,7 @@ private:
     void genFunctions();
     void genParameters();
     void genKernelBody();
+    void genUseOfEveryParameter();
     void genTopItem(int depth);
     void genPerfectNest();
     void genGpuNest();
@@ -251,13 +265,80 @@ private:
     bool uniform_ = true;                  // gpu: every thread of the block reaches here
     bool inThreads_ = false;               // gpu: inside a thread loop
     bool allowSizeLoops_ = false;          // a `for` over n or m stays cheap here
+    std::string sink_;                     // the unit's sink ("" outside units and functions)
+    Elem sinkElem_ = Elem::Float;
+    int sinkForeachDepth_ = 0;
+    std::set<std::string> used_;           // scalars and private arrays already added to the sink
     std::set<std::string> localWrittenInPhase_;
     std::set<std::string> localReadInPhase_;
 };
 
 Scalar& Generator::addScalar(const std::string& name, Elem elem, IntRange range, double bound, bool isMutable) {
-    scalars_.push_back(Scalar{name, elem, isMutable, range, bound, range, bound, loopTrips_.size(), foreachDepth_});
+    scalars_.push_back(Scalar{name, elem, isMutable, range, bound, range, bound, loopTrips_.size(), foreachDepth_, false, body_.size()});
     return scalars_.back();
+}
+
+// The sink of the unit (or function) that starts here: a float (an int in
+// int functions, which take only ints) that what is declared and not read
+// is added to.
+void Generator::beginSink(Elem elem) {
+    sink_ = fresh("sink");
+    sinkElem_ = elem;
+    sinkForeachDepth_ = foreachDepth_;
+    line(std::string(elem == Elem::Int ? "int " : "float ") + sink_ + (elem == Elem::Int ? " = 0;" : " = 0.0;"));
+}
+
+// Whether the output after `from` reads `name`: any use of it except as the
+// target of an assignment or update at the start of a statement.
+bool Generator::isRead(const std::string& name, std::size_t from) const {
+    auto isIdentifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t at = body_.find(name, from); at != std::string::npos; at = body_.find(name, at + 1)) {
+        if (at > 0 && (isIdentifier(body_[at - 1]) || body_[at - 1] == '.')) continue;
+        std::size_t end = at + name.size();
+        if (end < body_.size() && isIdentifier(body_[end])) continue;
+        std::size_t lineStart = body_.rfind('\n', at);
+        lineStart = lineStart == std::string::npos ? 0 : lineStart + 1;
+        bool startsStatement = body_.find_first_not_of(' ', lineStart) == at;
+        if (!startsStatement) return true;
+        // the target of `name = `, `name[...] = `, `name += `, `name++`: a
+        // write (what the indices read is found as occurrences of its own)
+        std::size_t after = end;
+        for (int depth = 0; after < body_.size() && (depth > 0 || body_[after] == '['); ++after) {
+            if (body_[after] == '[') ++depth;
+            if (body_[after] == ']') --depth;
+        }
+        std::string rest = body_.substr(after, 4);
+        bool isWrite = rest.rfind(" = ", 0) == 0 || rest.rfind(" += ", 0) == 0 || rest.rfind(" -= ", 0) == 0 ||
+                       rest.rfind(" *= ", 0) == 0 || rest.rfind("++", 0) == 0 || rest.rfind(".x =", 0) == 0 || rest.rfind(".y =", 0) == 0;
+        if (!isWrite) return true;
+    }
+    return false;
+}
+
+// Reads what was declared from these positions on and never read into the sink.
+void Generator::consumeUnused(std::size_t firstScalar, std::size_t firstArray) {
+    if (sink_.empty()) return;
+    std::vector<std::string> terms;
+    for (std::size_t k = firstScalar; k < scalars_.size(); ++k) {
+        const Scalar& v = scalars_[k];
+        if (!v.needsUse || used_.count(v.name) || v.foreachDepth != sinkForeachDepth_ || isRead(v.name, v.declaredAt)) continue;
+        if (sinkElem_ == Elem::Int) terms.push_back(v.name);
+        else terms.push_back(v.elem == Elem::Int ? "toFloat(" + v.name + ")" : v.name);
+        used_.insert(v.name);
+    }
+    for (std::size_t k = firstArray; k < arrays_.size(); ++k) {
+        const Array& a = arrays_[k];
+        if (!a.needsUse || used_.count(a.name) || a.foreachDepth != sinkForeachDepth_ || isRead(a.name, a.declaredAt)) continue;
+        std::vector<std::string> zeros;
+        for (const auto& group : a.groups)
+            for (std::size_t d = 0; d < group.size(); ++d) zeros.push_back("0");
+        terms.push_back(a.elem == Elem::Int && sinkElem_ == Elem::Float ? "toFloat(" + indexText(a, zeros) + ")" : indexText(a, zeros));
+        used_.insert(a.name);
+    }
+    for (const auto& term : terms) {
+        if (sinkElem_ == Elem::Int) line(sink_ + " = min(max(" + sink_ + " + " + term + ", -1000), 1000);");
+        else line(sink_ + " = min(max(" + sink_ + " + " + term + ", -10000.0), 10000.0);");
+    }
 }
 
 std::int64_t Generator::multiplicity(const Scalar& s) const {
@@ -472,13 +553,23 @@ std::string Generator::genCondition(int depth) {
     static const std::vector<std::string> comparisons{"<", "<=", ">", ">=", "==", "!="};
     Value a = genInt(depth);
     Value b = genInt(std::max(depth - 1, 0));
+    // a comparison of an expression with itself draws a warning (OpenCL builds with -Werror)
+    if (a.text == b.text) b = Value{"0", {0, 0}, 0};
     std::string condition = a.text + " " + random_.pick(comparisons) + " " + b.text;
     int shape = random_.below(10);
     if (shape == 0) return "!(" + condition + ")";
-    if (shape == 1) {
-        Value c = genInt(0);
-        Value d = genInt(0);
-        return "(" + condition + ") " + (random_.chance(50) ? "&&" : "||") + " (" + c.text + " " + random_.pick(comparisons) + " " + d.text + ")";
+    // both operands of && and || compare a variable: a constant operand draws a warning
+    std::vector<std::string> variables;
+    for (const auto& s : scalars_)
+        if (s.elem == Elem::Int && (s.isMutable || s.range.lo != s.range.hi)) variables.push_back(s.name);
+    if (shape == 1 && !variables.empty()) {
+        auto compareVariable = [&]() {
+            std::string variable = random_.pick(variables);
+            std::string other = genInt(0).text;
+            return "(" + variable + " " + random_.pick(comparisons) + " " + (other == variable ? "0" : other) + ")";
+        };
+        std::string first = compareVariable();
+        return first + (random_.chance(50) ? " && " : " || ") + compareVariable();
     }
     return condition;
 }
@@ -532,14 +623,17 @@ std::string Generator::indexText(const Array& a, const std::vector<std::string>&
 // used, each dimension is an index over exactly that extent (or `i + 1` into
 // `n + 2`, or `i * m + j` into `n * m`), a literal dimension is the unit's
 // whole slice. *covers: the owners together write every element.
-std::optional<std::vector<std::string>> Generator::ownIndex(const Array& a, const std::vector<IndexVar>& indices, bool* covers) {
+std::optional<std::vector<std::string>> Generator::ownIndex(const Array& a, const std::vector<IndexVar>& indices, bool* covers,
+                                                            bool probe) {
+    // first without writing index expressions, so that a failed match generates nothing
+    if (!probe && !ownIndex(a, indices, nullptr, true)) return std::nullopt;
     std::vector<std::string> result;
     std::size_t next = 0;
     bool full = true;
     for (const auto& group : a.groups) {
         for (const auto& extent : group) {
             if (extent.freeSlice) {
-                result.push_back(anyIndex(extent));
+                result.push_back(probe ? "0" : anyIndex(extent));
                 full = false;
                 continue;
             }
@@ -626,7 +720,8 @@ void Generator::genStatement(int depth) {
         if (kind < 11 && depth > 0) return genFor(depth, false);
         if (kind < 14 && genOwnedWrite(depth, "")) return;
         if (kind == 14 && depth > 0) return genPrivateArray(depth);
-        if (kind == 15 && useRecords_) return genRecordLocal(depth);
+        bool intOnly = sinkElem_ == Elem::Int && !sink_.empty();
+        if (kind == 15 && useRecords_ && !intOnly) return genRecordLocal(depth);
         if (kind == 16 && genVoidCall(depth)) return;
         if (kind == 17 && genSwap()) return;
         if (kind >= 18 && genLocalWrite(depth, false)) return;
@@ -639,6 +734,7 @@ void Generator::genStatement(int depth) {
 // initialiser that reads memory.
 void Generator::genDeclaration(int depth) {
     bool isMutable = random_.chance(50);
+    bool intOnly = sinkElem_ == Elem::Int && !sink_.empty();
     bool split = inThreads_ && uniform_;
     auto declare = [&](const std::string& type, const std::string& name, const std::string& value) {
         if (split) {
@@ -648,13 +744,14 @@ void Generator::genDeclaration(int depth) {
             line(type + " " + name + " = " + value + ";");
         }
     };
-    if (random_.chance(50)) {
+    if (intOnly || random_.chance(50)) {
         Value v = genInt(depth + 1);
         if (isMutable) v = clampInt(v, kIntLimit);
         std::string name = fresh("v");
         declare("int", name, v.text);
         Scalar& s = addScalar(name, Elem::Int, isMutable ? IntRange{-kIntLimit, kIntLimit} : v.range, 0, isMutable);
         s.spent = v.range;
+        s.needsUse = true;
     } else {
         Value v = genFloat(depth + 1);
         if (isMutable) v = clampFloat(v, kFloatLimit);
@@ -662,6 +759,7 @@ void Generator::genDeclaration(int depth) {
         declare("float", name, v.text);
         Scalar& s = addScalar(name, Elem::Float, {0, 0}, isMutable ? kFloatLimit : v.bound, isMutable);
         s.spentBound = v.bound;
+        s.needsUse = true;
     }
 }
 
@@ -684,9 +782,11 @@ bool Generator::genUpdate(int depth) {
         } else if (form == 1 && s.spent.hi + times <= kIntLimit) {
             line(s.name + "++;");
             scalars_[chosen].spent.hi += times;
-        } else {
+        } else if (v.text != s.name) {
             line(s.name + " = " + clampInt(v, kIntLimit).text + ";");
             scalars_[chosen].spent = {-kIntLimit, kIntLimit};
+        } else {
+            line(s.name + " = 0;");
         }
     } else {
         Value v = genFloat(depth);
@@ -697,9 +797,11 @@ bool Generator::genUpdate(int depth) {
             scalars_[chosen].spentBound = after;
         } else if (form == 1) {
             line(s.name + " *= 0.5;");
-        } else {
+        } else if (v.text != s.name) {
             line(s.name + " = " + clampFloat(v, kFloatLimit).text + ";");
             scalars_[chosen].spentBound = kFloatLimit;
+        } else {
+            line(s.name + " = 0.0;");
         }
     }
     return true;
@@ -804,11 +906,13 @@ bool Generator::genOwnedWrite(int depth, const std::string& only) {
 // A private array (plain, tiled or with an `as` view), filled by a loop
 // over all of its elements before anything reads it.
 void Generator::genPrivateArray(int depth) {
-    Elem elem = random_.chance(70) ? Elem::Float : Elem::Int;
+    // an int function's sink takes only ints
+    Elem elem = random_.chance(70) && !(sinkElem_ == Elem::Int && !sink_.empty()) ? Elem::Float : Elem::Int;
     std::string type = elem == Elem::Float ? "float" : "int";
     std::string name = fresh("p");
     int shape = random_.below(3);
     Array a{name, elem, {}, Storage::Private, false, false, false, foreachDepth_, -1, kFloatLimit};
+    a.needsUse = true;
     auto fill = [&](const Array& target, const std::vector<std::int64_t>& extents) {
         std::vector<std::string> indices;
         for (std::size_t d = 0; d < extents.size(); ++d) {
@@ -833,6 +937,7 @@ void Generator::genPrivateArray(int depth) {
         line(type + "[" + std::to_string(len) + "] " + name + ";");
         fill(a, {len});
         a.initialized = true;
+        a.declaredAt = body_.size();
         arrays_.push_back(a);
     } else if (shape == 1) {
         std::int64_t tiles = random_.between(2, 3), len = random_.between(2, 4);
@@ -840,6 +945,7 @@ void Generator::genPrivateArray(int depth) {
         line(type + "[" + std::to_string(tiles) + "][" + std::to_string(len) + "] " + name + ";");
         fill(a, {tiles, len});
         a.initialized = true;
+        a.declaredAt = body_.size();
         arrays_.push_back(a);
     } else {
         std::int64_t rows = random_.between(2, 3), cols = random_.between(2, 4);
@@ -855,6 +961,7 @@ void Generator::genPrivateArray(int depth) {
         if (random_.chance(50)) fill(flat, {rows * cols});
         else fill(a, {rows, cols});
         a.initialized = flat.initialized = true;
+        a.declaredAt = flat.declaredAt = body_.size();
         arrays_.push_back(a);
         arrays_.push_back(flat);
     }
@@ -867,8 +974,8 @@ void Generator::genRecordLocal(int depth) {
     line(name + ".x = " + x.text + ";");
     Value y = clampInt(genInt(depth + 1), kIntLimit);
     line(name + ".y = " + y.text + ";");
-    addScalar(name + ".x", Elem::Float, {0, 0}, x.bound, false);
-    addScalar(name + ".y", Elem::Int, y.range, 0, false);
+    addScalar(name + ".x", Elem::Float, {0, 0}, x.bound, false).needsUse = true;
+    addScalar(name + ".y", Elem::Int, y.range, 0, false).needsUse = true;
 }
 
 // A call of a void device function that updates a mutable float of this unit.
@@ -942,14 +1049,25 @@ void Generator::finishWrites(int depth) {
     for (const auto& name : std::set<std::string>(writtenInNest_)) {
         if (writtenNow_.count(name)) continue;
         Array* a = findArray(name);
-        if (a && ownIndex(*a, ownIndices_, nullptr)) genOwnedWrite(depth, name);
+        if (a && ownIndex(*a, ownIndices_, nullptr, true)) genOwnedWrite(depth, name);
+    }
+    // the sink goes into a float the unit owns
+    for (const auto& name : writtenInNest_) {
+        Array* a = findArray(name);
+        if (!a || a->elem == Elem::Int || !ownIndex(*a, ownIndices_, nullptr, true)) continue;
+        consumeUnused(scopeMarks_.empty() ? 0 : scopeMarks_.back().first, scopeMarks_.empty() ? 0 : scopeMarks_.back().second);
+        std::string target = indexText(*a, *ownIndex(*a, ownIndices_, nullptr)) + (a->elem == Elem::Record ? ".x" : "");
+        Value v = genFloat(depth);
+        line(target + " = min(max(" + v.text + " + " + sink_ + ", -10000.0), 10000.0);");
+        return;
     }
 }
 
 // --- program structure ---------------------------------------------------
 
-// Device functions: pure functions of scalars returning a value, and void
-// functions that update a float parameter; none calls another.
+// Device functions: pure functions of scalars returning a value (int
+// functions take only ints, so that their sink is an int), and void
+// functions that update a float parameter; each calls only earlier ones.
 void Generator::genFunctions() {
     int count = random_.between(0, 3);
     std::string hwd = level_ == Level::Perfect ? "perfect" : "gpu";
@@ -957,43 +1075,52 @@ void Generator::genFunctions() {
         FunctionSig f;
         f.name = fresh("fn");
         f.isVoid = random_.chance(30);
-        f.result = random_.chance(50) ? Elem::Int : Elem::Float;
+        f.result = f.isVoid || random_.chance(50) ? Elem::Float : Elem::Int;
         pushScope();
         std::string parameters;
+        std::string target;
         if (f.isVoid) {
             f.parameters = {Elem::Float, Elem::Float};
-            std::string target = fresh("acc"), input = fresh("x");
+            target = fresh("acc");
+            std::string input = fresh("x");
             parameters = "float " + target + ", const float " + input;
             addScalar(target, Elem::Float, {0, 0}, kFloatLimit, false);
-            addScalar(input, Elem::Float, {0, 0}, kFloatLimit, false);
-            open(hwd + " void " + f.name + "(" + parameters + ")");
-            Value v = clampFloat(genFloat(2), kFloatLimit);
-            line(target + " = " + v.text + ";");
-            close();
+            addScalar(input, Elem::Float, {0, 0}, kFloatLimit, false).needsUse = true;
         } else {
             int arity = random_.between(1, 3);
             for (int p = 0; p < arity; ++p) {
-                Elem elem = random_.chance(50) ? Elem::Int : Elem::Float;
+                Elem elem = f.result == Elem::Int || random_.chance(50) ? Elem::Int : Elem::Float;
                 std::string name = fresh("a");
                 f.parameters.push_back(elem);
                 parameters += std::string(p > 0 ? ", " : "") + "const " + (elem == Elem::Int ? "int " : "float ") + name;
-                if (elem == Elem::Int) addScalar(name, elem, {-kIntLimit, kIntLimit}, 0, false);
-                else addScalar(name, elem, {0, 0}, kFloatLimit, false);
+                if (elem == Elem::Int) addScalar(name, elem, {-kIntLimit, kIntLimit}, 0, false).needsUse = true;
+                else addScalar(name, elem, {0, 0}, kFloatLimit, false).needsUse = true;
             }
-            open(hwd + std::string(f.result == Elem::Int ? " int " : " float ") + f.name + "(" + parameters + ")");
-            genStatements(random_.between(0, 3), 1);
-            if (f.result == Elem::Int) {
-                Value v = clampInt(genInt(2), kIntLimit);
-                line("return " + v.text + ";");
-                f.resultRange = v.range;
-            } else {
-                Value v = clampFloat(genFloat(2), kFloatLimit);
-                line("return " + v.text + ";");
-                f.resultBound = v.bound;
-            }
-            close();
         }
+        std::string result = f.isVoid ? " void " : f.result == Elem::Int ? " int " : " float ";
+        open(hwd + result + f.name + "(" + parameters + ")");
+        pushScope();
+        beginSink(f.result);
+        genStatements(random_.between(0, 3), 1);
+        consumeUnused(0, 0);
+        if (f.isVoid) {
+            Value v = clampFloat(genFloat(2), kFloatLimit);
+            line(target + " = min(max(" + v.text + " + " + sink_ + ", -10000.0), 10000.0);");
+        } else if (f.result == Elem::Int) {
+            Value v = clampInt(genInt(2), kIntLimit);
+            Value withSink{"(" + v.text + " + " + sink_ + ")", {v.range.lo - kIntLimit, v.range.hi + kIntLimit}, 0};
+            Value clamped = clampInt(withSink, kIntLimit);
+            line("return " + clamped.text + ";");
+            f.resultRange = clamped.range;
+        } else {
+            Value v = clampFloat(genFloat(2), kFloatLimit);
+            line("return min(max(" + v.text + " + " + sink_ + ", -10000.0), 10000.0);");
+            f.resultBound = kFloatLimit;
+        }
+        sink_.clear();
         popScope();
+        popScope();
+        close();
         line("");
         functions_.push_back(f);
     }
@@ -1037,21 +1164,25 @@ void Generator::genParameters() {
 }
 
 // The arrays a nest writes: some of the writable ones that a unit of the
-// nest (at any of its levels) owns an element of.
+// nest (at any of its levels) owns an element of, a float one (for the
+// sink) among them; none when the nest owns no float.
 std::vector<std::string> Generator::chooseWritten(const std::vector<std::vector<IndexVar>>& levels) {
     std::vector<std::string> ownable;
     for (const auto& a : arrays_) {
         if (a.isConst || a.storage == Storage::Local || a.storage == Storage::Private || a.viewGroup >= 0) continue;
         for (const auto& indices : levels)
-            if (!indices.empty() && ownIndex(a, indices, nullptr)) {
+            if (!indices.empty() && ownIndex(a, indices, nullptr, true)) {
                 ownable.push_back(a.name);
                 break;
             }
     }
-    std::vector<std::string> written;
+    std::vector<std::string> floats;
     for (const auto& name : ownable)
-        if (random_.chance(50)) written.push_back(name);
-    if (written.empty() && !ownable.empty()) written.push_back(random_.pick(ownable));
+        if (findArray(name)->elem != Elem::Int) floats.push_back(name);
+    if (floats.empty()) return {};
+    std::vector<std::string> written{random_.pick(floats)};
+    for (const auto& name : ownable)
+        if (name != written.front() && random_.chance(50)) written.push_back(name);
     return written;
 }
 
@@ -1076,8 +1207,8 @@ void Generator::genTopItem(int depth) {
 // perfect: a foreach over n (or m), or a perfect nest over n x m (the
 // translation takes nothing beside an inner foreach).
 void Generator::genPerfectNest() {
-    bool twoD = useM_ && random_.chance(60);
-    std::vector<IndexVar> indices{{fresh("i"), useM_ && !twoD && random_.chance(30) ? "m" : "n"}};
+    bool twoD = useM_ && random_.chance(60) && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty();
+    std::vector<IndexVar> indices{{fresh("i"), "n"}};
     if (twoD) indices.push_back({fresh("j"), "m"});
     auto written = chooseWritten({indices});
     writtenInNest_ = std::set<std::string>(written.begin(), written.end());
@@ -1090,6 +1221,7 @@ void Generator::genPerfectNest() {
         addScalar(index.name, Elem::Int, {0, kMaxSize - 1}, 0, false);
     }
     ++foreachDepth_;
+    beginSink(Elem::Float);
     ownIndices_ = indices;
     allowSizeLoops_ = !twoD;
     genStatements(random_.between(2, 5), 2);
@@ -1099,6 +1231,7 @@ void Generator::genPerfectNest() {
         popScope();
         close();
     }
+    sink_.clear();
     ownIndices_.clear();
     for (const auto& name : writtenInNest_) {
         Array* a = findArray(name);
@@ -1111,7 +1244,8 @@ void Generator::genPerfectNest() {
 // gpu: blocks of threads over the index space, `local` arrays shared by
 // a block, the global index guarded by the extent.
 void Generator::genGpuNest() {
-    int shape = useM_ ? random_.below(3) : 0;
+    // shapes over n x m only where the nest owns a float of that shape
+    int shape = useM_ && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty() ? random_.below(3) : 0;
     std::vector<IndexVar> globals;          // what the guarded region owns
     std::vector<GlobalIndex> computed;      // one per thread dimension, innermost last
     std::vector<IndexVar> threads;
@@ -1229,6 +1363,7 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
         addScalar(t.name, Elem::Int, {0, hi}, 0, false);
     }
     ++foreachDepth_;
+    beginSink(Elem::Float);
     inThreads_ = true;
     uniform_ = true;
     conditional_ = false;
@@ -1285,14 +1420,15 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
     close();
     uniform_ = true;
     if (random_.chance(30)) genUniformItems(random_.between(1, 2), 1);
-    --foreachDepth_;
-    inThreads_ = false;
-    threadIndices_.clear();
-    ownWritten_ = savedOwn;
     for (std::size_t k = 0; k < threads.size(); ++k) {
         popScope();
         close();
     }
+    sink_.clear();
+    --foreachDepth_;
+    inThreads_ = false;
+    threadIndices_.clear();
+    ownWritten_ = savedOwn;
 }
 
 // gpu thread body at a point every thread of the block reaches: ordinary
@@ -1328,6 +1464,47 @@ void Generator::genKernelBody() {
     }
     int items = random_.between(1, 3);
     for (int k = 0; k < items; ++k) genTopItem(1);
+    genUseOfEveryParameter();
+}
+
+// A last nest that reads every parameter the kernel has not used yet into
+// out0, so that no parameter is unused (an unused one is legal, but a
+// backend's warning about it would hide everything else).
+void Generator::genUseOfEveryParameter() {
+    std::vector<std::string> terms;
+    std::string index = fresh("i");
+    pushScope();
+    addScalar(index, Elem::Int, {0, kMaxSize - 1}, 0, false);
+    if (useM_ && !mentions(body_, "m")) terms.push_back("toFloat(m)");
+    for (auto& a : std::vector<Array>(arrays_)) {
+        // out0 is written here: read only at this unit's element, below
+        if (a.storage != Storage::Parameter || a.name == "out0" || mentions(body_, a.name)) continue;
+        std::string element = indexText(a, anyIndices(a));
+        if (a.elem == Elem::Record) terms.push_back(element + ".x");
+        else if (a.elem == Elem::Int) terms.push_back("toFloat(min(max(" + element + ", -1000), 1000))");
+        else terms.push_back(element);
+    }
+    popScope();
+    if (terms.empty() && mentions(body_, "out0")) return;
+    std::string sum = "out0[" + index + "]";
+    for (const auto& term : terms) sum += " + " + term;
+    std::string update = "out0[" + index + "] = min(max(" + sum + ", -10000.0), 10000.0);";
+    if (level_ == Level::Perfect) {
+        open("foreach (int " + index + " in n threads)");
+        line(update);
+        close();
+        return;
+    }
+    std::string block = fresh("b"), thread = fresh("t");
+    open("foreach (int " + block + " in divide_up(n, 64) blocks)");
+    open("foreach (int " + thread + " in 64 threads)");
+    line("int " + index + ";");
+    line(index + " = " + block + " * 64 + " + thread + ";");
+    open("if (" + index + " < n)");
+    line(update);
+    close();
+    close();
+    close();
 }
 
 std::string Generator::run() {
@@ -1339,7 +1516,7 @@ std::string Generator::run() {
     header += "// Well-defined for sizes n, m in [1, 1024], float inputs of magnitude at\n";
     header += "// most 1000 and any int inputs (tests/difftest/ProgramGenerator.cpp).\n";
     header += "module difftest" + std::to_string(seed_) + ";\n";
-    header += "export kernel;\n";
+    header += "export compute;\n";
     header += "import " + hwd + ";\n\n";
     if (useRecords_) header += "type R {\n    float x;\n    int y;\n}\n\n";
     if (random_.chance(30)) {
@@ -1355,7 +1532,7 @@ std::string Generator::run() {
     genParameters();
     indent_ = 1;
     genKernelBody();
-    std::string signature = hwd + " void kernel(int n";
+    std::string signature = hwd + " void compute(int n";
     if (useM_) signature += ", int m";
     for (const auto& p : parameterTexts_) signature += ",\n        " + p;
     signature += ")";

@@ -775,8 +775,11 @@ bool Generator::genUpdate(int depth) {
     if (s.elem == Elem::Int) {
         Value v = genInt(depth);
         IntRange after{s.spent.lo + times * std::min<std::int64_t>(v.range.lo, 0), s.spent.hi + times * std::max<std::int64_t>(v.range.hi, 0)};
-        int form = random_.below(3);
-        if (form == 0 && times <= kIntLimit && after.lo >= -kIntLimit && after.hi <= kIntLimit) {
+        int form = random_.below(4);
+        if (form == 3) {
+            // a quotient by a positive constant stays within the budget
+            line(s.name + " /= " + std::to_string(random_.between(1, 5)) + ";");
+        } else if (form == 0 && times <= kIntLimit && after.lo >= -kIntLimit && after.hi <= kIntLimit) {
             line(s.name + " += " + v.text + ";");
             scalars_[chosen].spent = after;
         } else if (form == 1 && s.spent.hi + times <= kIntLimit) {
@@ -796,7 +799,7 @@ bool Generator::genUpdate(int depth) {
             line(s.name + (random_.chance(50) ? " += " : " -= ") + v.text + ";");
             scalars_[chosen].spentBound = after;
         } else if (form == 1) {
-            line(s.name + " *= 0.5;");
+            line(s.name + (random_.chance(50) ? " *= 0.5;" : " /= 2.0;"));
         } else if (v.text != s.name) {
             line(s.name + " = " + clampFloat(v, kFloatLimit).text + ";");
             scalars_[chosen].spentBound = kFloatLimit;
@@ -1099,6 +1102,8 @@ void Generator::genFunctions() {
         }
         std::string result = f.isVoid ? " void " : f.result == Elem::Int ? " int " : " float ";
         open(hwd + result + f.name + "(" + parameters + ")");
+        // the parameters count as read only by the body, not by the header that names them
+        for (std::size_t p = scopeMarks_.back().first; p < scalars_.size(); ++p) scalars_[p].declaredAt = body_.size();
         pushScope();
         beginSink(f.result);
         genStatements(random_.between(0, 3), 1);

@@ -861,7 +861,7 @@ void Generator::genFor(int depth, bool uniformBody) {
     bool savedUniform = uniform_;
     uniform_ = uniformBody && uniform_;
     if (uniformBody) {
-        genUniformItems(random_.between(2, 4), depth - 1);
+        genUniformItems(random_.between(2, 3), depth - 1);
         // every iteration starts with no pending local accesses
         if (!localWrittenInPhase_.empty() || !localReadInPhase_.empty()) genBarrier();
     } else {
@@ -1029,10 +1029,11 @@ bool Generator::genLocalWrite(int depth, bool unconditional) {
     auto index = ownIndex(*findArray(name), threadIndices_, &covers);
     if (!index) return false;
     Elem elem = findArray(name)->elem;
+    // written in this phase from here on: the value itself may read only this thread's slot
+    localWrittenInPhase_.insert(name);
     std::string value = elem == Elem::Float ? clampFloat(genFloat(depth + 1), kFloatLimit).text : clampInt(genInt(depth + 1), kIntLimit).text;
     Array* a = findArray(name);
     line(indexText(*a, *index) + " = " + value + ";");
-    localWrittenInPhase_.insert(name);
     if (unconditional && !conditional_ && covers) {
         a->initialized = true;
         ownWritten_.insert(name);
@@ -1106,7 +1107,8 @@ void Generator::genFunctions() {
         for (std::size_t p = scopeMarks_.back().first; p < scalars_.size(); ++p) scalars_[p].declaredAt = body_.size();
         pushScope();
         beginSink(f.result);
-        genStatements(random_.between(0, 3), 1);
+        // every call runs the body: loops here multiply the kernel's work
+        genStatements(random_.between(0, 3), random_.chance(30) ? 1 : 0);
         consumeUnused(0, 0);
         if (f.isVoid) {
             Value v = clampFloat(genFloat(2), kFloatLimit);
@@ -1195,7 +1197,7 @@ void Generator::genTopItem(int depth) {
     if (depth > 0 && random_.chance(25)) {
         // time steps: a sequential loop around foreach nests
         std::string step = fresh("step");
-        std::int64_t steps = random_.between(2, 3);
+        std::int64_t steps = 2;
         open("for (int " + step + " = 0; " + step + " < " + std::to_string(steps) + "; " + step + "++)");
         pushScope();
         addScalar(step, Elem::Int, {0, steps - 1}, 0, false);
@@ -1229,7 +1231,10 @@ void Generator::genPerfectNest() {
     beginSink(Elem::Float);
     ownIndices_ = indices;
     allowSizeLoops_ = !twoD;
-    genStatements(random_.between(2, 5), 2);
+    // n x m units: less work each, so that the interpreter runs a program at
+    // n = m = 100 in well under a second
+    if (twoD) genStatements(random_.between(1, 3), 1);
+    else genStatements(random_.between(2, 5), 2);
     finishWrites(1);
     --foreachDepth_;
     for (std::size_t k = 0; k < indices.size(); ++k) {
@@ -1328,7 +1333,7 @@ void Generator::genGpuNest() {
     localWrittenInPhase_.clear();
     localReadInPhase_.clear();
     genThreadLoop(threads, computed, globals, false);
-    if (random_.chance(30)) {
+    if (random_.chance(20)) {
         // a sibling thread loop in the same block
         std::vector<IndexVar> siblingThreads;
         std::vector<GlobalIndex> siblingComputed;
@@ -1395,15 +1400,17 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
             if (!localReadInPhase_.count(a.name)) {
                 auto index = ownIndex(a, threadIndices_, nullptr);
                 if (!index) continue;
+                localWrittenInPhase_.insert(a.name);
                 Value v = a.elem == Elem::Float ? clampFloat(genFloat(2), kFloatLimit) : clampInt(genInt(2), kIntLimit);
                 line(indexText(a, *index) + " = " + v.text + ";");
-                localWrittenInPhase_.insert(a.name);
                 findArray(a.name)->initialized = true;
                 ownWritten_.insert(a.name);
             }
         }
     if (!localWrittenInPhase_.empty() && random_.chance(85)) genBarrier();
-    genUniformItems(random_.between(1, 4), 2);
+    // n x m threads in lock-step: little work each, so that the interpreter
+    // runs a program at n = m = 100 in about a second
+    genUniformItems(random_.between(1, 3), 1);
     // the guarded region that writes the nest's results
     std::string guard;
     for (std::size_t k = 0; k < globals.size(); ++k) {
@@ -1417,14 +1424,14 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
     conditional_ = false; // the guard covers every element
     uniform_ = false;
     ownIndices_ = globals;
-    genStatements(random_.between(1, 4), 2);
+    genStatements(random_.between(1, 3), 1);
     finishWrites(1);
     ownIndices_.clear();
     nestCovered_.insert(ownWritten_.begin(), ownWritten_.end());
     popScope();
     close();
     uniform_ = true;
-    if (random_.chance(30)) genUniformItems(random_.between(1, 2), 1);
+    if (random_.chance(30)) genUniformItems(random_.between(1, 2), 0);
     for (std::size_t k = 0; k < threads.size(); ++k) {
         popScope();
         close();

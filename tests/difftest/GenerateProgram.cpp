@@ -1,0 +1,43 @@
+// mcl-gen-program: prints one random, well-defined MCPL module with one
+// exported kernel `compute` (tests/difftest/ProgramGenerator.cpp says what
+// "well-defined" covers). Deterministic per seed and level.
+//
+//   mcl-gen-program --seed S [--level perfect|gpu]
+#include "ProgramGenerator.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <string>
+
+namespace {
+
+int usage() {
+    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu]\n";
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    difftest::GeneratorOptions options;
+    bool haveSeed = false;
+    for (int k = 1; k < argc; ++k) {
+        std::string argument = argv[k];
+        if (argument == "--seed" && k + 1 < argc) {
+            char* end = nullptr;
+            options.seed = std::strtoull(argv[++k], &end, 10);
+            if (*end != '\0') return usage();
+            haveSeed = true;
+        } else if (argument == "--level" && k + 1 < argc) {
+            std::string level = argv[++k];
+            if (level == "perfect") options.level = difftest::Level::Perfect;
+            else if (level == "gpu") options.level = difftest::Level::Gpu;
+            else return usage();
+        } else {
+            return usage();
+        }
+    }
+    if (!haveSeed) return usage();
+    std::cout << difftest::generateProgram(options);
+    return 0;
+}

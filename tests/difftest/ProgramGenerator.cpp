@@ -1,0 +1,1561 @@
+// ProgramGenerator: random MCPL kernels in the style of Csmith and YARPGen,
+// well-defined by construction, for differential testing of mclc.
+//
+// What every generated program guarantees, for sizes n, m in [1, 1024], float
+// inputs of magnitude at most 1000 and any int inputs:
+// - no undefined behaviour in int arithmetic: the generator tracks the range
+//   of every int expression and of every int variable (a mutable variable has
+//   a fixed budget, and each update is charged with the trip counts of the
+//   loops around it), keeps expressions within +-10^6 (wider ones are clamped
+//   with min/max), divides and takes remainders only by positive constants or
+//   `max(x, 1)`, takes remainders and shifts only of non-negative values, and
+//   clamps every read of an int array the program did not fill itself;
+// - floats never decide control flow or indices (no float comparison, no
+//   float to int conversion), and stay bounded (clamped above 10^6), so a
+//   backend's rounding changes values only a little, never the path taken;
+// - every index is in range: the index of the unit that owns the element, a
+//   value whose range lies inside the extent, `x % extent` of a non-negative
+//   x, or `min(max(x, 0), extent - 1)`;
+// - no read of uninitialised memory: scalars are initialised where declared,
+//   private and scratch arrays are read only after a write that covers them;
+// - no data race: a unit writes only shared elements it owns (indexed by all
+//   of its foreach indices), an array written in a foreach nest is read in
+//   that nest only at the reader's own element, mutable scalars and private
+//   arrays are written only at the foreach depth that declared them; at gpu
+//   level a `local` array is, between two barriers, either written (each
+//   thread its own slot) or read across threads, never both, and every
+//   barrier is reached by all threads of the block (never under an `if`, only
+//   in `for` loops with constant trip counts, entered and left with no
+//   pending local accesses);
+// - no recursion: a device function calls only functions defined before it;
+// - no unused parameter, variable or private array: what the program does
+//   not otherwise read is added to a per-unit `sink` that goes into an
+//   output (backends build generated code with -Wall -Wextra -Werror, and a
+//   warning about the program itself would hide everything else).
+#include "ProgramGenerator.h"
+
+#include "Random.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace difftest {
+namespace {
+
+constexpr std::int64_t kMaxSize = 1024;    // sizes n and m are assumed in [1, kMaxSize]
+constexpr std::int64_t kIntLimit = 1000;   // int values stored in variables and arrays
+constexpr std::int64_t kIntWrap = 1000000; // a wider int expression is clamped to kIntLimit
+constexpr double kFloatLimit = 10000.0;    // float values stored in variables and arrays
+constexpr double kInputBound = 1000.0;     // assumed magnitude of float inputs
+constexpr double kFloatWrap = 1000000.0;   // a larger float expression is clamped
+constexpr std::int64_t kTripCap = 1000000000;
+
+enum class Elem { Int, Float, Record };
+
+struct Extent {
+    std::string text;   // as written: "n", "n + 2", "n * m", "nrThreads0", "4"
+    std::int64_t min;   // smallest value under the size assumptions
+    bool freeSlice;     // a literal dimension of a shared array: the owner of the outer index owns all of it
+};
+
+struct IntRange {
+    std::int64_t lo;
+    std::int64_t hi;
+};
+
+// An expression: its text, and its range (int) or bound of its magnitude (float).
+struct Value {
+    std::string text;
+    IntRange range{0, 0};
+    double bound = 0.0;
+};
+
+enum class Storage { Parameter, Scratch, Local, Private };
+
+struct Array {
+    std::string name;
+    Elem elem;
+    std::vector<std::vector<Extent>> groups; // one group per bracket pair: tiles have two
+    Storage storage;
+    bool isConst;
+    bool initialized;    // every element holds a value
+    bool arbitraryInts;  // int elements the program did not write: clamp every read
+    int foreachDepth;    // private arrays: the depth that may write them
+    int viewGroup;       // arrays that are `as` views of one storage share it (-1: none)
+    double floatBound;
+    bool needsUse = false;
+    std::size_t declaredAt = 0;
+};
+
+struct Scalar {
+    std::string name;
+    Elem elem;           // Int or Float
+    bool isMutable;
+    IntRange range;      // reads see this range (the budget for mutable ints)
+    double bound;        // reads see this bound (the budget for mutable floats)
+    IntRange spent;      // mutable int: the range its updates can reach so far
+    double spentBound;   // mutable float: likewise
+    std::size_t loopDepth;
+    int foreachDepth;
+    bool needsUse;       // declared by the program: must be read somewhere
+    std::size_t declaredAt = 0; // offset in the output after its declaration
+};
+
+// A foreach index (or a global index computed from block and thread
+// indices inside its guard) and the count it runs over.
+struct IndexVar {
+    std::string name;
+    std::string count;
+};
+
+// gpu: a global index computed from block and thread indices,
+// `name = prefix + thread` (prefix e.g. "b3 * nrThreads2 + ").
+struct GlobalIndex {
+    std::string name;
+    std::string prefix;
+};
+
+struct FunctionSig {
+    std::string name;
+    Elem result;          // Int or Float; a void function has isVoid
+    bool isVoid;
+    std::vector<Elem> parameters;
+    IntRange resultRange;
+    double resultBound;
+};
+
+std::string parenthesized(const std::string& text) {
+    bool simple = std::all_of(text.begin(), text.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; });
+    return simple ? text : "(" + text + ")";
+}
+
+// Every float the generator writes is an integer or a short binary fraction.
+std::string floatLiteral(double value) {
+    std::ostringstream text;
+    if (value == std::floor(value)) {
+        text.setf(std::ios::fixed);
+        text.precision(1);
+    }
+    text << value;
+    return text.str();
+}
+
+// Whether `text` uses the identifier `name`.
+bool mentions(const std::string& text, const std::string& name) {
+    auto isIdentifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+        bool startsWord = at == 0 || !isIdentifier(text[at - 1]);
+        bool endsWord = at + name.size() == text.size() || !isIdentifier(text[at + name.size()]);
+        if (startsWord && endsWord) return true;
+    }
+    return false;
+}
+
+std::int64_t magnitude(IntRange r) { return std::max(std::llabs(r.lo), std::llabs(r.hi)); }
+
+class Generator {
+public:
+    Generator(const GeneratorOptions& options)
+        : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), level_(options.level), seed_(options.seed) {}
+
+    std::string run();
+
+private:
+    // --- output ---------------------------------------------------------
+    void line(const std::string& text) { body_ += std::string(static_cast<std::size_t>(indent_) * 4, ' ') + text + "\n"; }
+    void open(const std::string& text) { line(text + " {"); ++indent_; }
+    void close() { --indent_; line("}"); }
+    std::string fresh(const std::string& stem) { return stem + std::to_string(nextName_++); }
+
+    // --- scopes ---------------------------------------------------------
+    void pushScope() { scopeMarks_.push_back({scalars_.size(), arrays_.size()}); }
+    void popScope() {
+        consumeUnused(scopeMarks_.back().first, scopeMarks_.back().second);
+        scalars_.resize(scopeMarks_.back().first);
+        arrays_.resize(scopeMarks_.back().second);
+        scopeMarks_.pop_back();
+    }
+    Scalar& addScalar(const std::string& name, Elem elem, IntRange range, double bound, bool isMutable);
+    void beginSink(Elem elem);
+    void consumeUnused(std::size_t firstScalar, std::size_t firstArray);
+    bool isRead(const std::string& name, std::size_t from) const;
+    std::int64_t multiplicity(const Scalar& s) const;
+
+    // --- expressions ----------------------------------------------------
+    Value genInt(int depth);
+    Value genFloat(int depth);
+    Value intLeaf();
+    Value floatLeaf();
+    std::string genCondition(int depth);
+    Value clampInt(const Value& v, std::int64_t limit) const;
+    Value clampFloat(const Value& v, double limit) const;
+    std::optional<Value> readElement(Elem wanted);
+    std::string anyIndex(const Extent& extent);
+    std::string indexText(const Array& a, const std::vector<std::string>& flatIndices) const;
+    std::optional<std::vector<std::string>> ownIndex(const Array& a, const std::vector<IndexVar>& indices, bool* covers,
+                                                     bool probe = false);
+    std::optional<std::vector<std::string>> readableIndex(Array& a);
+    std::vector<std::string> anyIndices(const Array& a);
+    std::optional<Value> callFunction(Elem wanted, int depth);
+
+    // --- statements -----------------------------------------------------
+    void genStatements(int count, int depth);
+    void genStatement(int depth);
+    void genDeclaration(int depth);
+    bool genUpdate(int depth);
+    void genIf(int depth);
+    void genFor(int depth, bool uniformBody);
+    bool genOwnedWrite(int depth, const std::string& only);
+    void genPrivateArray(int depth);
+    void genRecordLocal(int depth);
+    bool genVoidCall(int depth);
+    bool genSwap();
+    bool genLocalWrite(int depth, bool unconditional);
+    void genBarrier();
+    void finishWrites(int depth);
+
+    // --- program structure ----------------------------------------------
+    void genFunctions();
+    void genParameters();
+    void genKernelBody();
+    void genUseOfEveryParameter();
+    void genTopItem(int depth);
+    void genPerfectNest();
+    void genGpuNest();
+    void genThreadLoop(const std::vector<IndexVar>& threads, const std::vector<GlobalIndex>& computed,
+                       const std::vector<IndexVar>& globals, bool sibling);
+    void genUniformItems(int count, int depth);
+    std::vector<std::string> chooseWritten(const std::vector<std::vector<IndexVar>>& levels);
+    Array* findArray(const std::string& name);
+
+    Random random_;
+    Level level_;
+    std::uint64_t seed_;
+    std::string body_;
+    int indent_ = 0;
+    int nextName_ = 0;
+    int exprNesting_ = 0;
+    bool useM_ = false;
+    bool useRecords_ = false;
+
+    std::vector<Scalar> scalars_;
+    std::vector<Array> arrays_;
+    std::vector<std::pair<std::size_t, std::size_t>> scopeMarks_;
+    std::vector<std::int64_t> loopTrips_;
+    std::vector<FunctionSig> functions_;
+    std::vector<std::string> parameterTexts_;
+    int nextViewGroup_ = 0;
+
+    // the unit being generated
+    int foreachDepth_ = 0;
+    std::vector<IndexVar> ownIndices_;     // shared arrays: the element this unit owns
+    std::vector<IndexVar> threadIndices_;  // gpu: the slot of a local array this thread owns
+    std::set<std::string> writtenInNest_;  // shared arrays the current top-level nest writes
+    std::set<std::string> ownWritten_;     // of those, written by this unit unconditionally so far
+    std::set<std::string> writtenNow_;     // of those, written anywhere so far
+    std::set<std::string> nestCovered_;    // of those, written in full by an inner loop that has ended
+    bool conditional_ = false;             // under an if: writes do not initialise
+    bool uniform_ = true;                  // gpu: every thread of the block reaches here
+    bool inThreads_ = false;               // gpu: inside a thread loop
+    bool allowSizeLoops_ = false;          // a `for` over n or m stays cheap here
+    std::string sink_;                     // the unit's sink ("" outside units and functions)
+    Elem sinkElem_ = Elem::Float;
+    int sinkForeachDepth_ = 0;
+    std::set<std::string> used_;           // scalars and private arrays already added to the sink
+    std::set<std::string> localWrittenInPhase_;
+    std::set<std::string> localReadInPhase_;
+};
+
+Scalar& Generator::addScalar(const std::string& name, Elem elem, IntRange range, double bound, bool isMutable) {
+    scalars_.push_back(Scalar{name, elem, isMutable, range, bound, range, bound, loopTrips_.size(), foreachDepth_, false, body_.size()});
+    return scalars_.back();
+}
+
+// The sink of the unit (or function) that starts here: a float (an int in
+// int functions, which take only ints) that what is declared and not read
+// is added to.
+void Generator::beginSink(Elem elem) {
+    sink_ = fresh("sink");
+    sinkElem_ = elem;
+    sinkForeachDepth_ = foreachDepth_;
+    line(std::string(elem == Elem::Int ? "int " : "float ") + sink_ + (elem == Elem::Int ? " = 0;" : " = 0.0;"));
+}
+
+// Whether the output after `from` reads `name`: any use of it except as the
+// target of an assignment or update at the start of a statement.
+bool Generator::isRead(const std::string& name, std::size_t from) const {
+    auto isIdentifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t at = body_.find(name, from); at != std::string::npos; at = body_.find(name, at + 1)) {
+        if (at > 0 && (isIdentifier(body_[at - 1]) || body_[at - 1] == '.')) continue;
+        std::size_t end = at + name.size();
+        if (end < body_.size() && isIdentifier(body_[end])) continue;
+        std::size_t lineStart = body_.rfind('\n', at);
+        lineStart = lineStart == std::string::npos ? 0 : lineStart + 1;
+        bool startsStatement = body_.find_first_not_of(' ', lineStart) == at;
+        if (!startsStatement) return true;
+        // the target of `name = `, `name[...] = `, `name += `, `name++`: a
+        // write (what the indices read is found as occurrences of its own)
+        std::size_t after = end;
+        for (int depth = 0; after < body_.size() && (depth > 0 || body_[after] == '['); ++after) {
+            if (body_[after] == '[') ++depth;
+            if (body_[after] == ']') --depth;
+        }
+        std::string rest = body_.substr(after, 4);
+        bool isWrite = rest.rfind(" = ", 0) == 0 || rest.rfind(" += ", 0) == 0 || rest.rfind(" -= ", 0) == 0 ||
+                       rest.rfind(" *= ", 0) == 0 || rest.rfind("++", 0) == 0 || rest.rfind(".x =", 0) == 0 || rest.rfind(".y =", 0) == 0;
+        if (!isWrite) return true;
+    }
+    return false;
+}
+
+// Reads what was declared from these positions on and never read into the sink.
+void Generator::consumeUnused(std::size_t firstScalar, std::size_t firstArray) {
+    if (sink_.empty()) return;
+    std::vector<std::string> terms;
+    for (std::size_t k = firstScalar; k < scalars_.size(); ++k) {
+        const Scalar& v = scalars_[k];
+        if (!v.needsUse || used_.count(v.name) || v.foreachDepth != sinkForeachDepth_ || isRead(v.name, v.declaredAt)) continue;
+        if (sinkElem_ == Elem::Int) terms.push_back(v.name);
+        else terms.push_back(v.elem == Elem::Int ? "toFloat(" + v.name + ")" : v.name);
+        used_.insert(v.name);
+    }
+    for (std::size_t k = firstArray; k < arrays_.size(); ++k) {
+        const Array& a = arrays_[k];
+        if (!a.needsUse || used_.count(a.name) || a.foreachDepth != sinkForeachDepth_ || isRead(a.name, a.declaredAt)) continue;
+        std::vector<std::string> zeros;
+        for (const auto& group : a.groups)
+            for (std::size_t d = 0; d < group.size(); ++d) zeros.push_back("0");
+        terms.push_back(a.elem == Elem::Int && sinkElem_ == Elem::Float ? "toFloat(" + indexText(a, zeros) + ")" : indexText(a, zeros));
+        used_.insert(a.name);
+    }
+    for (const auto& term : terms) {
+        if (sinkElem_ == Elem::Int) line(sink_ + " = min(max(" + sink_ + " + " + term + ", -1000), 1000);");
+        else line(sink_ + " = min(max(" + sink_ + " + " + term + ", -10000.0), 10000.0);");
+    }
+}
+
+std::int64_t Generator::multiplicity(const Scalar& s) const {
+    std::int64_t product = 1;
+    for (std::size_t k = s.loopDepth; k < loopTrips_.size(); ++k) product = std::min(kTripCap, product * loopTrips_[k]);
+    return product;
+}
+
+Array* Generator::findArray(const std::string& name) {
+    for (auto& a : arrays_)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+// --- expressions ---------------------------------------------------------
+
+Value Generator::clampInt(const Value& v, std::int64_t limit) const {
+    if (v.range.lo >= -limit && v.range.hi <= limit) return v;
+    std::string l = std::to_string(limit);
+    return Value{"min(max(" + v.text + ", -" + l + "), " + l + ")", {std::max(v.range.lo, -limit), std::min(v.range.hi, limit)}, 0};
+}
+
+Value Generator::clampFloat(const Value& v, double limit) const {
+    if (v.bound <= limit) return v;
+    std::string l = floatLiteral(limit);
+    return Value{"min(max(" + v.text + ", -" + l + "), " + l + ")", {0, 0}, limit};
+}
+
+Value Generator::intLeaf() {
+    for (;;) {
+        int kind = random_.below(10);
+        if (kind < 2) {
+            std::int64_t c = random_.between(0, 16);
+            return Value{std::to_string(c), {c, c}, 0};
+        }
+        if (kind < 6) {
+            std::vector<const Scalar*> candidates;
+            for (const auto& s : scalars_)
+                if (s.elem == Elem::Int) candidates.push_back(&s);
+            if (candidates.empty()) continue;
+            const Scalar* s = random_.pick(candidates);
+            return Value{s->name, s->range, 0};
+        }
+        if (exprNesting_ > 2) continue;
+        if (auto v = readElement(Elem::Int)) return *v;
+    }
+}
+
+Value Generator::floatLeaf() {
+    static const std::vector<double> literals{0.5, 1.0, 2.0, 0.25, 1.5, 3.0, 0.125, 4.0, 0.75};
+    for (;;) {
+        int kind = random_.below(10);
+        if (kind < 2) {
+            double c = random_.pick(literals);
+            return Value{floatLiteral(c), {0, 0}, c};
+        }
+        if (kind < 5) {
+            std::vector<const Scalar*> candidates;
+            for (const auto& s : scalars_)
+                if (s.elem == Elem::Float) candidates.push_back(&s);
+            if (candidates.empty()) continue;
+            const Scalar* s = random_.pick(candidates);
+            return Value{s->name, {0, 0}, s->bound};
+        }
+        if (kind < 6 || exprNesting_ > 2) {
+            ++exprNesting_;
+            Value i = genInt(0);
+            --exprNesting_;
+            return Value{"toFloat(" + i.text + ")", {0, 0}, static_cast<double>(magnitude(i.range))};
+        }
+        if (auto v = readElement(Elem::Float)) return *v;
+    }
+}
+
+Value Generator::genInt(int depth) {
+    if (depth <= 0 || random_.chance(25)) return intLeaf();
+    Value a = genInt(depth - 1);
+    Value r;
+    switch (random_.below(12)) {
+    case 0:
+    case 1: {
+        Value b = genInt(depth - 1);
+        r = Value{"(" + a.text + " + " + b.text + ")", {a.range.lo + b.range.lo, a.range.hi + b.range.hi}, 0};
+        break;
+    }
+    case 2: {
+        Value b = genInt(depth - 1);
+        r = Value{"(" + a.text + " - " + b.text + ")", {a.range.lo - b.range.hi, a.range.hi - b.range.lo}, 0};
+        break;
+    }
+    case 3: {
+        Value b = genInt(depth - 1);
+        if (magnitude(a.range) * magnitude(b.range) > kIntWrap) {
+            r = Value{"min(" + a.text + ", " + b.text + ")", {std::min(a.range.lo, b.range.lo), std::min(a.range.hi, b.range.hi)}, 0};
+            break;
+        }
+        std::int64_t p[4] = {a.range.lo * b.range.lo, a.range.lo * b.range.hi, a.range.hi * b.range.lo, a.range.hi * b.range.hi};
+        r = Value{"(" + a.text + " * " + b.text + ")", {*std::min_element(p, p + 4), *std::max_element(p, p + 4)}, 0};
+        break;
+    }
+    case 4: {
+        std::int64_t c = random_.between(1, 7);
+        r = Value{"(" + a.text + " / " + std::to_string(c) + ")", {a.range.lo / c, a.range.hi / c}, 0};
+        break;
+    }
+    case 5: {
+        std::int64_t c = random_.between(1, 16);
+        if (a.range.lo < 0) a = Value{"max(" + a.text + ", 0)", {0, std::max<std::int64_t>(a.range.hi, 0)}, 0};
+        r = Value{"(" + a.text + " % " + std::to_string(c) + ")", {0, std::min(a.range.hi, c - 1)}, 0};
+        break;
+    }
+    case 6: {
+        Value b = genInt(depth - 1);
+        bool isMin = random_.chance(50);
+        r = Value{std::string(isMin ? "min(" : "max(") + a.text + ", " + b.text + ")",
+                  isMin ? IntRange{std::min(a.range.lo, b.range.lo), std::min(a.range.hi, b.range.hi)}
+                        : IntRange{std::max(a.range.lo, b.range.lo), std::max(a.range.hi, b.range.hi)},
+                  0};
+        break;
+    }
+    case 7: {
+        // a remainder or quotient by a divisor that max(b, 1) keeps positive
+        Value b = genInt(depth - 1);
+        std::int64_t divisorHi = std::max<std::int64_t>(b.range.hi, 1);
+        if (a.range.lo >= 0 && random_.chance(50)) {
+            r = Value{"(" + a.text + " % max(" + b.text + ", 1))", {0, std::min(a.range.hi, divisorHi - 1)}, 0};
+        } else {
+            r = Value{"(" + a.text + " / max(" + b.text + ", 1))", {std::min<std::int64_t>(a.range.lo, 0), std::max<std::int64_t>(a.range.hi, 0)}, 0};
+        }
+        break;
+    }
+    case 8:
+        r = Value{"(-" + a.text + ")", {-a.range.hi, -a.range.lo}, 0};
+        break;
+    case 9: {
+        if (a.range.lo < 0) {
+            r = a;
+            break;
+        }
+        int c = random_.between(0, 3);
+        int which = random_.below(3);
+        if (which == 0) {
+            r = Value{"(" + a.text + " >> " + std::to_string(c) + ")", {a.range.lo >> c, a.range.hi >> c}, 0};
+        } else if (which == 1 && (a.range.hi << c) <= kIntWrap) {
+            r = Value{"(" + a.text + " << " + std::to_string(c) + ")", {a.range.lo << c, a.range.hi << c}, 0};
+        } else {
+            std::int64_t mask = random_.pick(std::vector<std::int64_t>{1, 3, 7, 15, 255});
+            r = Value{"(" + a.text + " & " + std::to_string(mask) + ")", {0, std::min(a.range.hi, mask)}, 0};
+        }
+        break;
+    }
+    default:
+        if (auto call = callFunction(Elem::Int, depth - 1)) {
+            r = *call;
+        } else {
+            Value b = genInt(depth - 1);
+            r = Value{"(" + a.text + " + " + b.text + ")", {a.range.lo + b.range.lo, a.range.hi + b.range.hi}, 0};
+        }
+        break;
+    }
+    if (r.range.lo < -kIntWrap || r.range.hi > kIntWrap) return clampInt(r, kIntLimit);
+    return r;
+}
+
+Value Generator::genFloat(int depth) {
+    if (depth <= 0 || random_.chance(25)) return floatLeaf();
+    Value a = genFloat(depth - 1);
+    Value r;
+    switch (random_.below(9)) {
+    case 0:
+    case 1: {
+        Value b = genFloat(depth - 1);
+        r = Value{"(" + a.text + " + " + b.text + ")", {0, 0}, a.bound + b.bound};
+        break;
+    }
+    case 2: {
+        Value b = genFloat(depth - 1);
+        r = Value{"(" + a.text + " - " + b.text + ")", {0, 0}, a.bound + b.bound};
+        break;
+    }
+    case 3: {
+        Value b = genFloat(depth - 1);
+        r = Value{"(" + a.text + " * " + b.text + ")", {0, 0}, a.bound * b.bound};
+        break;
+    }
+    case 4: {
+        double c = random_.pick(std::vector<double>{2.0, 4.0, 0.5, 3.0, 8.0});
+        r = Value{"(" + a.text + " / " + floatLiteral(c) + ")", {0, 0}, a.bound / c};
+        break;
+    }
+    case 5: {
+        Value b = genFloat(depth - 1);
+        r = Value{std::string(random_.chance(50) ? "min(" : "max(") + a.text + ", " + b.text + ")", {0, 0}, std::max(a.bound, b.bound)};
+        break;
+    }
+    case 6:
+        r = Value{"(-" + a.text + ")", {0, 0}, a.bound};
+        break;
+    default:
+        if (auto call = callFunction(Elem::Float, depth - 1)) {
+            r = *call;
+        } else {
+            Value b = genFloat(depth - 1);
+            r = Value{"(" + a.text + " + " + b.text + ")", {0, 0}, a.bound + b.bound};
+        }
+        break;
+    }
+    return clampFloat(r, kFloatWrap);
+}
+
+std::string Generator::genCondition(int depth) {
+    static const std::vector<std::string> comparisons{"<", "<=", ">", ">=", "==", "!="};
+    Value a = genInt(depth);
+    Value b = genInt(std::max(depth - 1, 0));
+    // a comparison of an expression with itself draws a warning (OpenCL builds with -Werror)
+    if (a.text == b.text) b = Value{"0", {0, 0}, 0};
+    std::string condition = a.text + " " + random_.pick(comparisons) + " " + b.text;
+    int shape = random_.below(10);
+    if (shape == 0) return "!(" + condition + ")";
+    // both operands of && and || compare a variable: a constant operand draws a warning
+    std::vector<std::string> variables;
+    for (const auto& s : scalars_)
+        if (s.elem == Elem::Int && (s.isMutable || s.range.lo != s.range.hi)) variables.push_back(s.name);
+    if (shape == 1 && !variables.empty()) {
+        auto compareVariable = [&]() {
+            std::string variable = random_.pick(variables);
+            std::string other = genInt(0).text;
+            return "(" + variable + " " + random_.pick(comparisons) + " " + (other == variable ? "0" : other) + ")";
+        };
+        std::string first = compareVariable();
+        return first + (random_.chance(50) ? " && " : " || ") + compareVariable();
+    }
+    return condition;
+}
+
+std::optional<Value> Generator::callFunction(Elem wanted, int depth) {
+    std::vector<const FunctionSig*> candidates;
+    for (const auto& f : functions_)
+        if (!f.isVoid && f.result == wanted) candidates.push_back(&f);
+    if (candidates.empty()) return std::nullopt;
+    const FunctionSig* f = random_.pick(candidates);
+    std::string text = f->name + "(";
+    for (std::size_t k = 0; k < f->parameters.size(); ++k) {
+        if (k > 0) text += ", ";
+        text += f->parameters[k] == Elem::Int ? clampInt(genInt(depth), kIntLimit).text : clampFloat(genFloat(depth), kFloatLimit).text;
+    }
+    text += ")";
+    return Value{text, f->resultRange, f->resultBound};
+}
+
+// An index in [0, extent) whatever the program computed.
+std::string Generator::anyIndex(const Extent& extent) {
+    for (const auto& s : scalars_)
+        if (s.elem == Elem::Int && s.range.lo >= 0 && s.range.hi < extent.min && random_.chance(20)) return s.name;
+    ++exprNesting_;
+    Value v = genInt(exprNesting_ > 2 ? 0 : 1);
+    --exprNesting_;
+    if (v.range.lo >= 0 && v.range.hi < extent.min) return v.text;
+    if (v.range.lo >= 0 && random_.chance(50)) return v.text + " % " + parenthesized(extent.text);
+    return "min(max(" + v.text + ", 0), " + extent.text + " - 1)";
+}
+
+std::vector<std::string> Generator::anyIndices(const Array& a) {
+    std::vector<std::string> indices;
+    for (const auto& group : a.groups)
+        for (const auto& extent : group) indices.push_back(anyIndex(extent));
+    return indices;
+}
+
+std::string Generator::indexText(const Array& a, const std::vector<std::string>& flatIndices) const {
+    std::string text = a.name;
+    std::size_t k = 0;
+    for (const auto& group : a.groups) {
+        text += "[";
+        for (std::size_t d = 0; d < group.size(); ++d) text += (d > 0 ? ", " : "") + flatIndices[k++];
+        text += "]";
+    }
+    return text;
+}
+
+// The element of `a` that the unit with these indices owns: every index is
+// used, each dimension is an index over exactly that extent (or `i + 1` into
+// `n + 2`, or `i * m + j` into `n * m`), a literal dimension is the unit's
+// whole slice. *covers: the owners together write every element.
+std::optional<std::vector<std::string>> Generator::ownIndex(const Array& a, const std::vector<IndexVar>& indices, bool* covers,
+                                                            bool probe) {
+    // first without writing index expressions, so that a failed match generates nothing
+    if (!probe && !ownIndex(a, indices, nullptr, true)) return std::nullopt;
+    std::vector<std::string> result;
+    std::size_t next = 0;
+    bool full = true;
+    for (const auto& group : a.groups) {
+        for (const auto& extent : group) {
+            if (extent.freeSlice) {
+                result.push_back(probe ? "0" : anyIndex(extent));
+                full = false;
+                continue;
+            }
+            if (next < indices.size() && indices[next].count == extent.text) {
+                result.push_back(indices[next++].name);
+                continue;
+            }
+            if (next < indices.size() && extent.text == indices[next].count + " + 2") {
+                result.push_back(indices[next++].name + " + 1");
+                full = false;
+                continue;
+            }
+            if (next + 1 < indices.size() && extent.text == indices[next].count + " * " + indices[next + 1].count) {
+                result.push_back(indices[next].name + " * " + indices[next + 1].count + " + " + indices[next + 1].name);
+                next += 2;
+                continue;
+            }
+            return std::nullopt;
+        }
+    }
+    if (next != indices.size()) return std::nullopt;
+    if (covers) *covers = full;
+    return result;
+}
+
+// An index of `a` this unit may read now, or none.
+std::optional<std::vector<std::string>> Generator::readableIndex(Array& a) {
+    switch (a.storage) {
+    case Storage::Private:
+        if (!a.initialized) return std::nullopt;
+        return anyIndices(a);
+    case Storage::Local: {
+        if (!inThreads_) return std::nullopt;
+        if (a.initialized && !localWrittenInPhase_.count(a.name) && random_.chance(70)) {
+            localReadInPhase_.insert(a.name);
+            return anyIndices(a);
+        }
+        if (!a.initialized && !ownWritten_.count(a.name)) return std::nullopt;
+        return ownIndex(a, threadIndices_, nullptr);
+    }
+    case Storage::Parameter:
+    case Storage::Scratch:
+        if (!writtenInNest_.count(a.name)) {
+            if (!a.initialized) return std::nullopt;
+            return anyIndices(a);
+        }
+        if (!a.initialized && !ownWritten_.count(a.name)) return std::nullopt;
+        if (ownIndices_.empty()) return std::nullopt;
+        return ownIndex(a, ownIndices_, nullptr);
+    }
+    return std::nullopt;
+}
+
+std::optional<Value> Generator::readElement(Elem wanted) {
+    std::vector<std::size_t> candidates;
+    for (std::size_t k = 0; k < arrays_.size(); ++k)
+        if (arrays_[k].elem == wanted || arrays_[k].elem == Elem::Record) candidates.push_back(k);
+    if (candidates.empty()) return std::nullopt;
+    std::size_t chosen = candidates[static_cast<std::size_t>(random_.below(static_cast<int>(candidates.size())))];
+    ++exprNesting_;
+    auto index = readableIndex(arrays_[chosen]);
+    --exprNesting_;
+    if (!index) return std::nullopt;
+    const Array& a = arrays_[chosen];
+    std::string text = indexText(a, *index);
+    if (a.elem == Elem::Record) text += wanted == Elem::Int ? ".y" : ".x";
+    if (wanted == Elem::Float) return Value{text, {0, 0}, a.floatBound};
+    if (a.arbitraryInts) return Value{"min(max(" + text + ", -1000), 1000)", {-kIntLimit, kIntLimit}, 0};
+    return Value{text, {-kIntLimit, kIntLimit}, 0};
+}
+
+// --- statements ----------------------------------------------------------
+
+void Generator::genStatements(int count, int depth) {
+    for (int k = 0; k < count; ++k) genStatement(depth);
+}
+
+void Generator::genStatement(int depth) {
+    for (;;) {
+        int kind = random_.below(20);
+        if (kind < 4) return genDeclaration(depth);
+        if (kind < 7 && genUpdate(depth)) return;
+        if (kind < 9 && depth > 0) return genIf(depth);
+        if (kind < 11 && depth > 0) return genFor(depth, false);
+        if (kind < 14 && genOwnedWrite(depth, "")) return;
+        if (kind == 14 && depth > 0) return genPrivateArray(depth);
+        bool intOnly = sinkElem_ == Elem::Int && !sink_.empty();
+        if (kind == 15 && useRecords_ && !intOnly) return genRecordLocal(depth);
+        if (kind == 16 && genVoidCall(depth)) return;
+        if (kind == 17 && genSwap()) return;
+        if (kind >= 18 && genLocalWrite(depth, false)) return;
+    }
+}
+
+// A scalar, initialised. In a gpu thread body where every thread goes on
+// to a barrier, declared first and assigned after: translation guards the
+// threads beyond a loop's range statement by statement and cannot guard an
+// initialiser that reads memory.
+void Generator::genDeclaration(int depth) {
+    bool isMutable = random_.chance(50);
+    bool intOnly = sinkElem_ == Elem::Int && !sink_.empty();
+    bool split = inThreads_ && uniform_;
+    auto declare = [&](const std::string& type, const std::string& name, const std::string& value) {
+        if (split) {
+            line(type + " " + name + ";");
+            line(name + " = " + value + ";");
+        } else {
+            line(type + " " + name + " = " + value + ";");
+        }
+    };
+    if (intOnly || random_.chance(50)) {
+        Value v = genInt(depth + 1);
+        if (isMutable) v = clampInt(v, kIntLimit);
+        std::string name = fresh("v");
+        declare("int", name, v.text);
+        Scalar& s = addScalar(name, Elem::Int, isMutable ? IntRange{-kIntLimit, kIntLimit} : v.range, 0, isMutable);
+        s.spent = v.range;
+        s.needsUse = true;
+    } else {
+        Value v = genFloat(depth + 1);
+        if (isMutable) v = clampFloat(v, kFloatLimit);
+        std::string name = fresh("f");
+        declare("float", name, v.text);
+        Scalar& s = addScalar(name, Elem::Float, {0, 0}, isMutable ? kFloatLimit : v.bound, isMutable);
+        s.spentBound = v.bound;
+        s.needsUse = true;
+    }
+}
+
+// An update of a mutable scalar of this unit, within its budget.
+bool Generator::genUpdate(int depth) {
+    std::vector<std::size_t> candidates;
+    for (std::size_t k = 0; k < scalars_.size(); ++k)
+        if (scalars_[k].isMutable && scalars_[k].foreachDepth == foreachDepth_) candidates.push_back(k);
+    if (candidates.empty()) return false;
+    std::size_t chosen = candidates[static_cast<std::size_t>(random_.below(static_cast<int>(candidates.size())))];
+    std::int64_t times = multiplicity(scalars_[chosen]);
+    Scalar s = scalars_[chosen];
+    if (s.elem == Elem::Int) {
+        Value v = genInt(depth);
+        IntRange after{s.spent.lo + times * std::min<std::int64_t>(v.range.lo, 0), s.spent.hi + times * std::max<std::int64_t>(v.range.hi, 0)};
+        int form = random_.below(4);
+        if (form == 3) {
+            // a quotient by a positive constant stays within the budget
+            line(s.name + " /= " + std::to_string(random_.between(1, 5)) + ";");
+        } else if (form == 0 && times <= kIntLimit && after.lo >= -kIntLimit && after.hi <= kIntLimit) {
+            line(s.name + " += " + v.text + ";");
+            scalars_[chosen].spent = after;
+        } else if (form == 1 && s.spent.hi + times <= kIntLimit) {
+            line(s.name + "++;");
+            scalars_[chosen].spent.hi += times;
+        } else if (v.text != s.name) {
+            line(s.name + " = " + clampInt(v, kIntLimit).text + ";");
+            scalars_[chosen].spent = {-kIntLimit, kIntLimit};
+        } else {
+            line(s.name + " = 0;");
+        }
+    } else {
+        Value v = genFloat(depth);
+        int form = random_.below(3);
+        double after = s.spentBound + static_cast<double>(times) * v.bound;
+        if (form == 0 && after <= kFloatLimit) {
+            line(s.name + (random_.chance(50) ? " += " : " -= ") + v.text + ";");
+            scalars_[chosen].spentBound = after;
+        } else if (form == 1) {
+            line(s.name + (random_.chance(50) ? " *= 0.5;" : " /= 2.0;"));
+        } else if (v.text != s.name) {
+            line(s.name + " = " + clampFloat(v, kFloatLimit).text + ";");
+            scalars_[chosen].spentBound = kFloatLimit;
+        } else {
+            line(s.name + " = 0.0;");
+        }
+    }
+    return true;
+}
+
+void Generator::genIf(int depth) {
+    std::string condition = genCondition(1);
+    bool savedConditional = conditional_;
+    bool savedUniform = uniform_;
+    conditional_ = true;
+    uniform_ = false;
+    auto savedOwn = ownWritten_;
+    open("if (" + condition + ")");
+    pushScope();
+    genStatements(random_.between(1, 3), depth - 1);
+    popScope();
+    if (random_.chance(40)) {
+        --indent_;
+        line("} else {");
+        ++indent_;
+        pushScope();
+        genStatements(random_.between(1, 2), depth - 1);
+        popScope();
+    }
+    close();
+    ownWritten_ = savedOwn;
+    conditional_ = savedConditional;
+    uniform_ = savedUniform;
+}
+
+// A sequential loop: a constant trip count (1 to 4), or a size where that
+// is cheap. Counting down sometimes. With uniformBody, barriers may be in it.
+void Generator::genFor(int depth, bool uniformBody) {
+    std::string index = fresh("k");
+    std::int64_t trips = random_.between(1, 4);
+    std::string header;
+    IntRange range{0, trips - 1};
+    if (!uniformBody && allowSizeLoops_ && random_.chance(30)) {
+        std::string size = useM_ && random_.chance(50) ? "m" : "n";
+        header = "for (int " + index + " = 0; " + index + " < " + size + "; " + index + "++)";
+        trips = kMaxSize;
+        range = {0, kMaxSize - 1};
+    } else if (random_.chance(25)) {
+        header = "for (int " + index + " = " + std::to_string(trips) + "; " + index + " > 0; " + index + "--)";
+        range = {1, trips};
+    } else {
+        header = "for (int " + index + " = 0; " + index + " < " + std::to_string(trips) + "; " + index + "++)";
+    }
+    if (uniformBody && (!localWrittenInPhase_.empty() || !localReadInPhase_.empty())) genBarrier();
+    open(header);
+    pushScope();
+    loopTrips_.push_back(trips);
+    addScalar(index, Elem::Int, range, 0, false);
+    bool savedUniform = uniform_;
+    uniform_ = uniformBody && uniform_;
+    if (uniformBody) {
+        genUniformItems(random_.between(2, 3), depth - 1);
+        // every iteration starts with no pending local accesses
+        if (!localWrittenInPhase_.empty() || !localReadInPhase_.empty()) genBarrier();
+    } else {
+        genStatements(random_.between(1, 3), depth - 1);
+    }
+    uniform_ = savedUniform;
+    loopTrips_.pop_back();
+    popScope();
+    close();
+}
+
+// A write of the element this unit owns, of an array the nest writes.
+bool Generator::genOwnedWrite(int depth, const std::string& only) {
+    if (ownIndices_.empty()) return false;
+    std::vector<std::string> candidates;
+    for (const auto& name : writtenInNest_)
+        if (only.empty() || name == only) candidates.push_back(name);
+    if (candidates.empty()) return false;
+    std::string name = random_.pick(candidates);
+    Array* a = findArray(name);
+    if (!a) return false;
+    bool covers = false;
+    auto index = ownIndex(*a, ownIndices_, &covers);
+    if (!index) return false;
+    std::string target = indexText(*a, *index);
+    auto writeField = [&](const std::string& lhs, Elem elem) {
+        if (elem == Elem::Int) {
+            line(lhs + " = " + clampInt(genInt(depth + 1), kIntLimit).text + ";");
+        } else {
+            line(lhs + " = " + clampFloat(genFloat(depth + 1), kFloatLimit).text + ";");
+        }
+    };
+    if (a->elem == Elem::Record) {
+        writeField(target + ".x", Elem::Float);
+        writeField(target + ".y", Elem::Int);
+    } else {
+        writeField(target, a->elem);
+    }
+    a = findArray(name);
+    writtenNow_.insert(name);
+    if (!conditional_ && loopTrips_.empty() && covers) ownWritten_.insert(name);
+    return true;
+}
+
+// A private array (plain, tiled or with an `as` view), filled by a loop
+// over all of its elements before anything reads it.
+void Generator::genPrivateArray(int depth) {
+    // an int function's sink takes only ints
+    Elem elem = random_.chance(70) && !(sinkElem_ == Elem::Int && !sink_.empty()) ? Elem::Float : Elem::Int;
+    std::string type = elem == Elem::Float ? "float" : "int";
+    std::string name = fresh("p");
+    int shape = random_.below(3);
+    Array a{name, elem, {}, Storage::Private, false, false, false, foreachDepth_, -1, kFloatLimit};
+    a.needsUse = true;
+    auto fill = [&](const Array& target, const std::vector<std::int64_t>& extents) {
+        std::vector<std::string> indices;
+        for (std::size_t d = 0; d < extents.size(); ++d) {
+            std::string k = fresh("q");
+            indices.push_back(k);
+            open("for (int " + k + " = 0; " + k + " < " + std::to_string(extents[d]) + "; " + k + "++)");
+            pushScope();
+            addScalar(k, Elem::Int, {0, extents[d] - 1}, 0, false);
+            loopTrips_.push_back(extents[d]);
+        }
+        std::string value = elem == Elem::Float ? clampFloat(genFloat(depth), kFloatLimit).text : clampInt(genInt(depth), kIntLimit).text;
+        line(indexText(target, indices) + " = " + value + ";");
+        for (std::size_t d = 0; d < extents.size(); ++d) {
+            loopTrips_.pop_back();
+            popScope();
+            close();
+        }
+    };
+    if (shape == 0) {
+        std::int64_t len = random_.between(2, 6);
+        a.groups = {{Extent{std::to_string(len), len, false}}};
+        line(type + "[" + std::to_string(len) + "] " + name + ";");
+        fill(a, {len});
+        a.initialized = true;
+        a.declaredAt = body_.size();
+        arrays_.push_back(a);
+    } else if (shape == 1) {
+        std::int64_t tiles = random_.between(2, 3), len = random_.between(2, 4);
+        a.groups = {{Extent{std::to_string(tiles), tiles, false}}, {Extent{std::to_string(len), len, false}}};
+        line(type + "[" + std::to_string(tiles) + "][" + std::to_string(len) + "] " + name + ";");
+        fill(a, {tiles, len});
+        a.initialized = true;
+        a.declaredAt = body_.size();
+        arrays_.push_back(a);
+    } else {
+        std::int64_t rows = random_.between(2, 3), cols = random_.between(2, 4);
+        std::string flatName = fresh("p");
+        a.groups = {{Extent{std::to_string(rows), rows, false}, Extent{std::to_string(cols), cols, false}}};
+        a.viewGroup = nextViewGroup_++;
+        Array flat = a;
+        flat.name = flatName;
+        flat.groups = {{Extent{std::to_string(rows * cols), rows * cols, false}}};
+        line(type + "[" + std::to_string(rows) + ", " + std::to_string(cols) + "] " + name + " as " + type + "[" +
+             std::to_string(rows * cols) + "] " + flatName + ";");
+        // filled through one shape, read through both
+        if (random_.chance(50)) fill(flat, {rows * cols});
+        else fill(a, {rows, cols});
+        a.initialized = flat.initialized = true;
+        a.declaredAt = flat.declaredAt = body_.size();
+        arrays_.push_back(a);
+        arrays_.push_back(flat);
+    }
+}
+
+void Generator::genRecordLocal(int depth) {
+    std::string name = fresh("r");
+    line("R " + name + ";");
+    Value x = clampFloat(genFloat(depth + 1), kFloatLimit);
+    line(name + ".x = " + x.text + ";");
+    Value y = clampInt(genInt(depth + 1), kIntLimit);
+    line(name + ".y = " + y.text + ";");
+    addScalar(name + ".x", Elem::Float, {0, 0}, x.bound, false).needsUse = true;
+    addScalar(name + ".y", Elem::Int, y.range, 0, false).needsUse = true;
+}
+
+// A call of a void device function that updates a mutable float of this unit.
+bool Generator::genVoidCall(int depth) {
+    std::vector<const FunctionSig*> functions;
+    for (const auto& f : functions_)
+        if (f.isVoid) functions.push_back(&f);
+    std::vector<std::size_t> targets;
+    for (std::size_t k = 0; k < scalars_.size(); ++k)
+        if (scalars_[k].isMutable && scalars_[k].elem == Elem::Float && scalars_[k].foreachDepth == foreachDepth_) targets.push_back(k);
+    if (functions.empty() || targets.empty()) return false;
+    const FunctionSig* f = random_.pick(functions);
+    std::size_t target = targets[static_cast<std::size_t>(random_.below(static_cast<int>(targets.size())))];
+    std::string name = scalars_[target].name;
+    Value v = clampFloat(genFloat(depth), kFloatLimit);
+    // MCPL forbids passing the written variable twice
+    if (mentions(v.text, name)) v = Value{"0.5", {0, 0}, 0.5};
+    line(f->name + "(" + name + ", " + v.text + ");");
+    scalars_[target].spentBound = kFloatLimit;
+    return true;
+}
+
+bool Generator::genSwap() {
+    std::vector<std::size_t> floats;
+    for (std::size_t k = 0; k < scalars_.size(); ++k)
+        if (scalars_[k].isMutable && scalars_[k].elem == Elem::Float && scalars_[k].foreachDepth == foreachDepth_) floats.push_back(k);
+    if (floats.size() < 2) return false;
+    std::size_t a = floats[static_cast<std::size_t>(random_.below(static_cast<int>(floats.size())))];
+    std::size_t b = floats[static_cast<std::size_t>(random_.below(static_cast<int>(floats.size())))];
+    if (a == b) return false;
+    line(scalars_[a].name + " <=> " + scalars_[b].name + ";");
+    double spent = std::max(scalars_[a].spentBound, scalars_[b].spentBound);
+    scalars_[a].spentBound = scalars_[b].spentBound = spent;
+    return true;
+}
+
+// gpu: this thread's slot of a local array, when no thread reads the array
+// across slots in this phase. Unconditional writes at the top of the thread
+// body fill the array.
+bool Generator::genLocalWrite(int depth, bool unconditional) {
+    if (!inThreads_) return false;
+    std::vector<std::string> candidates;
+    for (const auto& a : arrays_)
+        if (a.storage == Storage::Local && !localReadInPhase_.count(a.name)) candidates.push_back(a.name);
+    if (candidates.empty()) return false;
+    std::string name = random_.pick(candidates);
+    bool covers = false;
+    auto index = ownIndex(*findArray(name), threadIndices_, &covers);
+    if (!index) return false;
+    Elem elem = findArray(name)->elem;
+    // written in this phase from here on: the value itself may read only this thread's slot
+    localWrittenInPhase_.insert(name);
+    std::string value = elem == Elem::Float ? clampFloat(genFloat(depth + 1), kFloatLimit).text : clampInt(genInt(depth + 1), kIntLimit).text;
+    Array* a = findArray(name);
+    line(indexText(*a, *index) + " = " + value + ";");
+    if (unconditional && !conditional_ && covers) {
+        a->initialized = true;
+        ownWritten_.insert(name);
+    }
+    return true;
+}
+
+void Generator::genBarrier() {
+    line("barrier(local);");
+    localWrittenInPhase_.clear();
+    localReadInPhase_.clear();
+}
+
+// Each array of the nest that this unit owns an element of and has not
+// written yet gets a write, so that the nest's results are observable.
+void Generator::finishWrites(int depth) {
+    for (const auto& name : std::set<std::string>(writtenInNest_)) {
+        if (writtenNow_.count(name)) continue;
+        Array* a = findArray(name);
+        if (a && ownIndex(*a, ownIndices_, nullptr, true)) genOwnedWrite(depth, name);
+    }
+    // the sink goes into a float the unit owns
+    for (const auto& name : writtenInNest_) {
+        Array* a = findArray(name);
+        if (!a || a->elem == Elem::Int || !ownIndex(*a, ownIndices_, nullptr, true)) continue;
+        consumeUnused(scopeMarks_.empty() ? 0 : scopeMarks_.back().first, scopeMarks_.empty() ? 0 : scopeMarks_.back().second);
+        std::string target = indexText(*a, *ownIndex(*a, ownIndices_, nullptr)) + (a->elem == Elem::Record ? ".x" : "");
+        Value v = genFloat(depth);
+        line(target + " = min(max(" + v.text + " + " + sink_ + ", -10000.0), 10000.0);");
+        return;
+    }
+}
+
+// --- program structure ---------------------------------------------------
+
+// Device functions: pure functions of scalars returning a value (int
+// functions take only ints, so that their sink is an int), and void
+// functions that update a float parameter; each calls only earlier ones.
+void Generator::genFunctions() {
+    int count = random_.between(0, 3);
+    std::string hwd = level_ == Level::Perfect ? "perfect" : "gpu";
+    for (int k = 0; k < count; ++k) {
+        FunctionSig f;
+        f.name = fresh("fn");
+        f.isVoid = random_.chance(30);
+        f.result = f.isVoid || random_.chance(50) ? Elem::Float : Elem::Int;
+        pushScope();
+        std::string parameters;
+        std::string target;
+        if (f.isVoid) {
+            f.parameters = {Elem::Float, Elem::Float};
+            target = fresh("acc");
+            std::string input = fresh("x");
+            parameters = "float " + target + ", const float " + input;
+            addScalar(target, Elem::Float, {0, 0}, kFloatLimit, false);
+            addScalar(input, Elem::Float, {0, 0}, kFloatLimit, false).needsUse = true;
+        } else {
+            int arity = random_.between(1, 3);
+            for (int p = 0; p < arity; ++p) {
+                Elem elem = f.result == Elem::Int || random_.chance(50) ? Elem::Int : Elem::Float;
+                std::string name = fresh("a");
+                f.parameters.push_back(elem);
+                parameters += std::string(p > 0 ? ", " : "") + "const " + (elem == Elem::Int ? "int " : "float ") + name;
+                if (elem == Elem::Int) addScalar(name, elem, {-kIntLimit, kIntLimit}, 0, false).needsUse = true;
+                else addScalar(name, elem, {0, 0}, kFloatLimit, false).needsUse = true;
+            }
+        }
+        std::string result = f.isVoid ? " void " : f.result == Elem::Int ? " int " : " float ";
+        open(hwd + result + f.name + "(" + parameters + ")");
+        // the parameters count as read only by the body, not by the header that names them
+        for (std::size_t p = scopeMarks_.back().first; p < scalars_.size(); ++p) scalars_[p].declaredAt = body_.size();
+        pushScope();
+        beginSink(f.result);
+        // every call runs the body: loops here multiply the kernel's work
+        genStatements(random_.between(0, 3), random_.chance(30) ? 1 : 0);
+        consumeUnused(0, 0);
+        if (f.isVoid) {
+            Value v = clampFloat(genFloat(2), kFloatLimit);
+            line(target + " = min(max(" + v.text + " + " + sink_ + ", -10000.0), 10000.0);");
+        } else if (f.result == Elem::Int) {
+            Value v = clampInt(genInt(2), kIntLimit);
+            Value withSink{"(" + v.text + " + " + sink_ + ")", {v.range.lo - kIntLimit, v.range.hi + kIntLimit}, 0};
+            Value clamped = clampInt(withSink, kIntLimit);
+            line("return " + clamped.text + ";");
+            f.resultRange = clamped.range;
+        } else {
+            Value v = clampFloat(genFloat(2), kFloatLimit);
+            line("return min(max(" + v.text + " + " + sink_ + ", -10000.0), 10000.0);");
+            f.resultBound = kFloatLimit;
+        }
+        sink_.clear();
+        popScope();
+        popScope();
+        close();
+        line("");
+        functions_.push_back(f);
+    }
+}
+
+void Generator::genParameters() {
+    auto n = Extent{"n", 1, false};
+    auto m = Extent{"m", 1, false};
+    auto add = [&](const std::string& text, Array a) {
+        parameterTexts_.push_back(text);
+        arrays_.push_back(std::move(a));
+    };
+    auto array = [&](const std::string& name, Elem elem, std::vector<std::vector<Extent>> groups, bool isConst) {
+        return Array{name, elem, std::move(groups), Storage::Parameter, isConst, true, elem != Elem::Float, 0, -1,
+                     isConst ? kInputBound : kFloatLimit};
+    };
+    // inputs
+    add("const float[n] in0", array("in0", Elem::Float, {{n}}, true));
+    if (random_.chance(40)) add("const int[n] in1", array("in1", Elem::Int, {{n}}, true));
+    if (useM_ && random_.chance(60)) add("const float[n, m] in2", array("in2", Elem::Float, {{n, m}}, true));
+    if (useM_ && random_.chance(30)) add("const int[m] in3", array("in3", Elem::Int, {{m}}, true));
+    if (useRecords_ && random_.chance(60)) add("const R[n] in4", array("in4", Elem::Record, {{n}}, true));
+    if (random_.chance(25)) add("const float[n][4] in5", array("in5", Elem::Float, {{n}, {Extent{"4", 4, true}}}, true));
+    if (random_.chance(25)) {
+        Array shaped = array("in6", Elem::Float, {{n, Extent{"3", 3, true}}}, true);
+        Array flat = array("in6flat", Elem::Float, {{Extent{"n * 3", 3, false}}}, true);
+        shaped.viewGroup = flat.viewGroup = nextViewGroup_++;
+        parameterTexts_.push_back("const float[n, 3] in6 as float[n * 3] in6flat");
+        arrays_.push_back(shaped);
+        arrays_.push_back(flat);
+    }
+    // outputs (read as well when the program reads them: their initial contents are the caller's)
+    add("float[n] out0", array("out0", Elem::Float, {{n}}, false));
+    if (random_.chance(40)) add("int[n] out1", array("out1", Elem::Int, {{n}}, false));
+    if (useM_ && random_.chance(60)) add("float[n, m] out2", array("out2", Elem::Float, {{n, m}}, false));
+    if (useM_ && random_.chance(40)) add("float[n * m] out3", array("out3", Elem::Float, {{Extent{"n * m", 1, false}}}, false));
+    if (random_.chance(40)) add("float[n + 2] out4", array("out4", Elem::Float, {{Extent{"n + 2", 3, false}}}, false));
+    if (useRecords_ && random_.chance(50)) add("R[n] out5", array("out5", Elem::Record, {{n}}, false));
+    if (random_.chance(25)) add("float[n][4] out6", array("out6", Elem::Float, {{n}, {Extent{"4", 4, true}}}, false));
+    if (useM_ && random_.chance(30)) add("int[m] out7", array("out7", Elem::Int, {{m}}, false));
+}
+
+// The arrays a nest writes: some of the writable ones that a unit of the
+// nest (at any of its levels) owns an element of, a float one (for the
+// sink) among them; none when the nest owns no float.
+std::vector<std::string> Generator::chooseWritten(const std::vector<std::vector<IndexVar>>& levels) {
+    std::vector<std::string> ownable;
+    for (const auto& a : arrays_) {
+        if (a.isConst || a.storage == Storage::Local || a.storage == Storage::Private || a.viewGroup >= 0) continue;
+        for (const auto& indices : levels)
+            if (!indices.empty() && ownIndex(a, indices, nullptr, true)) {
+                ownable.push_back(a.name);
+                break;
+            }
+    }
+    std::vector<std::string> floats;
+    for (const auto& name : ownable)
+        if (findArray(name)->elem != Elem::Int) floats.push_back(name);
+    if (floats.empty()) return {};
+    std::vector<std::string> written{random_.pick(floats)};
+    for (const auto& name : ownable)
+        if (name != written.front() && random_.chance(50)) written.push_back(name);
+    return written;
+}
+
+void Generator::genTopItem(int depth) {
+    if (depth > 0 && random_.chance(25)) {
+        // time steps: a sequential loop around foreach nests
+        std::string step = fresh("step");
+        std::int64_t steps = 2;
+        open("for (int " + step + " = 0; " + step + " < " + std::to_string(steps) + "; " + step + "++)");
+        pushScope();
+        addScalar(step, Elem::Int, {0, steps - 1}, 0, false);
+        int nests = random_.between(1, 2);
+        for (int k = 0; k < nests; ++k) genTopItem(depth - 1);
+        popScope();
+        close();
+        return;
+    }
+    if (level_ == Level::Perfect) genPerfectNest();
+    else genGpuNest();
+}
+
+// perfect: a foreach over n (or m), or a perfect nest over n x m (the
+// translation takes nothing beside an inner foreach).
+void Generator::genPerfectNest() {
+    bool twoD = useM_ && random_.chance(60) && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty();
+    std::vector<IndexVar> indices{{fresh("i"), "n"}};
+    if (twoD) indices.push_back({fresh("j"), "m"});
+    auto written = chooseWritten({indices});
+    writtenInNest_ = std::set<std::string>(written.begin(), written.end());
+    writtenNow_.clear();
+    ownWritten_.clear();
+    nestCovered_.clear();
+    for (const auto& index : indices) {
+        open("foreach (int " + index.name + " in " + index.count + " threads)");
+        pushScope();
+        addScalar(index.name, Elem::Int, {0, kMaxSize - 1}, 0, false);
+    }
+    ++foreachDepth_;
+    beginSink(Elem::Float);
+    ownIndices_ = indices;
+    allowSizeLoops_ = !twoD;
+    // n x m units: less work each, so that the interpreter runs a program at
+    // n = m = 100 in well under a second
+    if (twoD) genStatements(random_.between(1, 3), 1);
+    else genStatements(random_.between(2, 5), 2);
+    finishWrites(1);
+    --foreachDepth_;
+    for (std::size_t k = 0; k < indices.size(); ++k) {
+        popScope();
+        close();
+    }
+    sink_.clear();
+    ownIndices_.clear();
+    for (const auto& name : writtenInNest_) {
+        Array* a = findArray(name);
+        if (a && ownWritten_.count(name)) a->initialized = true;
+    }
+    writtenInNest_.clear();
+    ownWritten_.clear();
+}
+
+// gpu: blocks of threads over the index space, `local` arrays shared by
+// a block, the global index guarded by the extent.
+void Generator::genGpuNest() {
+    // shapes over n x m only where the nest owns a float of that shape
+    int shape = useM_ && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty() ? random_.below(3) : 0;
+    std::vector<IndexVar> globals;          // what the guarded region owns
+    std::vector<GlobalIndex> computed;      // one per thread dimension, innermost last
+    std::vector<IndexVar> threads;
+    std::vector<std::string> localExtents;
+    std::string threadsName = fresh("nrThreads");
+    if (shape == 0) {
+        std::int64_t t = random_.pick(std::vector<std::int64_t>{16, 32, 64, 128, 256});
+        line("const int " + threadsName + " = " + std::to_string(t) + ";");
+        addScalar(threadsName, Elem::Int, {t, t}, 0, false);
+        std::string b = fresh("b"), th = fresh("t"), i = fresh("i");
+        open("foreach (int " + b + " in divide_up(n, " + threadsName + ") blocks)");
+        pushScope();
+        addScalar(b, Elem::Int, {0, kMaxSize - 1}, 0, false);
+        threads = {{th, threadsName}};
+        computed = {{i, b + " * " + threadsName + " + "}};
+        globals = {{i, "n"}};
+        localExtents = {threadsName};
+    } else if (shape == 1) {
+        std::int64_t t = random_.pick(std::vector<std::int64_t>{16, 32, 64, 128});
+        line("const int " + threadsName + " = " + std::to_string(t) + ";");
+        addScalar(threadsName, Elem::Int, {t, t}, 0, false);
+        std::string bi = fresh("bi"), bj = fresh("bj"), th = fresh("t"), j = fresh("j");
+        open("foreach (int " + bi + " in n blocks)");
+        pushScope();
+        addScalar(bi, Elem::Int, {0, kMaxSize - 1}, 0, false);
+        open("foreach (int " + bj + " in divide_up(m, " + threadsName + ") blocks)");
+        pushScope();
+        addScalar(bj, Elem::Int, {0, kMaxSize - 1}, 0, false);
+        threads = {{th, threadsName}};
+        computed = {{j, bj + " * " + threadsName + " + "}};
+        globals = {{bi, "n"}, {j, "m"}};
+        localExtents = {threadsName};
+    } else {
+        std::int64_t ty = random_.pick(std::vector<std::int64_t>{2, 4, 8}), tx = random_.pick(std::vector<std::int64_t>{8, 16, 32});
+        std::string threadsY = fresh("nrThreadsY");
+        line("const int " + threadsY + " = " + std::to_string(ty) + ";");
+        line("const int " + threadsName + " = " + std::to_string(tx) + ";");
+        addScalar(threadsY, Elem::Int, {ty, ty}, 0, false);
+        addScalar(threadsName, Elem::Int, {tx, tx}, 0, false);
+        std::string bi = fresh("bi"), bj = fresh("bj"), ti = fresh("ti"), tj = fresh("tj"), i = fresh("i"), j = fresh("j");
+        open("foreach (int " + bi + " in divide_up(n, " + threadsY + ") blocks)");
+        pushScope();
+        addScalar(bi, Elem::Int, {0, kMaxSize - 1}, 0, false);
+        open("foreach (int " + bj + " in divide_up(m, " + threadsName + ") blocks)");
+        pushScope();
+        addScalar(bj, Elem::Int, {0, kMaxSize - 1}, 0, false);
+        threads = {{ti, threadsY}, {tj, threadsName}};
+        computed = {{i, bi + " * " + threadsY + " + "}, {j, bj + " * " + threadsName + " + "}};
+        globals = {{i, "n"}, {j, "m"}};
+        localExtents = {threadsY, threadsName};
+    }
+    ++foreachDepth_;
+    auto written = chooseWritten({globals});
+    writtenInNest_ = std::set<std::string>(written.begin(), written.end());
+    writtenNow_.clear();
+    ownWritten_.clear();
+    nestCovered_.clear();
+    // local arrays of the block, one slot per thread
+    int nrLocals = random_.between(1, 2);
+    for (int k = 0; k < nrLocals; ++k) {
+        Elem elem = random_.chance(70) ? Elem::Float : Elem::Int;
+        std::string name = fresh("l");
+        std::vector<Extent> extents;
+        std::string dims;
+        for (const auto& e : localExtents) {
+            const Scalar* s = nullptr;
+            for (const auto& candidate : scalars_)
+                if (candidate.name == e) s = &candidate;
+            extents.push_back(Extent{e, s ? s->range.lo : 1, false});
+            dims += (dims.empty() ? "" : ", ") + e;
+        }
+        line("local " + std::string(elem == Elem::Float ? "float" : "int") + "[" + dims + "] " + name + ";");
+        arrays_.push_back(Array{name, elem, {extents}, Storage::Local, false, false, false, foreachDepth_, -1, kFloatLimit});
+    }
+    localWrittenInPhase_.clear();
+    localReadInPhase_.clear();
+    genThreadLoop(threads, computed, globals, false);
+    if (random_.chance(20)) {
+        // a sibling thread loop in the same block
+        std::vector<IndexVar> siblingThreads;
+        std::vector<GlobalIndex> siblingComputed;
+        std::vector<IndexVar> siblingGlobals;
+        for (const auto& t : threads) siblingThreads.push_back({fresh("t"), t.count});
+        for (const auto& c : computed) siblingComputed.push_back({fresh("g"), c.prefix});
+        for (const auto& g : globals) {
+            std::string name = g.name;
+            for (std::size_t k = 0; k < computed.size(); ++k)
+                if (computed[k].name == g.name) name = siblingComputed[k].name;
+            siblingGlobals.push_back({name, g.count});
+        }
+        genThreadLoop(siblingThreads, siblingComputed, siblingGlobals, true);
+    }
+    --foreachDepth_;
+    int blockLoops = shape == 0 ? 1 : 2;
+    for (int k = 0; k < blockLoops; ++k) {
+        popScope();
+        close();
+    }
+    for (const auto& name : writtenInNest_) {
+        Array* a = findArray(name);
+        if (a && (ownWritten_.count(name) || nestCovered_.count(name))) a->initialized = true;
+    }
+    writtenInNest_.clear();
+    ownWritten_.clear();
+}
+
+void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::vector<GlobalIndex>& computed,
+                              const std::vector<IndexVar>& globals, bool sibling) {
+    for (const auto& t : threads) {
+        open("foreach (int " + t.name + " in " + t.count + " threads)");
+        pushScope();
+        std::int64_t hi = 0;
+        for (const auto& s : scalars_)
+            if (s.name == t.count) hi = s.range.hi - 1;
+        addScalar(t.name, Elem::Int, {0, hi}, 0, false);
+    }
+    ++foreachDepth_;
+    beginSink(Elem::Float);
+    inThreads_ = true;
+    uniform_ = true;
+    conditional_ = false;
+    allowSizeLoops_ = false;
+    threadIndices_ = threads;
+    auto savedOwn = ownWritten_;
+    if (sibling) {
+        // the sibling loop reads local arrays only at its own slot until a barrier
+        for (const auto& a : arrays_)
+            if (a.storage == Storage::Local) localWrittenInPhase_.insert(a.name);
+    }
+    // the global index of the k-th computed dimension comes from the thread
+    // index of the same position counted from the innermost
+    for (std::size_t k = 0; k < computed.size(); ++k) {
+        const std::string& thread = threads[threads.size() - computed.size() + k].name;
+        line("int " + computed[k].name + ";");
+        line(computed[k].name + " = " + computed[k].prefix + thread + ";");
+        addScalar(computed[k].name, Elem::Int, {0, kMaxSize + 256}, 0, false);
+    }
+    // fill the local arrays, make them visible to the block, use them
+    for (const auto& a : std::vector<Array>(arrays_))
+        if (a.storage == Storage::Local && random_.chance(80)) {
+            ownWritten_.erase(a.name);
+            if (!localReadInPhase_.count(a.name)) {
+                auto index = ownIndex(a, threadIndices_, nullptr);
+                if (!index) continue;
+                localWrittenInPhase_.insert(a.name);
+                Value v = a.elem == Elem::Float ? clampFloat(genFloat(2), kFloatLimit) : clampInt(genInt(2), kIntLimit);
+                line(indexText(a, *index) + " = " + v.text + ";");
+                findArray(a.name)->initialized = true;
+                ownWritten_.insert(a.name);
+            }
+        }
+    if (!localWrittenInPhase_.empty() && random_.chance(85)) genBarrier();
+    // n x m threads in lock-step: little work each, so that the interpreter
+    // runs a program at n = m = 100 in about a second
+    genUniformItems(random_.between(1, 3), 1);
+    // the guarded region that writes the nest's results
+    std::string guard;
+    for (std::size_t k = 0; k < globals.size(); ++k) {
+        bool isComputed = false;
+        for (const auto& c : computed) isComputed = isComputed || c.name == globals[k].name;
+        if (!isComputed) continue;
+        guard += (guard.empty() ? "" : " && ") + globals[k].name + " < " + globals[k].count;
+    }
+    open("if (" + guard + ")");
+    pushScope();
+    conditional_ = false; // the guard covers every element
+    uniform_ = false;
+    ownIndices_ = globals;
+    genStatements(random_.between(1, 3), 1);
+    finishWrites(1);
+    ownIndices_.clear();
+    nestCovered_.insert(ownWritten_.begin(), ownWritten_.end());
+    popScope();
+    close();
+    uniform_ = true;
+    if (random_.chance(30)) genUniformItems(random_.between(1, 2), 0);
+    for (std::size_t k = 0; k < threads.size(); ++k) {
+        popScope();
+        close();
+    }
+    sink_.clear();
+    --foreachDepth_;
+    inThreads_ = false;
+    threadIndices_.clear();
+    ownWritten_ = savedOwn;
+}
+
+// gpu thread body at a point every thread of the block reaches: ordinary
+// statements, slot writes to local arrays, barriers, and `for` loops with
+// barriers inside.
+void Generator::genUniformItems(int count, int depth) {
+    for (int k = 0; k < count; ++k) {
+        int kind = random_.below(10);
+        if (kind < 4) genStatement(depth);
+        else if (kind < 6) {
+            if (!genLocalWrite(depth, true)) genStatement(depth);
+        } else if (kind < 8) {
+            if (!localWrittenInPhase_.empty() || !localReadInPhase_.empty()) genBarrier();
+        } else if (depth > 0) {
+            genFor(depth, true);
+        }
+    }
+}
+
+void Generator::genKernelBody() {
+    // kernel-level scratch arrays: filled by one nest before others read them
+    int scratch = random_.between(0, 2);
+    for (int k = 0; k < scratch; ++k) {
+        Elem elem = random_.chance(70) ? Elem::Float : Elem::Int;
+        std::string name = fresh("s");
+        std::string space = level_ == Level::Perfect ? "main " : "dev ";
+        if (random_.chance(50)) space.clear();
+        bool twoD = useM_ && random_.chance(40);
+        std::vector<Extent> extents{Extent{"n", 1, false}};
+        if (twoD) extents.push_back(Extent{"m", 1, false});
+        line(space + (elem == Elem::Float ? "float" : "int") + (twoD ? "[n, m] " : "[n] ") + name + ";");
+        arrays_.push_back(Array{name, elem, {extents}, Storage::Scratch, false, false, false, 0, -1, kFloatLimit});
+    }
+    int items = random_.between(1, 3);
+    for (int k = 0; k < items; ++k) genTopItem(1);
+    genUseOfEveryParameter();
+}
+
+// A last nest that reads every parameter the kernel has not used yet into
+// out0, so that no parameter is unused (an unused one is legal, but a
+// backend's warning about it would hide everything else).
+void Generator::genUseOfEveryParameter() {
+    std::vector<std::string> terms;
+    std::string index = fresh("i");
+    pushScope();
+    addScalar(index, Elem::Int, {0, kMaxSize - 1}, 0, false);
+    if (useM_ && !mentions(body_, "m")) terms.push_back("toFloat(m)");
+    for (auto& a : std::vector<Array>(arrays_)) {
+        // out0 is written here: read only at this unit's element, below
+        if (a.storage != Storage::Parameter || a.name == "out0" || mentions(body_, a.name)) continue;
+        std::string element = indexText(a, anyIndices(a));
+        if (a.elem == Elem::Record) terms.push_back(element + ".x");
+        else if (a.elem == Elem::Int) terms.push_back("toFloat(min(max(" + element + ", -1000), 1000))");
+        else terms.push_back(element);
+    }
+    popScope();
+    if (terms.empty() && mentions(body_, "out0")) return;
+    std::string sum = "out0[" + index + "]";
+    for (const auto& term : terms) sum += " + " + term;
+    std::string update = "out0[" + index + "] = min(max(" + sum + ", -10000.0), 10000.0);";
+    if (level_ == Level::Perfect) {
+        open("foreach (int " + index + " in n threads)");
+        line(update);
+        close();
+        return;
+    }
+    std::string block = fresh("b"), thread = fresh("t");
+    open("foreach (int " + block + " in divide_up(n, 64) blocks)");
+    open("foreach (int " + thread + " in 64 threads)");
+    line("int " + index + ";");
+    line(index + " = " + block + " * 64 + " + thread + ";");
+    open("if (" + index + " < n)");
+    line(update);
+    close();
+    close();
+    close();
+}
+
+std::string Generator::run() {
+    useM_ = random_.chance(60);
+    useRecords_ = random_.chance(30);
+    std::string hwd = level_ == Level::Perfect ? "perfect" : "gpu";
+    std::string header;
+    header += "// Generated by mcl-gen-program --seed " + std::to_string(seed_) + " --level " + hwd + ".\n";
+    header += "// Well-defined for sizes n, m in [1, 1024], float inputs of magnitude at\n";
+    header += "// most 1000 and any int inputs (tests/difftest/ProgramGenerator.cpp).\n";
+    header += "module difftest" + std::to_string(seed_) + ";\n";
+    header += "export compute;\n";
+    header += "import " + hwd + ";\n\n";
+    if (useRecords_) header += "type R {\n    float x;\n    int y;\n}\n\n";
+    if (random_.chance(30)) {
+        std::int64_t c = random_.between(2, 9);
+        header += "const int kScale = " + std::to_string(c) + ";\n\n";
+        addScalar("kScale", Elem::Int, {c, c}, 0, false);
+    }
+    genFunctions();
+    std::string functions = body_;
+    body_.clear();
+    addScalar("n", Elem::Int, {1, kMaxSize}, 0, false);
+    if (useM_) addScalar("m", Elem::Int, {1, kMaxSize}, 0, false);
+    genParameters();
+    indent_ = 1;
+    genKernelBody();
+    std::string signature = hwd + " void compute(int n";
+    if (useM_) signature += ", int m";
+    for (const auto& p : parameterTexts_) signature += ",\n        " + p;
+    signature += ")";
+    return header + functions + signature + " {\n" + body_ + "}\n";
+}
+
+} // namespace
+
+std::string generateProgram(const GeneratorOptions& options) {
+    Generator generator(options);
+    return generator.run();
+}
+
+} // namespace difftest

@@ -1,0 +1,21 @@
+// ProgramGenerator: writes one random MCPL module with one exported kernel,
+// well-defined by construction (see ProgramGenerator.cpp for the rules it
+// keeps). The same options always give the same text.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace difftest {
+
+enum class Level { Perfect, Gpu };
+
+struct GeneratorOptions {
+    std::uint64_t seed = 0;
+    Level level = Level::Perfect;
+};
+
+// The MCPL text of the module for these options.
+std::string generateProgram(const GeneratorOptions& options);
+
+} // namespace difftest

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "backends/BackendList.h"
+#include "backends/cfamily/CFamilyEmitter.h"
 #include "compiler/ast/AstWalk.h"
 
 namespace mcl::backends {
@@ -57,6 +59,16 @@ const BackendConfig* backend_config(const GenerationInput& input, const std::str
         diags.error(SourceLocation{input.target.file, 0, 0},
                     fmt::format("target '{}' has no configuration for backend '{}'", input.leaf.name, backend));
     return config;
+}
+
+std::string host_function_name(const std::string& kernel) {
+    static const std::set<std::string> taken = [] {
+        std::set<std::string> names = CFamilyEmitter::cpp_keywords();
+        names.insert({"device", "resident"});
+        return names;
+    }();
+    if (kernel.rfind("mcl_", 0) == 0) return "mcl_u_" + kernel.substr(4);
+    return taken.count(kernel) ? kernel + "_" : kernel;
 }
 
 std::vector<const mcpl::Function*> module_kernels(const mcpl::Module& module) {

@@ -75,6 +75,12 @@ std::vector<GeneratedFile> generate_with(const GenerationInput& input, const std
     return Generator(input, *config, diags).run();
 }
 
+// The name of a kernel's host function in every backend's glue (what an
+// application calls): the kernel's own, unless C++ or the glue's own names
+// take it (then with a trailing underscore); a name with the generator's
+// prefix `mcl_` is spelled `mcl_u_...`.
+std::string host_function_name(const std::string& kernel);
+
 // Kernels of a module: its exported functions, or every function with a
 // foreach when it exports none (functions with builtin bodies never are).
 std::vector<const mcpl::Function*> module_kernels(const mcpl::Module& module);

@@ -114,7 +114,7 @@ std::string BackendHarness::harness_source(const mcpl::Module& module, const mcp
         }
     }
     out += "        in.close();\n        try {\n";
-    out += fmt::format("            {}::{}({});\n", ns, kernel.name, fmt::join(args, ", "));
+    out += fmt::format("            {}::{}({});\n", ns, backends::host_function_name(kernel.name), fmt::join(args, ", "));
     out += "        } catch (const std::exception& e) {\n"
            "            std::fprintf(stderr, \"%s\\n\", e.what());\n            return 1;\n        }\n"
            "        out.open(argv[run + 1], std::ios::binary);\n";

@@ -242,7 +242,7 @@ std::string CFamilyEmitter::in_process_glue(const std::string& linkage, const st
         out += fmt::format("        return kernels::{}({});\n", kernel_symbol(*k), fmt::join(args, ", "));
         out += "    } catch (const std::exception& e) {\n";
         out += fmt::format("        throw mcl::Error(std::string(\"{}::{} ({} backend): \") + e.what());\n", module_,
-                           ident(k->name), backend_name());
+                           host_function_name(k->name), backend_name());
         out += "    }\n}\n";
     }
     out += "\n}  // namespace " + module_ + "\n";
@@ -409,6 +409,11 @@ void CFamilyEmitter::stmt(const Stmt& s) {
     case Stmt::Kind::Assign:
     case Stmt::Kind::Step: line(simple(s) + ";"); return;
     case Stmt::Kind::Swap: {
+        if (s.target->type.is_array()) {
+            // C cannot assign arrays, and a kernel's arrays are not pointers it may redirect.
+            unsupported(s.location, "swapping whole arrays or tiles (swap their elements in a loop)");
+            return;
+        }
         std::string a = expr(*s.target), b = expr(*s.value);
         line(fmt::format("{{ {} mcl_swap_tmp = {}; {} = {}; {} = mcl_swap_tmp; }}", element_spelling(s.target->type),
                          a, a, b, b));
@@ -517,7 +522,8 @@ std::string CFamilyEmitter::signature(const Function& f, Role role, bool definit
     std::vector<std::string> params;
     for (const auto& p : f.params) params.push_back(parameter(*p, role, definition));
     return fmt::format("{} {}({})", element_spelling(f.resolved_return_type),
-                       role == Role::Kernel ? kernel_symbol(f) : ident(f.name), fmt::join(params, ", "));
+                       role == Role::Kernel ? kernel_symbol(f) : role == Role::Host ? host_function_name(f.name) : ident(f.name),
+                       fmt::join(params, ", "));
 }
 
 void CFamilyEmitter::note_uses(const Expr& e) {
@@ -541,7 +547,8 @@ void CFamilyEmitter::begin_function(const Function& f, Role role) {
             pointer_scalars_.insert(p.get());
         for (size_t i = 1; i < p->forms.size(); ++i) {
             const BasicDecl& alias = p->forms[i];
-            line(fmt::format("{}{}{} {} = {};", t.is_array() ? array_parameter_space(*p, role) : "",
+            // A launch or function may use the parameter through some of its forms only.
+            line(fmt::format("{}{}{}{} {} = {};", unused_attribute(), t.is_array() ? array_parameter_space(*p, role) : "",
                              t.is_array() ? (p->is_written ? "" : "const ") : "",
                              element_spelling(alias.resolved_type) + (t.is_array() ? "*" : ""), ident(alias.name),
                              ident(p->forms.front().name)));

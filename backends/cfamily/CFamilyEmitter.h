@@ -38,6 +38,8 @@ namespace mcl::backends {
 
 class CFamilyEmitter {
 public:
+    // The keywords of C++20, for the reserved names of backends that emit C++.
+    static std::set<std::string> cpp_keywords();
     virtual ~CFamilyEmitter() = default;
 
 protected:
@@ -76,8 +78,6 @@ protected:
     // The module-level constants of the module and of the modules whose
     // functions it calls, each `<storage> T name = value;`.
     std::string constant_definitions(const std::string& storage);
-    // The keywords of C++20, for the reserved names of backends that emit C++.
-    static std::set<std::string> cpp_keywords();
 
     // --- host files of kernels that run in the host process ---------------------
     // `<module>.h`: the records and, in namespace <module>, each kernel's

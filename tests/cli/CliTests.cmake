@@ -152,6 +152,14 @@ foreach(target_backend hopper:opencl hopper:cuda alveo_u250:hls)
   mclc_test(gen_recursion_${backend} 1 "recursion.mcl:12:16: error: this call of 'triangle' is recursive \\(it reaches itself again\\): the ${backend} backend cannot express recursion" gen --target ${target} --backend ${backend} ${INPUTS}/mcpl/backends/recursion.mcl -o gen_out)
 endforeach()
 mclc_test(gen_recursion_cpp 0 NO_OUTPUT gen --target x86_avx2 --backend cpp ${INPUTS}/mcpl/backends/recursion.mcl -o gen_recursion_cpp)
+# Swapping whole arrays: the interpreter runs it; every backend refuses it at the swap.
+foreach(target_backend x86_avx2:cpp alveo_u250:hls hopper:opencl hopper:cuda)
+  string(REPLACE ":" ";" pair ${target_backend})
+  list(GET pair 0 target)
+  list(GET pair 1 backend)
+  mclc_test(gen_array_swap_${backend} 1 "array_swap.mcl:14:9: error: .*swapping whole arrays or tiles" gen --target ${target} --backend ${backend} ${INPUTS}/mcpl/backends/array_swap.mcl -o gen_out)
+endforeach()
+mclc_test(run_array_swap 0 "a: 33 elements" run ${INPUTS}/mcpl/backends/array_swap.mcl)
 add_test(NAME cli.gen_writes_files
          COMMAND sh -c "rm -rf gen_files && $<TARGET_FILE:mclc> gen --target x86_avx2 --backend cpp ${VECTORADD} -o gen_files/nested && test -f gen_files/nested/vectoradd.h && test -f gen_files/nested/vectoradd.cpp && test -f gen_files/nested/vectoradd_kernels.cpp && test -f gen_files/nested/mcl_runtime.h && rm -rf gen_files")
 

@@ -75,6 +75,7 @@ private:
     struct OpenLoop {
         const hdl::ParGroup* group;
         std::vector<int64_t> constant_counts;  // of the nest over `group` down to this loop
+        bool reported = false;                 // the nest is over the limit already
     };
 
     void check_stmt(const Stmt& s) {
@@ -89,26 +90,31 @@ private:
             check_stmt(*s.loop_body);
             return;
         }
+        // The units of a nest over one par_group multiply (32 x 32 threads
+        // in a block), except in the outermost par_group, whose count bounds
+        // each dimension of the grid on its own (README, translation notes).
         OpenLoop loop{group, {}};
-        if (!open_loops_.empty() && open_loops_.back().group == group) loop = open_loops_.back();
+        bool outermost = !enclosing_unit(*group);
+        if (!outermost && !open_loops_.empty() && open_loops_.back().group == group) loop = open_loops_.back();
         std::optional<int64_t> count = checked_constant_int_value(*s.count);
         if (count && *count < 0) {
             diags_.error(s.count->location, fmt::format("a foreach over {} cannot have {} units", s.name, *count));
-        } else if (count) {
+        } else if (count && !loop.reported) {
             loop.constant_counts.push_back(*count);
-            check_unit_count(s, loop);
+            loop.reported = !check_unit_count(s, loop);
         }
         open_loops_.push_back(loop);
         check_stmt(*s.loop_body);
         open_loops_.pop_back();
     }
 
-    void check_unit_count(const Stmt& s, const OpenLoop& loop) {
+    // False after reporting a nest beyond the par_group's max_nr_units.
+    bool check_unit_count(const Stmt& s, const OpenLoop& loop) {
         const hdl::UnitCount& units = loop.group->units;
-        if (units.count.unlimited || units.bound == hdl::UnitCount::Bound::Exact) return;
+        if (units.count.unlimited || units.bound == hdl::UnitCount::Bound::Exact) return true;
         std::optional<int64_t> total = 1;
         for (int64_t c : loop.constant_counts) total = total ? checked_product(*total, c) : std::nullopt;
-        if (total && *total <= units.count.value) return;
+        if (total && *total <= units.count.value) return true;
         std::string total_text = total ? std::to_string(*total) : std::string("more than 2^63");
         std::string counted = loop.constant_counts.size() == 1
                                   ? total_text
@@ -118,6 +124,7 @@ private:
         diags_.error(s.count->location,
                      fmt::format("{} {}{}, but {} allows at most {} ({})", counted, loop.group->name, where,
                                  model_.name, units.count.value, hardware_path(*loop.group)));
+        return false;
     }
 
     // The par_unit whose scope holds `group`; null for the outermost group.

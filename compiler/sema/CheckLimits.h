@@ -9,8 +9,10 @@
 //   checks at every level a kernel is translated to):
 //   - a foreach nest over one par_group (`foreach i in 32 threads {
 //     foreach j in 64 threads`: 2048 threads) stays within the par_group's
-//     max_nr_units, counting the counts that are constant; a constant count
-//     is not negative. An exact `nr_units` is not a limit: it says how many
+//     max_nr_units, counting the counts that are constant; in the outermost
+//     par_group (blocks) each loop of the nest on its own, as translation
+//     treats it (its count bounds each grid dimension); a constant count is
+//     not negative. An exact `nr_units` is not a limit: it says how many
 //     units the hardware has, and a foreach over more runs in rounds
 //     (examples/matmul/matmul_x86_avx2_v2.mcl: 16 vectors on 8 lanes);
 //   - a constant array extent is positive (declarations, `as` views,

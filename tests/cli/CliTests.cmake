@@ -29,7 +29,7 @@ mclc_test(dialect_cache_without_line_size 0 "dialect_workstation.hdl:41:7: warni
 # not use it, the errors themselves for one that does, and for list-hwd and
 # show-hwd.
 set(UNUSED_BAD ${INPUTS}/hdl/unused_bad)
-mclc_test(unused_bad_hwd_is_a_warning 0 "broken.hdl:[0-9]+:[0-9]+: warning: hardware description 'broken' has 1 error and is left out(?s).*halfbad.hdl:14:14: warning: hardware description 'halfbad' has 1 error and is left out; the first: interconnect 'ic' needs a 'latency' property"
+mclc_test(unused_bad_hwd_is_a_warning 0 "broken.hdl:[0-9]+:[0-9]+: warning: hardware description 'broken' has 1 error and is left out(?s).*halfbad.hdl:14:14: warning: hardware description 'halfbad' has 1 error and is left out. the first: interconnect 'ic' needs a 'latency' property"
           check --hwd-path ${UNUSED_BAD} ${VECTORADD_KERNEL})
 mclc_test(used_bad_hwd_import_is_an_error 1 "halfbad.hdl:14:14: error: interconnect 'ic' needs a 'latency' property(?s).*imports_halfbad.mcl:3:8: error: cannot import 'halfbad': its hardware description has errors"
           check --hwd-path ${UNUSED_BAD} ${INPUTS}/mcpl/hwd_with_errors/imports_halfbad.mcl)

@@ -43,6 +43,28 @@ nvidia void f(int n, float[n, 1025] a) {
                  "(nvidia.hierarchy.blocks.block.threads.max_nr_units)");
 }
 
+// Each dimension of a grid of blocks is bounded on its own; one beyond is
+// reported once for its nest.
+TEST(CheckLimits, OutermostDimensionsAreBoundedEachOnTheirOwn) {
+    expect_clean(check_text(module("import nvidia;\n", R"(
+nvidia void f(float[1000, 1000] a) {
+    foreach (int i in 1000 blocks) { foreach (int j in 1000 blocks) { foreach (int t in 1 threads) { a[i, j] = 0.0; } } }
+})")));
+    expect_error(module("import nvidia;\n", R"(
+nvidia void f(float[70000, 2] a) {
+    foreach (int i in 70000 blocks) { foreach (int j in 2 blocks) { foreach (int t in 1 threads) { a[i, j] = 0.0; } } }
+})"),
+                 "t.mcl:5:23: error: 70000 blocks, but nvidia allows at most 65535 "
+                 "(nvidia.hierarchy.blocks.max_nr_units)");
+    expect_error(module("import nvidia;\n", R"(
+nvidia void f(int n, float[n, 64, 64] a) {
+    foreach (int b in n blocks) {
+        foreach (int i in 2048 threads) { foreach (int j in 2 threads) { a[b, i, j] = 0.0; } }
+    }
+})"),
+                 "2048 threads in a block, but nvidia allows at most 1024");
+}
+
 TEST(CheckLimits, ANonConstantCountInTheNestCountsNothing) {
     expect_error(module("import nvidia;\n", R"(
 nvidia void f(int n, int m, float[n, m, 2048] a) {

@@ -152,7 +152,7 @@ hopper void f(int n, int m, global float[n] a) {
         foreach (int w in 1 warps) {
             foreach (int t in 32 threads) {
                 a[t / m] = 1.0;
-                a[t / 0] = 1.0;
+                a[t / (m - m)] = 1.0;
             }
         }
     }
@@ -166,7 +166,9 @@ TEST(MemoryAccessRules, DivisionsAreApproximateAndNeverCrash) {
     Remark half = at(r.remarks, "a[t / m]");
     EXPECT_THAT(half.message, HasSubstr("coalesced")) << all;
     EXPECT_TRUE(half.approximate) << "t / m is taken as exact division";
-    EXPECT_THAT(at(r.remarks, "a[t / 0]").message, HasSubstr("it divides by zero")) << all;
+    // check refuses a constant zero divisor; one that is zero only
+    // symbolically reaches the analysis.
+    EXPECT_THAT(at(r.remarks, "a[t / (m - m)]").message, HasSubstr("it divides by zero")) << all;
     // A value that makes a division by zero stops the analysis with a remark.
     auto zero = feedback_for(kDivides, "", {{"m", 0}}, kPass);
     ASSERT_FALSE(zero.remarks.empty());

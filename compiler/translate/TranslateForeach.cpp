@@ -124,10 +124,31 @@ bool mentions_any(const Expr& e, const std::set<std::string>& names) {
     return found;
 }
 
-bool contains_barrier(const Stmt& s) {
+bool has_own_barrier(const Stmt& s) {
     bool found = false;
     mcpl::for_each_stmt(s, [&](const Stmt& c) { found |= c.kind == Stmt::Kind::Barrier; });
     return found;
+}
+
+// Whether running `s` reaches a barrier: its own, or one in a function it
+// calls (`explored` holds the functions already looked into).
+bool reaches_barrier(const Stmt& s, std::set<const mcpl::Function*>& explored) {
+    bool found = false;
+    mcpl::for_each_stmt(s, [&](const Stmt& c) {
+        found |= c.kind == Stmt::Kind::Barrier;
+        mcpl::for_each_own_expr(c, [&](const Expr& e) {
+            mcpl::for_each_call(e, [&](const Expr& call) {
+                if (found || !call.function || !explored.insert(call.function).second) return;
+                found = reaches_barrier(*call.function->body, explored);
+            });
+        });
+    });
+    return found;
+}
+
+bool contains_barrier(const Stmt& s) {
+    std::set<const mcpl::Function*> explored;
+    return reaches_barrier(s, explored);
 }
 
 // Whether evaluating `e` reads memory or calls a function (and so must not
@@ -441,6 +462,13 @@ private:
                 out.push_back(std::move(s));
             } else if (s->kind == Stmt::Kind::For && !header_touches_memory(*s)) {
                 s->loop_body = block(guarded(take_statements(std::move(s->loop_body)), guard, index), s->location);
+                out.push_back(std::move(s));
+            } else if (!has_own_barrier(*s)) {
+                diags_.error(s->location,
+                             fmt::format("cannot translate safely to '{}': this statement calls a function that "
+                                         "reaches a barrier; the units that '{}' adds beyond its range must skip the "
+                                         "call but still reach the barrier",
+                                         to_.name, index));
                 out.push_back(std::move(s));
             } else {
                 SourceLocation barrier_loc = s->location;

@@ -16,9 +16,10 @@
 //   nrThreads_x + t_x;`). Where the units may outnumber `n` the body is
 //   guarded by `if (x < n)`, unless constant counts show that they divide
 //   evenly. A guard never puts a barrier under divergent control flow: in a
-//   body with barriers the guard is pushed into the statements between them
-//   (and into `for` loops whose header reads no memory); where that is not
-//   possible the foreach is reported as untranslatable, at the barrier. A
+//   body with barriers (its own or those of functions it calls) the guard
+//   is pushed into the statements between them (and into `for` loops whose
+//   header reads no memory); where that is not possible the foreach is
+//   reported as untranslatable, at the barrier or at the call. A
 //   count that names the index or a variable the body declares (`foreach
 //   (int n in n threads)`) is first hoisted into `const int count_n = n;`,
 //   so that the guard and the dimensions read the count the user meant.

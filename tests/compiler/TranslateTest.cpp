@@ -237,6 +237,23 @@ TEST(Translate, BarrierUnderUserControlFlowCannotBeGuarded) {
                                   "beyond its range must skip the code around this barrier but still reach it"));
 }
 
+TEST(Translate, CallReachingABarrierCannotBeGuarded) {
+    // The guard would leave the barrier in `wait_block` to some threads only.
+    std::string errors;
+    EXPECT_EQ(translate_text("call.mcl", R"(module call;
+import gpu;
+gpu void wait_block() { barrier(local); }
+gpu void k(int n, int t, dev float[n] a) {
+    foreach (int b in n blocks) { foreach (int i in t threads) { a[b] = 1.0; wait_block(); } }
+}
+)",
+                             "fermi", &errors),
+              "");
+    EXPECT_THAT(errors, HasSubstr("call.mcl:5:78: error: cannot translate safely to 'fermi': this statement calls a "
+                                  "function that reaches a barrier; the units that 'i' adds beyond its range must "
+                                  "skip the call but still reach the barrier"));
+}
+
 TEST(Translate, DeclarationReadingMemoryBeforeABarrier) {
     std::string errors;
     EXPECT_EQ(translate_text("k.mcl", barrier_kernel("float x = a[j];\n barrier(local);"), "fermi", &errors), "");
@@ -343,19 +360,20 @@ TEST(Translate, BarrierOverAllThreadsAtAGridLevelIsAnError) {
 }
 
 TEST(Translate, BarrierInAFunctionCalledInsideTheForeach) {
+    // 2048 threads split evenly, so no guard refuses the call first.
     std::string errors;
     EXPECT_EQ(translate_text("call.mcl", R"(module call;
 import perfect;
 perfect void wait_all() { barrier(main); }
 perfect void k(int n, float[n] a, float[n] b) {
-    foreach (int i in n threads) { b[i] = a[i]; wait_all(); a[i] = b[(i + 1) % n]; }
+    foreach (int i in 2048 threads) { b[i] = a[i]; wait_all(); a[i] = b[(i + 1) % n]; }
 }
 )",
                              "hopper", &errors),
               "");
     EXPECT_THAT(errors, HasSubstr("call.mcl:3:27: error: barrier(main) would synchronise every unit of 'blocks' at "
                                   "'hopper'"));
-    EXPECT_THAT(errors, HasSubstr("call.mcl:5:49: note: reached through this call of 'wait_all' inside a foreach "
+    EXPECT_THAT(errors, HasSubstr("call.mcl:5:52: note: reached through this call of 'wait_all' inside a foreach "
                                   "over 'blocks'"));
 }
 

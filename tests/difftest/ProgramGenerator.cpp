@@ -244,6 +244,10 @@ private:
     int exprNesting_ = 0;
     bool useM_ = false;
     bool useRecords_ = false;
+    // n x m nests are what makes the interpreter slow: at most two, none in time steps
+    int nrNestsOverNM_ = 0;
+    bool inTimeSteps_ = false;
+    bool mayNestOverNM() const { return useM_ && !inTimeSteps_ && nrNestsOverNM_ < 2; }
 
     std::vector<Scalar> scalars_;
     std::vector<Array> arrays_;
@@ -842,7 +846,9 @@ void Generator::genFor(int depth, bool uniformBody) {
     std::int64_t trips = random_.between(1, 4);
     std::string header;
     IntRange range{0, trips - 1};
+    bool savedAllowSizeLoops = allowSizeLoops_;
     if (!uniformBody && allowSizeLoops_ && random_.chance(30)) {
+        allowSizeLoops_ = false; // one loop over a size per unit: n units x n trips
         std::string size = useM_ && random_.chance(50) ? "m" : "n";
         header = "for (int " + index + " = 0; " + index + " < " + size + "; " + index + "++)";
         trips = kMaxSize;
@@ -868,6 +874,7 @@ void Generator::genFor(int depth, bool uniformBody) {
         genStatements(random_.between(1, 3), depth - 1);
     }
     uniform_ = savedUniform;
+    allowSizeLoops_ = savedAllowSizeLoops;
     loopTrips_.pop_back();
     popScope();
     close();
@@ -1202,7 +1209,10 @@ void Generator::genTopItem(int depth) {
         pushScope();
         addScalar(step, Elem::Int, {0, steps - 1}, 0, false);
         int nests = random_.between(1, 2);
+        bool savedInTimeSteps = inTimeSteps_;
+        inTimeSteps_ = true;
         for (int k = 0; k < nests; ++k) genTopItem(depth - 1);
+        inTimeSteps_ = savedInTimeSteps;
         popScope();
         close();
         return;
@@ -1214,7 +1224,8 @@ void Generator::genTopItem(int depth) {
 // perfect: a foreach over n (or m), or a perfect nest over n x m (the
 // translation takes nothing beside an inner foreach).
 void Generator::genPerfectNest() {
-    bool twoD = useM_ && random_.chance(60) && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty();
+    bool twoD = mayNestOverNM() && random_.chance(60) && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty();
+    if (twoD) ++nrNestsOverNM_;
     std::vector<IndexVar> indices{{fresh("i"), "n"}};
     if (twoD) indices.push_back({fresh("j"), "m"});
     auto written = chooseWritten({indices});
@@ -1255,7 +1266,8 @@ void Generator::genPerfectNest() {
 // a block, the global index guarded by the extent.
 void Generator::genGpuNest() {
     // shapes over n x m only where the nest owns a float of that shape
-    int shape = useM_ && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty() ? random_.below(3) : 0;
+    int shape = mayNestOverNM() && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty() ? random_.below(3) : 0;
+    if (shape != 0) ++nrNestsOverNM_;
     std::vector<IndexVar> globals;          // what the guarded region owns
     std::vector<GlobalIndex> computed;      // one per thread dimension, innermost last
     std::vector<IndexVar> threads;
@@ -1274,7 +1286,7 @@ void Generator::genGpuNest() {
         globals = {{i, "n"}};
         localExtents = {threadsName};
     } else if (shape == 1) {
-        std::int64_t t = random_.pick(std::vector<std::int64_t>{16, 32, 64, 128});
+        std::int64_t t = random_.pick(std::vector<std::int64_t>{16, 32, 64});
         line("const int " + threadsName + " = " + std::to_string(t) + ";");
         addScalar(threadsName, Elem::Int, {t, t}, 0, false);
         std::string bi = fresh("bi"), bj = fresh("bj"), th = fresh("t"), j = fresh("j");

@@ -264,7 +264,7 @@ private:
     std::set<std::string> writtenInNest_;  // shared arrays the current top-level nest writes
     std::set<std::string> ownWritten_;     // of those, written by this unit unconditionally so far
     std::set<std::string> writtenNow_;     // of those, written anywhere so far
-    std::set<std::string> nestCovered_;    // of those, written in full by an inner loop that has ended
+    std::set<std::string> nestCovered_;    // gpu: of those, written in full by a thread loop that has ended
     bool conditional_ = false;             // under an if: writes do not initialise
     bool uniform_ = true;                  // gpu: every thread of the block reaches here
     bool inThreads_ = false;               // gpu: inside a thread loop
@@ -1232,7 +1232,6 @@ void Generator::genPerfectNest() {
     writtenInNest_ = std::set<std::string>(written.begin(), written.end());
     writtenNow_.clear();
     ownWritten_.clear();
-    nestCovered_.clear();
     for (const auto& index : indices) {
         open("foreach (int " + index.name + " in " + index.count + " threads)");
         pushScope();

@@ -160,6 +160,8 @@ bool mentions(const std::string& text, const std::string& name) {
 
 std::int64_t magnitude(IntRange r) { return std::max(std::llabs(r.lo), std::llabs(r.hi)); }
 
+// One program: the state of its scopes and of the unit being generated, and
+// the text written so far.
 class Generator {
 public:
     Generator(const GeneratorOptions& options)
@@ -1380,6 +1382,10 @@ void Generator::genGpuNest() {
     ownWritten_.clear();
 }
 
+// gpu: one thread loop of a block (or its sibling): the global indices,
+// the fill of the local arrays, statements and phases where every thread
+// reaches each barrier, then the region guarded by the extents that writes
+// the nest's results.
 void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::vector<GlobalIndex>& computed,
                               const std::vector<IndexVar>& globals, bool sibling) {
     for (const auto& t : threads) {

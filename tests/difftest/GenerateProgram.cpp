@@ -2,7 +2,7 @@
 // exported kernel `compute` (tests/difftest/ProgramGenerator.cpp says what
 // "well-defined" covers). Deterministic per seed and level.
 //
-//   mcl-gen-program --seed S [--level perfect|gpu]
+//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views]
 #include "ProgramGenerator.h"
 
 #include <cstdlib>
@@ -12,7 +12,7 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu]\n";
+    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views]\n";
     return 2;
 }
 
@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
             if (level == "perfect") options.level = difftest::Level::Perfect;
             else if (level == "gpu") options.level = difftest::Level::Gpu;
             else return usage();
+        } else if (argument == "--no-parameter-views") {
+            options.parameterViews = false;
         } else {
             return usage();
         }

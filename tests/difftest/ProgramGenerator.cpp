@@ -160,10 +160,13 @@ bool mentions(const std::string& text, const std::string& name) {
 
 std::int64_t magnitude(IntRange r) { return std::max(std::llabs(r.lo), std::llabs(r.hi)); }
 
+// One program: the state of its scopes and of the unit being generated, and
+// the text written so far.
 class Generator {
 public:
     Generator(const GeneratorOptions& options)
-        : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), level_(options.level), seed_(options.seed) {}
+        : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), level_(options.level), seed_(options.seed),
+          parameterViews_(options.parameterViews) {}
 
     std::string run();
 
@@ -238,12 +241,17 @@ private:
     Random random_;
     Level level_;
     std::uint64_t seed_;
+    bool parameterViews_;
     std::string body_;
     int indent_ = 0;
     int nextName_ = 0;
     int exprNesting_ = 0;
     bool useM_ = false;
     bool useRecords_ = false;
+    // n x m nests are what makes the interpreter slow: at most two, none in time steps
+    int nrNestsOverNM_ = 0;
+    bool inTimeSteps_ = false;
+    bool mayNestOverNM() const { return useM_ && !inTimeSteps_ && nrNestsOverNM_ < 2; }
 
     std::vector<Scalar> scalars_;
     std::vector<Array> arrays_;
@@ -260,7 +268,7 @@ private:
     std::set<std::string> writtenInNest_;  // shared arrays the current top-level nest writes
     std::set<std::string> ownWritten_;     // of those, written by this unit unconditionally so far
     std::set<std::string> writtenNow_;     // of those, written anywhere so far
-    std::set<std::string> nestCovered_;    // of those, written in full by an inner loop that has ended
+    std::set<std::string> nestCovered_;    // gpu: of those, written in full by a thread loop that has ended
     bool conditional_ = false;             // under an if: writes do not initialise
     bool uniform_ = true;                  // gpu: every thread of the block reaches here
     bool inThreads_ = false;               // gpu: inside a thread loop
@@ -553,8 +561,12 @@ std::string Generator::genCondition(int depth) {
     static const std::vector<std::string> comparisons{"<", "<=", ">", ">=", "==", "!="};
     Value a = genInt(depth);
     Value b = genInt(std::max(depth - 1, 0));
-    // a comparison of an expression with itself draws a warning (OpenCL builds with -Werror)
+    // a comparison of an expression with itself, or of a mask with a constant
+    // it may exceed, draws a warning (OpenCL builds with -Werror)
     if (a.text == b.text) b = Value{"0", {0, 0}, 0};
+    auto isConstant = [](const Value& v) { return v.range.lo == v.range.hi; };
+    if (a.text.find(" & ") != std::string::npos && isConstant(b)) b = Value{"0", {0, 0}, 0};
+    if (b.text.find(" & ") != std::string::npos && isConstant(a)) a = Value{"0", {0, 0}, 0};
     std::string condition = a.text + " " + random_.pick(comparisons) + " " + b.text;
     int shape = random_.below(10);
     if (shape == 0) return "!(" + condition + ")";
@@ -842,7 +854,9 @@ void Generator::genFor(int depth, bool uniformBody) {
     std::int64_t trips = random_.between(1, 4);
     std::string header;
     IntRange range{0, trips - 1};
+    bool savedAllowSizeLoops = allowSizeLoops_;
     if (!uniformBody && allowSizeLoops_ && random_.chance(30)) {
+        allowSizeLoops_ = false; // one loop over a size per unit: n units x n trips
         std::string size = useM_ && random_.chance(50) ? "m" : "n";
         header = "for (int " + index + " = 0; " + index + " < " + size + "; " + index + "++)";
         trips = kMaxSize;
@@ -868,6 +882,7 @@ void Generator::genFor(int depth, bool uniformBody) {
         genStatements(random_.between(1, 3), depth - 1);
     }
     uniform_ = savedUniform;
+    allowSizeLoops_ = savedAllowSizeLoops;
     loopTrips_.pop_back();
     popScope();
     close();
@@ -1151,7 +1166,8 @@ void Generator::genParameters() {
     if (useM_ && random_.chance(30)) add("const int[m] in3", array("in3", Elem::Int, {{m}}, true));
     if (useRecords_ && random_.chance(60)) add("const R[n] in4", array("in4", Elem::Record, {{n}}, true));
     if (random_.chance(25)) add("const float[n][4] in5", array("in5", Elem::Float, {{n}, {Extent{"4", 4, true}}}, true));
-    if (random_.chance(25)) {
+    // drawn also without views, so that a seed gives the same program otherwise
+    if (random_.chance(25) && parameterViews_) {
         Array shaped = array("in6", Elem::Float, {{n, Extent{"3", 3, true}}}, true);
         Array flat = array("in6flat", Elem::Float, {{Extent{"n * 3", 3, false}}}, true);
         shaped.viewGroup = flat.viewGroup = nextViewGroup_++;
@@ -1202,7 +1218,10 @@ void Generator::genTopItem(int depth) {
         pushScope();
         addScalar(step, Elem::Int, {0, steps - 1}, 0, false);
         int nests = random_.between(1, 2);
+        bool savedInTimeSteps = inTimeSteps_;
+        inTimeSteps_ = true;
         for (int k = 0; k < nests; ++k) genTopItem(depth - 1);
+        inTimeSteps_ = savedInTimeSteps;
         popScope();
         close();
         return;
@@ -1214,14 +1233,14 @@ void Generator::genTopItem(int depth) {
 // perfect: a foreach over n (or m), or a perfect nest over n x m (the
 // translation takes nothing beside an inner foreach).
 void Generator::genPerfectNest() {
-    bool twoD = useM_ && random_.chance(60) && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty();
+    bool twoD = mayNestOverNM() && random_.chance(60) && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty();
+    if (twoD) ++nrNestsOverNM_;
     std::vector<IndexVar> indices{{fresh("i"), "n"}};
     if (twoD) indices.push_back({fresh("j"), "m"});
     auto written = chooseWritten({indices});
     writtenInNest_ = std::set<std::string>(written.begin(), written.end());
     writtenNow_.clear();
     ownWritten_.clear();
-    nestCovered_.clear();
     for (const auto& index : indices) {
         open("foreach (int " + index.name + " in " + index.count + " threads)");
         pushScope();
@@ -1255,7 +1274,8 @@ void Generator::genPerfectNest() {
 // a block, the global index guarded by the extent.
 void Generator::genGpuNest() {
     // shapes over n x m only where the nest owns a float of that shape
-    int shape = useM_ && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty() ? random_.below(3) : 0;
+    int shape = mayNestOverNM() && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty() ? random_.below(3) : 0;
+    if (shape != 0) ++nrNestsOverNM_;
     std::vector<IndexVar> globals;          // what the guarded region owns
     std::vector<GlobalIndex> computed;      // one per thread dimension, innermost last
     std::vector<IndexVar> threads;
@@ -1274,7 +1294,7 @@ void Generator::genGpuNest() {
         globals = {{i, "n"}};
         localExtents = {threadsName};
     } else if (shape == 1) {
-        std::int64_t t = random_.pick(std::vector<std::int64_t>{16, 32, 64, 128});
+        std::int64_t t = random_.pick(std::vector<std::int64_t>{16, 32, 64});
         line("const int " + threadsName + " = " + std::to_string(t) + ";");
         addScalar(threadsName, Elem::Int, {t, t}, 0, false);
         std::string bi = fresh("bi"), bj = fresh("bj"), th = fresh("t"), j = fresh("j");
@@ -1362,6 +1382,10 @@ void Generator::genGpuNest() {
     ownWritten_.clear();
 }
 
+// gpu: one thread loop of a block (or its sibling): the global indices,
+// the fill of the local arrays, statements and phases where every thread
+// reaches each barrier, then the region guarded by the extents that writes
+// the nest's results.
 void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::vector<GlobalIndex>& computed,
                               const std::vector<IndexVar>& globals, bool sibling) {
     for (const auto& t : threads) {
@@ -1393,9 +1417,10 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
         line(computed[k].name + " = " + computed[k].prefix + thread + ";");
         addScalar(computed[k].name, Elem::Int, {0, kMaxSize + 256}, 0, false);
     }
-    // fill the local arrays, make them visible to the block, use them
+    // fill the local arrays (an array nothing refers to draws a warning),
+    // make them visible to the block, use them
     for (const auto& a : std::vector<Array>(arrays_))
-        if (a.storage == Storage::Local && random_.chance(80)) {
+        if (a.storage == Storage::Local) {
             ownWritten_.erase(a.name);
             if (!localReadInPhase_.count(a.name)) {
                 auto index = ownIndex(a, threadIndices_, nullptr);

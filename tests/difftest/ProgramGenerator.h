@@ -13,6 +13,7 @@ enum class Level { Perfect, Gpu };
 struct GeneratorOptions {
     std::uint64_t seed = 0;
     Level level = Level::Perfect;
+    bool parameterViews = true; // `as` views of parameters (const float[n, 3] in6 as float[n * 3] in6flat)
 };
 
 // The MCPL text of the module for these options.

@@ -29,18 +29,25 @@ Outcome checked_int(int64_t v, const std::string& what) {
     return ok(Scalar::of_int(v));
 }
 
+// `x op y` for the comparison operators; nothing for the others.
+template <typename T>
+std::optional<bool> compare(const std::string& op, T x, T y) {
+    if (op == "<") return x < y;
+    if (op == "<=") return x <= y;
+    if (op == ">") return x > y;
+    if (op == ">=") return x >= y;
+    if (op == "==") return x == y;
+    if (op == "!=") return x != y;
+    return std::nullopt;
+}
+
 Outcome floating(const std::string& op, double x, double y, Primitive type) {
     auto make = [&](double v) { return ok(type == Primitive::Float ? Scalar::of_float(v) : Scalar::of_double(v)); };
     if (op == "+") return make(x + y);
     if (op == "-") return make(x - y);
     if (op == "*") return make(x * y);
     if (op == "/") return make(x / y);
-    if (op == "<") return ok(Scalar::of_bool(x < y));
-    if (op == "<=") return ok(Scalar::of_bool(x <= y));
-    if (op == ">") return ok(Scalar::of_bool(x > y));
-    if (op == ">=") return ok(Scalar::of_bool(x >= y));
-    if (op == "==") return ok(Scalar::of_bool(x == y));
-    if (op == "!=") return ok(Scalar::of_bool(x != y));
+    if (std::optional<bool> c = compare(op, x, y)) return ok(Scalar::of_bool(*c));
     return fail(fmt::format("'{}' is not defined on floating-point numbers", op));
 }
 
@@ -62,12 +69,7 @@ Outcome integral(const std::string& op, int64_t x, int64_t y) {
     }
     if (op == "&") return ok(Scalar::of_int(x & y));
     if (op == "|") return ok(Scalar::of_int(x | y));
-    if (op == "<") return ok(Scalar::of_bool(x < y));
-    if (op == "<=") return ok(Scalar::of_bool(x <= y));
-    if (op == ">") return ok(Scalar::of_bool(x > y));
-    if (op == ">=") return ok(Scalar::of_bool(x >= y));
-    if (op == "==") return ok(Scalar::of_bool(x == y));
-    if (op == "!=") return ok(Scalar::of_bool(x != y));
+    if (std::optional<bool> c = compare(op, x, y)) return ok(Scalar::of_bool(*c));
     return fail(fmt::format("unknown operator '{}'", op));
 }
 

@@ -40,11 +40,11 @@ std::string read_file(const std::string& path) {
     return ss.str();
 }
 
-std::string shell_quoted(const std::string& s) { return "'" + s + "'"; }
+std::string shell_quoted(const std::string& s) { return fmt::format("'{}'", s); }
 
 // Runs a shell command with its output in `log`; the exit status.
 int run_command(const std::string& command, const std::string& log) {
-    int status = std::system((command + " > " + shell_quoted(log) + " 2>&1").c_str());
+    int status = std::system(fmt::format("{} > {} 2>&1", command, shell_quoted(log)).c_str());
     return status == -1 ? -1 : WEXITSTATUS(status);
 }
 
@@ -96,7 +96,7 @@ std::string BackendHarness::harness_source(const mcpl::Module& module, const mcp
     for (size_t k = 0; k < kernel.params.size(); ++k) {
         const mcpl::Decl& p = *kernel.params[k];
         const mcpl::Type& t = p.forms.front().resolved_type;
-        std::string type = t.record ? ns + "::" + c_type(t) : c_type(t);
+        std::string type = t.record ? fmt::format("{}::{}", ns, c_type(t)) : c_type(t);
         size_t per_element = std::max<size_t>(interpret::element_cells(t).size(), 1);
         if (t.is_array()) {
             out += fmt::format("        int64_t n{0} = cells() / {1};\n"
@@ -160,12 +160,13 @@ bool BackendHarness::build() {
 
 bool BackendHarness::run(std::vector<KernelData*> runs) {
     namespace fs = std::filesystem;
-    std::string command = "MCL_OPENCL_REQUIRE_CLEAN_BUILD=1 timeout 600 " + shell_quoted(executable_);
+    std::string command = fmt::format("MCL_OPENCL_REQUIRE_CLEAN_BUILD=1 timeout 600 {}", shell_quoted(executable_));
     for (size_t k = 0; k < runs.size(); ++k) {
         std::string in = (fs::path(work_dir_) / fmt::format("in{}", k)).string();
         std::ofstream o(in, std::ios::binary);
         write_cells(o, *runs[k]);
-        command += " " + shell_quoted(in) + " " + shell_quoted((fs::path(work_dir_) / fmt::format("out{}", k)).string());
+        command += fmt::format(" {} {}", shell_quoted(in),
+                               shell_quoted((fs::path(work_dir_) / fmt::format("out{}", k)).string()));
     }
     std::string log = (fs::path(work_dir_) / "run.log").string();
     int status = run_command(command, log);

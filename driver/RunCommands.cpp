@@ -287,7 +287,7 @@ private:
     void report(const std::string& file, const std::string& engine, const std::string& problem,
                 bool skipped = false) {
         const char* verdict = skipped ? "skip" : problem.empty() ? "ok" : "FAIL";
-        out_ << fmt::format("{:<5} {}: {}{}\n", verdict, file, engine, problem.empty() ? "" : ": " + problem);
+        out_ << fmt::format("{:<5} {}: {}{}\n", verdict, file, engine, problem.empty() ? "" : fmt::format(": {}", problem));
         (skipped ? skipped_ : problem.empty() ? passed_ : failed_)++;
     }
 
@@ -370,7 +370,7 @@ private:
 
     void finish_backend(BackendJob& job, const std::string& file) {
         if (!job.refusal.empty()) {
-            report(file, job.engine, "refused: " + job.refusal, true);
+            report(file, job.engine, fmt::format("refused: {}", job.refusal), true);
             return;
         }
         if (!job.harness->ok()) {
@@ -404,7 +404,7 @@ private:
             std::ostringstream diagnostics;
             auto version = load_kernel(options_, file, kernel_name_, "", diagnostics);
             if (!version) {
-                report(file, "interpreter", "does not load: " + diagnostics.str());
+                report(file, "interpreter", fmt::format("does not load: {}", diagnostics.str()));
                 return;
             }
             check_interpreter(*version, file, fmt::format("interpreter at {}", version->kernel->hardware), {});
@@ -427,7 +427,7 @@ private:
             auto version = load_kernel(options_, file, kernel_name_, leaf, diagnostics);
             if (!version) {
                 std::string text = diagnostics.str();
-                report(file, fmt::format("translation to {}", leaf), "refused: " + text.substr(0, text.find('\n')),
+                report(file, fmt::format("translation to {}", leaf), fmt::format("refused: {}", text.substr(0, text.find('\n'))),
                        true);
                 continue;
             }

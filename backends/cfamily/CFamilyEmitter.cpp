@@ -495,7 +495,9 @@ void CFamilyEmitter::declaration(const Decl& d) {
         array_declaration(d, qualifier);
     } else {
         std::string init = d.init ? unwrap(expr(*d.init)) : (t.record ? "{}" : "0");
-        line(fmt::format("{}{}{}{} {} = {};", unused_prefix(d), qualifier, d.is_const ? "const " : "",
+        // A variable the kernel only writes is the user's to keep; not worth a warning either.
+        line(fmt::format("{}{}{}{} {} = {};", d.is_read ? unused_prefix(d) : unused_attribute(), qualifier,
+                         d.is_const ? "const " : "",
                          element_spelling(t), name, init));
     }
     for (size_t i = 1; i < d.forms.size(); ++i) {

@@ -308,7 +308,7 @@ private:
             ref.extents.clear();
             for (const auto& group : field->forms.front().type.dimensions)
                 for (const auto& extent : group) ref.extents.push_back(extent->int_value);
-            ref.name += "." + part.name;
+            ref.name += fmt::format(".{}", part.name);
             apply_indices(ref, part, frame);
         }
         return ref;

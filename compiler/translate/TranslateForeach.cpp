@@ -215,17 +215,23 @@ private:
     }
 
     // Constant values of `const int` declarations seen so far, for deciding
-    // whether a guard is needed.
+    // whether a guard is needed: the user's by declaration (one name may
+    // stand for different variables in different scopes), the generated ones,
+    // whose uses the checker has not annotated yet, by their unique names.
     std::optional<int64_t> constant_value(const Expr& e) const {
         return mcpl::constant_int_value(e, [&](const Expr& var) -> std::optional<int64_t> {
-            auto it = constants_.find(var.var[0].name);
-            return it == constants_.end() ? std::nullopt : std::optional<int64_t>(it->second);
+            if (var.decl) {
+                auto it = user_constants_.find(var.decl);
+                return it == user_constants_.end() ? std::nullopt : std::optional<int64_t>(it->second);
+            }
+            auto it = generated_constants_.find(var.var[0].name);
+            return it == generated_constants_.end() ? std::nullopt : std::optional<int64_t>(it->second);
         });
     }
 
     void note_constant(const Stmt& s) {
         if (s.kind != Stmt::Kind::Decl || !s.decl->is_const || !s.decl->init) return;
-        if (auto v = constant_value(*s.decl->init)) constants_[s.decl->name()] = *v;
+        if (auto v = constant_value(*s.decl->init)) user_constants_[s.decl.get()] = *v;
     }
 
     void translate_list(std::vector<StmtPtr>& list) {
@@ -351,7 +357,7 @@ private:
         }
         // Innermost first: each outer dimension is computed from the inner ones.
         for (size_t j = k; j-- > 0;) {
-            if (auto v = constant_value(*dim_values[j])) constants_[dims[j]] = *v;
+            if (auto v = constant_value(*dim_values[j])) generated_constants_[dims[j]] = *v;
             out.push_back(const_int(dims[j], std::move(dim_values[j]), loc));
         }
         // The old index from the new ones: ((i1 * d2 + i2) * d3 + i3) ...
@@ -412,8 +418,8 @@ private:
         if (!count) return true;
         int64_t total = 1;
         for (const std::string& d : dims) {
-            auto it = constants_.find(d);
-            if (it == constants_.end()) return true;
+            auto it = generated_constants_.find(d);
+            if (it == generated_constants_.end()) return true;
             total *= it->second;
         }
         return total != *count;
@@ -498,7 +504,8 @@ private:
     DiagnosticEngine& diags_;
     std::set<std::string> user_names_;  // declared by the user: the function and the modules
     std::set<std::string> names_;       // taken: the user's, the descriptions' and the generated ones
-    std::map<std::string, int64_t> constants_;
+    std::map<const mcpl::Decl*, int64_t> user_constants_;
+    std::map<std::string, int64_t> generated_constants_;
 };
 
 }  // namespace

@@ -211,6 +211,11 @@ foreach(app vectoradd complexmul reduction matmul gesummv convolution histogram 
   set_tests_properties(cli.verify_example.${app} PROPERTIES LABELS verify)
 endforeach()
 
+# A local constant does not stand for a parameter of its name in another
+# scope: the second loop keeps its guard.
+mclc_test(translate_shadowed_constant_keeps_guard 0 "(?s)divide_up\\(T, nrThreads_i_2\\).*if \\(i < T\\) \\{\\n *a\\[i\\] = 1.0;"
+          translate --hwd gpu ${VERIFY_INPUTS}/shadowed_constant.mcl)
+
 # Kernels of the classes of wrong results found by kernels written outside
 # the project: each verifies on every leaf and backend runnable here.
 foreach(kernel partial_write index_shadows_count named_like_descriptions time_steps)

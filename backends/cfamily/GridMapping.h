@@ -42,7 +42,9 @@
 //   kernel's scalar parameters and host declarations, no barrier sits
 //   under a guard (all items of a group reach it), and no barrier inside a
 //   group loop, or in a function called there, is on a "device"-scoped space (its units span all the
-//   work-groups, which cannot wait for each other inside one launch).
+//   work-groups, which cannot wait for each other inside one launch; check
+//   refuses such barriers against the description, and this holds the same
+//   line for a target configuration that scopes a space differently).
 //   Otherwise a located error names the construct and the backend, and
 //   std::nullopt is returned.
 #pragma once

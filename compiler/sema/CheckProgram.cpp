@@ -1,6 +1,7 @@
 #include "compiler/sema/CheckProgram.h"
 
 #include "compiler/sema/CheckConstants.h"
+#include "compiler/sema/CheckLaunchBarriers.h"
 #include "compiler/sema/CheckLimits.h"
 #include "compiler/sema/CheckMapping.h"
 #include "compiler/sema/InferReadWrite.h"
@@ -8,7 +9,8 @@
 
 namespace mcl::mcpl {
 
-bool check_program(Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags) {
+bool check_program(Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags,
+                   CheckOptions options) {
     size_t errors = diags.error_count();
     resolve_names(program, library, diags);
     if (diags.error_count() > errors) return false;
@@ -19,6 +21,11 @@ bool check_program(Program& program, const hdl::HardwareLibrary& library, Diagno
     infer_read_write(program, diags);
     if (diags.error_count() > errors) return false;
     check_limits(program, library, diags);
+    if (options.launch_barriers)
+        for (const auto& m : program.modules)
+            for (const auto& f : m->functions)
+                if (const hdl::HardwareModel* model = library.find(f->hardware))
+                    check_launch_barriers(*f, *model, {}, diags);
     return diags.error_count() == errors;
 }
 

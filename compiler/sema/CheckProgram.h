@@ -1,7 +1,8 @@
 // The MCPL front end's checking pipeline on a loaded Program: resolve_names,
-// then check_constants, check_mapping, infer_read_write and check_limits.
-// Each later pass runs only when the earlier ones found no error, since it
-// relies on their annotations.
+// then check_constants, check_mapping, infer_read_write, check_limits and
+// check_launch_barriers (each function at its own description). Each later
+// pass runs only when the earlier ones found no error, since it relies on
+// their annotations.
 // Returns true when the program is valid.
 #pragma once
 
@@ -11,6 +12,13 @@
 
 namespace mcl::mcpl {
 
-bool check_program(Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags);
+struct CheckOptions {
+    // Off while translation moves functions level by level: it checks them
+    // once, at the target, naming the memory spaces as the user wrote them.
+    bool launch_barriers = true;
+};
+
+bool check_program(Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags,
+                   CheckOptions options = {});
 
 }  // namespace mcl::mcpl

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "compiler/ast/AstWalk.h"
+#include "compiler/sema/CheckLaunchBarriers.h"
 #include "compiler/sema/CheckProgram.h"
-#include "compiler/translate/CheckLaunchBarriers.h"
 #include "compiler/translate/ParGroupMapping.h"
 #include "compiler/translate/TranslateForeach.h"
 #include "compiler/translate/TranslateMemorySpaces.h"
@@ -131,9 +131,9 @@ bool translate_program(mcpl::Program& program, const std::string& target, const 
         }
         for (auto& m : program.modules) update_imports(program, *m, from, to);
         if (diags.error_count() > errors) return false;
-        if (!mcpl::check_program(program, library, diags)) return false;
+        if (!mcpl::check_program(program, library, diags, {.launch_barriers = false})) return false;
     }
-    for (const mcpl::Function* f : moved) check_launch_barriers(*f, *library.find(target), written_spaces, diags);
+    for (const mcpl::Function* f : moved) mcpl::check_launch_barriers(*f, *library.find(target), written_spaces, diags);
     return diags.error_count() == errors;
 }
 

@@ -119,7 +119,7 @@ perfect void k(int n, Pair[n] ps, const float[n] w) {
     EXPECT_THAT(k, HasSubstr("device::scale(ps[(i)], "));
 }
 
-TEST(CppBackend, BarrierIsALocatedError) {
+TEST(CppBackend, BarrierOverAllThreadsIsALocatedError) {
     Generated g = generate(R"(module b;
 import x86_avx2;
 x86_avx2 void k(int n, float[n] a) {
@@ -132,7 +132,8 @@ x86_avx2 void k(int n, float[n] a) {
 }
 )");
     EXPECT_TRUE(g.files.empty());
-    EXPECT_THAT(g.diagnostics(), HasSubstr("t.mcl:7:13: error: barriers are not supported by the cpp backend"));
+    EXPECT_THAT(g.diagnostics(), HasSubstr("t.mcl:7:13: error: barrier(main) would synchronise every unit of "
+                                           "'threads' at 'x86_avx2'"));
 }
 
 TEST(CppBackend, ConfigurationGapsAreLocatedErrors) {

@@ -125,9 +125,8 @@ hopper void k(int n, float[n, 32] x, float[n, 32] y) {
 }
 )");
     EXPECT_TRUE(g.files.empty());
-    EXPECT_THAT(g.diagnostics(), HasSubstr("6:9: error: barrier(global) would synchronise every work-group of the "
-                                           "launch (they all share 'global'), and the opencl backend cannot make "
-                                           "work-groups wait for each other inside one launch"));
+    EXPECT_THAT(g.diagnostics(), HasSubstr("6:9: error: barrier(global) would synchronise every unit of 'blocks' "
+                                           "at 'hopper', and 'hopper' cannot do that inside one launch"));
 }
 
 TEST(OpenClBackend, BarrierInACalledFunctionIsCheckedWhereItIsCalled) {
@@ -143,8 +142,9 @@ hopper void k(int n, float[n, 32] x, float[n, 32] y) {
 }
 )");
     EXPECT_TRUE(g.files.empty());
-    EXPECT_THAT(g.diagnostics(), HasSubstr("3:26: error: barrier(global) would synchronise every work-group of the "
-                                           "launch"));
+    EXPECT_THAT(g.diagnostics(), HasSubstr("3:26: error: barrier(global) would synchronise every unit of 'blocks' "
+                                           "at 'hopper'"));
+    EXPECT_THAT(g.diagnostics(), HasSubstr("7:9: note: reached through this call of 'wait_all'"));
 }
 
 TEST(OpenClBackend, BarrierUnderAGuardIsAnError) {

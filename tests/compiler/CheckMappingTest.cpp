@@ -375,7 +375,6 @@ gpu void f(int n) {
     foreach (int b in n blocks) {
         foreach (int t in 32 threads) {
             barrier(local);
-            barrier(dev);
         }
     }
 }

@@ -383,12 +383,12 @@ TEST(Translate, BarrierOverAllThreadsWithoutAGridStays) {
 }
 
 TEST(Translate, BarrierOverDeviceMemoryWrittenAtGpuIsAnError) {
-    // The checker accepts it at gpu (`dev` is shared by all threads), but a
-    // leaf's blocks cannot wait for each other.
+    // `dev` is shared by the threads of all blocks, and blocks cannot wait
+    // for each other: refused at gpu itself, before any translation.
     std::string errors;
     EXPECT_EQ(translate_text("k.mcl", barrier_kernel("a[j] = 1.0;\n barrier(dev);"), "fermi", &errors), "");
     EXPECT_THAT(errors, HasSubstr("k.mcl:9:2: error: barrier(dev) would synchronise every unit of 'blocks' at "
-                                  "'fermi' ('dev' becomes 'global' there, which all of them share)"));
+                                  "'gpu', and 'gpu' cannot do that inside one launch"));
 }
 
 TEST(Translate, TargetAboveTheKernel) {

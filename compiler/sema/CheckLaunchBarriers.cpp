@@ -1,4 +1,4 @@
-#include "compiler/translate/CheckLaunchBarriers.h"
+#include "compiler/sema/CheckLaunchBarriers.h"
 
 #include <set>
 
@@ -6,12 +6,9 @@
 
 #include "compiler/ast/AstWalk.h"
 
-namespace mcl::translate {
+namespace mcl::mcpl {
 
 namespace {
-
-using mcpl::Expr;
-using mcpl::Stmt;
 
 class LaunchBarrierChecker {
 public:
@@ -25,14 +22,14 @@ public:
         if (s.kind == Stmt::Kind::Barrier && in_outer_group) check_barrier(s, call);
         // A function called inside the foreach runs its barriers there too.
         if (in_outer_group)
-            mcpl::for_each_own_expr(s, [&](const Expr& e) {
-                mcpl::for_each_call(e, [&](const Expr& c) {
+            for_each_own_expr(s, [&](const Expr& e) {
+                for_each_call(e, [&](const Expr& c) {
                     if (!c.function || !active_.insert(c.function).second) return;
                     check(*c.function->body, true, call ? call : &c);
                     active_.erase(c.function);
                 });
             });
-        mcpl::for_each_child_stmt(s, [&](const Stmt& c) { check(c, in_outer_group, call); });
+        for_each_child_stmt(s, [&](const Stmt& c) { check(c, in_outer_group, call); });
     }
 
 private:
@@ -60,17 +57,17 @@ private:
     const hdl::HardwareModel& target_;
     const std::map<const Stmt*, std::string>& written_spaces_;
     DiagnosticEngine& diags_;
-    std::set<const mcpl::Function*> active_;  // the calls being followed (recursion ends there)
+    std::set<const Function*> active_;  // the calls being followed (recursion ends there)
     std::set<const Stmt*> reported_;
 };
 
 }  // namespace
 
-void check_launch_barriers(const mcpl::Function& f, const hdl::HardwareModel& target,
-                           const std::map<const mcpl::Stmt*, std::string>& written_spaces, DiagnosticEngine& diags) {
+void check_launch_barriers(const Function& f, const hdl::HardwareModel& target,
+                           const std::map<const Stmt*, std::string>& written_spaces, DiagnosticEngine& diags) {
     std::vector<const hdl::ParGroup*> groups = target.par_groups();
     if (groups.size() < 2) return;  // one par_group: all units share the one launch
     LaunchBarrierChecker(*groups.front(), target, written_spaces, diags).check(*f.body, false, nullptr);
 }
 
-}  // namespace mcl::translate
+}  // namespace mcl::mcpl

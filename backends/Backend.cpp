@@ -61,14 +61,43 @@ const BackendConfig* backend_config(const GenerationInput& input, const std::str
     return config;
 }
 
-std::string host_function_name(const std::string& kernel) {
+namespace {
+
+bool written_like_a_macro(const std::string& name) {
+    static const std::set<std::string> lower_case_macros = {
+        "errno", "stdin", "stdout", "stderr", "math_errhandling", "assert", "offsetof", "setjmp",
+        "va_start", "va_arg", "va_end", "va_copy", "linux", "unix", "i386"};
+    if (lower_case_macros.count(name)) return true;
+    bool has_capital = false;
+    for (char c : name) {
+        if (c >= 'A' && c <= 'Z') has_capital = true;
+        else if (!(c >= '0' && c <= '9') && c != '_') return false;
+    }
+    return has_capital && name.size() > 1;
+}
+
+}  // namespace
+
+std::string target_identifier(const std::string& name, const std::set<std::string>& reserved) {
+    if (name.rfind("mcl_", 0) == 0) return "mcl_u_" + name.substr(4);
+    if (!name.empty() && name.front() == '_') return "mcl_p" + name;
+    size_t end = name.find_last_not_of('_');
+    std::string stem = end == std::string::npos ? name : name.substr(0, end + 1);
+    return reserved.count(stem) || written_like_a_macro(stem) ? name + "_" : name;
+}
+
+std::string host_identifier(const std::string& name) {
     static const std::set<std::string> taken = [] {
         std::set<std::string> names = CFamilyEmitter::cpp_keywords();
         names.insert({"device", "resident"});
+        // Records appear in OpenCL C and CUDA kernel code as well: the type
+        // words and qualifiers those languages add to C++'s keywords.
+        names.insert({"kernel", "global", "local", "constant", "restrict", "half", "uchar", "uint", "ulong",
+                      "ushort", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "read_only", "write_only",
+                      "read_write", "image2d_t", "image3d_t", "event_t", "sampler_t", "dim3"});
         return names;
     }();
-    if (kernel.rfind("mcl_", 0) == 0) return "mcl_u_" + kernel.substr(4);
-    return taken.count(kernel) ? kernel + "_" : kernel;
+    return target_identifier(name, taken);
 }
 
 std::vector<const mcpl::Function*> module_kernels(const mcpl::Module& module) {

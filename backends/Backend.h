@@ -14,6 +14,7 @@
 // BackendList.cpp that registers it. No other backend changes.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -75,11 +76,27 @@ std::vector<GeneratedFile> generate_with(const GenerationInput& input, const std
     return Generator(input, *config, diags).run();
 }
 
-// The name of a kernel's host function in every backend's glue (what an
-// application calls): the kernel's own, unless C++ or the glue's own names
-// take it (then with a trailing underscore); a name with the generator's
-// prefix `mcl_` is spelled `mcl_u_...`.
-std::string host_function_name(const std::string& kernel);
+// An MCPL name as an identifier of generated C, C++, OpenCL C or CUDA code
+// that names what the user named and nothing else (distinct names stay
+// distinct):
+// - a name with the generator's prefix `mcl_` is spelled `mcl_u_...`, which
+//   no generated name is;
+// - a name with a leading underscore, which C and C++ keep for the
+//   implementation (`__global`, `_Bool`), is spelled `mcl_p_...`;
+// - a name written in capitals (`NAN`, `M_PI`, `FLT_MAX`,
+//   `CLK_LOCAL_MEM_FENCE`: the form of the macros the targets' headers
+//   define, which the preprocessor would replace), one of the few lower-case
+//   macros (`errno`, `stdout`, `linux`, `assert`), or one of `reserved`, gets
+//   a trailing underscore, and so does that name already followed by
+//   underscores (`NAN_` becomes `NAN__`).
+std::string target_identifier(const std::string& name, const std::set<std::string>& reserved);
+
+// The spelling of what an application's C++ names in every backend's glue:
+// a module's namespace, a kernel's host function, a record and its fields.
+// target_identifier with the keywords of C++ (and the type words of OpenCL C
+// and CUDA, which see the records too) and the glue's own names reserved,
+// the same for every backend.
+std::string host_identifier(const std::string& name);
 
 // Kernels of a module: its exported functions, or every function with a
 // foreach when it exports none (functions with builtin bodies never are).

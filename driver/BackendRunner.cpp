@@ -16,7 +16,7 @@ using mcpl::Primitive;
 namespace {
 
 std::string c_type(const mcpl::Type& t) {
-    if (t.record) return t.record->name;
+    if (t.record) return backends::host_identifier(t.record->name);
     switch (t.primitive.value_or(Primitive::Int)) {
     case Primitive::Float: return "float";
     case Primitive::Double: return "double";
@@ -58,7 +58,7 @@ const std::vector<std::string>& runnable_backends() {
 std::string BackendHarness::harness_source(const mcpl::Module& module, const mcpl::Function& kernel) const {
     std::vector<const mcpl::RecordType*> records;
     for (const auto& p : kernel.params) collect_records(p->forms.front().resolved_type, records);
-    std::string ns = module.name;
+    std::string ns = backends::host_identifier(module.name);
     std::string out = fmt::format(
         "// The harness of `mclc run`/`verify`: reads the arguments of each run, calls {0}::{1}, writes them back.\n"
         "#include <cstdint>\n#include <cstdio>\n#include <exception>\n#include <fstream>\n#include <memory>\n"
@@ -73,11 +73,11 @@ std::string BackendHarness::harness_source(const mcpl::Module& module, const mcp
         "    else {{ int64_t i = static_cast<int64_t>(v); out.write(reinterpret_cast<const char*>(&i), 8); }}\n}}\n",
         ns, kernel.name, module.name);
     for (const auto* r : records)
-        out += fmt::format("void get({0}::{1}& r);\nvoid put(const {0}::{1}& r);\n", ns, r->name);
+        out += fmt::format("void get({0}::{1}& r);\nvoid put(const {0}::{1}& r);\n", ns, backends::host_identifier(r->name));
     for (const auto* r : records) {
         std::string get_body, put_body;
         for (const auto& f : r->fields) {
-            const std::string& name = f->forms.front().name;
+            std::string name = backends::host_identifier(f->forms.front().name);
             if (f->forms.front().resolved_type.is_array()) {
                 get_body += fmt::format("    for (auto& x : r.{}) get(x);\n", name);
                 put_body += fmt::format("    for (const auto& x : r.{}) put(x);\n", name);
@@ -86,7 +86,7 @@ std::string BackendHarness::harness_source(const mcpl::Module& module, const mcp
                 put_body += fmt::format("    put(r.{});\n", name);
             }
         }
-        out += fmt::format("void get({0}::{1}& r) {{\n{2}}}\nvoid put(const {0}::{1}& r) {{\n{3}}}\n", ns, r->name,
+        out += fmt::format("void get({0}::{1}& r) {{\n{2}}}\nvoid put(const {0}::{1}& r) {{\n{3}}}\n", ns, backends::host_identifier(r->name),
                            get_body, put_body);
     }
     out += "\n}  // namespace\n\nint main(int argc, char** argv) {\n"
@@ -114,7 +114,7 @@ std::string BackendHarness::harness_source(const mcpl::Module& module, const mcp
         }
     }
     out += "        in.close();\n        try {\n";
-    out += fmt::format("            {}::{}({});\n", ns, backends::host_function_name(kernel.name), fmt::join(args, ", "));
+    out += fmt::format("            {}::{}({});\n", ns, backends::host_identifier(kernel.name), fmt::join(args, ", "));
     out += "        } catch (const std::exception& e) {\n"
            "            std::fprintf(stderr, \"%s\\n\", e.what());\n            return 1;\n        }\n"
            "        out.open(argv[run + 1], std::ios::binary);\n";

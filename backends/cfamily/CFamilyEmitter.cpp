@@ -30,7 +30,7 @@ CFamilyEmitter::CFamilyEmitter(const GenerationInput& input, const BackendConfig
       diags_(diags),
       errors_at_start_(diags.error_count()),
       reserved_(std::move(reserved_names)) {
-    module_ = ident(input.module.name);
+    module_ = host_identifier(input.module.name);
 }
 
 // --- what to emit ----------------------------------------------------------------
@@ -87,13 +87,7 @@ void CFamilyEmitter::collect_records(const Function& f) {
 
 // --- names and types ----------------------------------------------------------------
 
-std::string CFamilyEmitter::ident(const std::string& name) const {
-    if (name.rfind("mcl_", 0) == 0) return "mcl_u_" + name.substr(4);
-    // `class_` gets a second underscore too, or it would be `class`'s spelling.
-    size_t end = name.find_last_not_of('_');
-    bool reserved_stem = end != std::string::npos && reserved_.count(name.substr(0, end + 1));
-    return reserved_stem ? name + "_" : name;
-}
+std::string CFamilyEmitter::ident(const std::string& name) const { return target_identifier(name, reserved_); }
 
 std::string CFamilyEmitter::primitive_spelling(Primitive p) {
     switch (p) {
@@ -108,7 +102,7 @@ std::string CFamilyEmitter::primitive_spelling(Primitive p) {
 }
 
 std::string CFamilyEmitter::element_spelling(const Type& t) const {
-    if (t.record) return ident(t.record->name);
+    if (t.record) return host_identifier(t.record->name);
     return primitive_spelling(t.primitive.value_or(Primitive::Void));
 }
 
@@ -149,16 +143,16 @@ std::string CFamilyEmitter::record_definitions() {
     std::string out;
     for (const RecordType* r : records_) {
         // typedef'd, so that C spells the type without `struct` as C++ does
-        out += "typedef struct " + ident(r->name) + " {\n";
+        out += "typedef struct " + host_identifier(r->name) + " {\n";
         for (const auto& field : r->fields) out += "    " + field_declaration(*field) + ";\n";
-        out += "} " + ident(r->name) + ";\n\n";
+        out += "} " + host_identifier(r->name) + ";\n\n";
     }
     return out;
 }
 
 std::string CFamilyEmitter::field_declaration(const Decl& field) {
     const BasicDecl& form = field.forms.front();
-    std::string s = element_spelling(form.resolved_type) + " " + ident(form.name);
+    std::string s = element_spelling(form.resolved_type) + " " + host_identifier(form.name);
     if (form.resolved_type.is_array()) {
         int64_t size = 1;
         for (const Expr* e : all_extents(form.type)) {
@@ -242,7 +236,7 @@ std::string CFamilyEmitter::in_process_glue(const std::string& linkage, const st
         out += fmt::format("        return kernels::{}({});\n", kernel_symbol(*k), fmt::join(args, ", "));
         out += "    } catch (const std::exception& e) {\n";
         out += fmt::format("        throw mcl::Error(std::string(\"{}::{} ({} backend): \") + e.what());\n", module_,
-                           host_function_name(k->name), backend_name());
+                           host_identifier(k->name), backend_name());
         out += "    }\n}\n";
     }
     out += "\n}  // namespace " + module_ + "\n";
@@ -324,8 +318,8 @@ std::string CFamilyEmitter::var(const Expr& e) {
         if (t.record)
             for (const auto& f : t.record->fields)
                 if (f->name() == part.name) field = f.get();
-        if (!field) return s + "." + ident(part.name);
-        s = indexed(s + "." + ident(part.name), part, field->forms.back().type);
+        if (!field) return s + "." + host_identifier(part.name);
+        s = indexed(s + "." + host_identifier(part.name), part, field->forms.back().type);
         t = field->forms.back().resolved_type;
     }
     return s;
@@ -524,7 +518,7 @@ std::string CFamilyEmitter::signature(const Function& f, Role role, bool definit
     std::vector<std::string> params;
     for (const auto& p : f.params) params.push_back(parameter(*p, role, definition));
     return fmt::format("{} {}({})", element_spelling(f.resolved_return_type),
-                       role == Role::Kernel ? kernel_symbol(f) : role == Role::Host ? host_function_name(f.name) : ident(f.name),
+                       role == Role::Kernel ? kernel_symbol(f) : role == Role::Host ? host_identifier(f.name) : ident(f.name),
                        fmt::join(params, ", "));
 }
 

@@ -58,11 +58,9 @@ protected:
     bool generation_failed() const { return diags_.error_count() != errors_at_start_; }
 
     // --- names and types -------------------------------------------------------
-    // An MCPL name as an identifier: reserved words, and reserved words
-    // followed by underscores, get a trailing underscore, and names starting
-    // with `mcl_`, the generator's own prefix, start with `mcl_u_` instead
-    // (which no generated name does): distinct names stay distinct, and the
-    // generator's names never capture or hide the user's.
+    // An MCPL name as an identifier: target_identifier (Backend.h) with this
+    // backend's reserved names, so that the generator's names, the target
+    // language's and its headers' never capture or hide the user's.
     std::string ident(const std::string& name) const;
     static std::string primitive_spelling(mcpl::Primitive p);
     // The element type of `t` (its array groups dropped).

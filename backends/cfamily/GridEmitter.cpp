@@ -140,7 +140,7 @@ std::string GridEmitter::host_launch_sizes(const GridLaunch& launch, size_t laun
 }
 
 std::string GridEmitter::where(const Function& k) const {
-    return fmt::format("{}::{} ({} backend)", module_, host_function_name(k.name), backend_name());
+    return fmt::format("{}::{} ({} backend)", module_, host_identifier(k.name), backend_name());
 }
 
 std::string GridEmitter::resident_parameter(const Decl& d, const std::string& runtime) {
@@ -154,7 +154,7 @@ std::string GridEmitter::resident_parameter(const Decl& d, const std::string& ru
 std::string GridEmitter::resident_signature(const Function& k, const std::string& runtime) {
     std::vector<std::string> params;
     for (const auto& p : k.params) params.push_back(resident_parameter(*p, runtime));
-    return fmt::format("void {}({})", host_function_name(k.name), fmt::join(params, ", "));
+    return fmt::format("void {}({})", host_identifier(k.name), fmt::join(params, ", "));
 }
 
 std::string GridEmitter::glue_header(const std::string& build, const std::string& runtime_header,
@@ -297,7 +297,7 @@ std::string GridEmitter::copying_function(const Function& k, const std::string& 
         args.push_back(name + "_device");
         if (p->is_written) copy_out.push_back(fmt::format("        {}_device.download({});\n", name, name));
     }
-    out += fmt::format("        resident::{}({});\n", host_function_name(k.name), fmt::join(args, ", "));
+    out += fmt::format("        resident::{}({});\n", host_identifier(k.name), fmt::join(args, ", "));
     for (const std::string& c : copy_out) out += c;
     out += "    } catch (const std::exception& e) {\n";
     out += fmt::format("        throw mcl::error_in(\"{}\", e);\n", where(k));

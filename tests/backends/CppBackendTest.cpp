@@ -113,7 +113,7 @@ perfect void k(int n, Pair[n] ps, const float[n] w) {
     EXPECT_THAT(g.file("rec.h"), HasSubstr("typedef struct Pair {\n    float x;\n    float y;\n} Pair;"));
     EXPECT_THAT(g.file("rec.h"), HasSubstr("void k(int n, Pair* ps, const float* w);"));
     EXPECT_THAT(k, HasSubstr("void scale(Pair& p, float f);"));
-    EXPECT_THAT(k, HasSubstr("const float HALF = 0.5f;"));
+    EXPECT_THAT(k, HasSubstr("const float HALF_ = 0.5f;"));
     EXPECT_THAT(k, HasSubstr("((float)std::pow(std::sqrt(w[(i)]), 2))"));
     EXPECT_THAT(k, HasSubstr("((float)((int)(((long long)n + 3 - 1) / 3)))"));
     EXPECT_THAT(k, HasSubstr("device::scale(ps[(i)], "));
@@ -192,6 +192,20 @@ perfect void k(int n, float[n] new, float class_) {
     ASSERT_FALSE(k.empty()) << g.diagnostics();
     // The parameter `class_` stays apart from the local `class`, which would hide it.
     EXPECT_THAT(k, HasSubstr("new_[(i)] = class_ + class__;"));
+}
+
+TEST(CppBackend, NamesLikeMacrosAndReservedNamesAreRenamed) {
+    // NAN and M_PI are macros of <cmath>; names with a leading underscore are
+    // the implementation's. NAN_ stays apart from the spelling of NAN.
+    Generated g = generate(R"(module mac;
+import perfect;
+perfect void k(int n, float[n] NAN, float NAN_, float _x) {
+    foreach (int i in n threads) { float M_PI = 1.0; NAN[i] = M_PI + NAN_ + _x; }
+}
+)");
+    std::string k = g.file("mac_kernels.cpp");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("NAN_[(i)] = (M_PI_ + NAN__) + mcl_p_x;"));
 }
 
 TEST(CppBackend, UserNamesWithTheGeneratorsPrefixAreRenamed) {

@@ -45,6 +45,8 @@ bool CFamilyEmitter::collect() {
     for (const Function* k : kernels_) collect_calls(*k);
     for (const Function* k : kernels_) collect_records(*k);
     for (const Function* f : device_functions_) collect_records(*f);
+    for (const Function* k : kernels_) note_reads_beyond_own_updates(*k);
+    for (const Function* f : device_functions_) note_reads_beyond_own_updates(*f);
     if (allows_recursion()) return true;
     std::vector<const Expr*> recursive = recursive_calls(kernels_);
     for (const Expr* call : recursive)
@@ -489,8 +491,9 @@ void CFamilyEmitter::declaration(const Decl& d) {
         array_declaration(d, qualifier);
     } else {
         std::string init = d.init ? unwrap(expr(*d.init)) : (t.record ? "{}" : "0");
-        // A variable the kernel only writes is the user's to keep; not worth a warning either.
-        line(fmt::format("{}{}{}{} {} = {};", d.is_read ? unused_prefix(d) : unused_attribute(), qualifier,
+        // A variable the kernel only writes (or only updates from itself) is
+        // the user's to keep; not worth a warning either.
+        line(fmt::format("{}{}{}{} {} = {};", read_beyond_own_updates_.count(&d) ? unused_prefix(d) : unused_attribute(), qualifier,
                          d.is_const ? "const " : "",
                          element_spelling(t), name, init));
     }
@@ -525,6 +528,24 @@ std::string CFamilyEmitter::signature(const Function& f, Role role, bool definit
 void CFamilyEmitter::note_uses(const Expr& e) {
     mcpl::for_each_var(e, [&](const Expr& v) {
         if (v.decl) used_.insert(v.decl);
+    });
+}
+
+void CFamilyEmitter::note_reads_beyond_own_updates(const Function& f) {
+    mcpl::for_each_stmt(*f.body, [&](const Stmt& s) {
+        bool update = s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Step;
+        const Decl* updated = update && s.target ? s.target->decl : nullptr;
+        auto note = [&](const Expr& e) {
+            mcpl::for_each_var(e, [&](const Expr& v) {
+                if (v.decl && v.decl != updated) read_beyond_own_updates_.insert(v.decl);
+            });
+        };
+        mcpl::for_each_own_expr(s, [&](const Expr& e) {
+            if (&e != s.target.get() || !update) return note(e);
+            for (const mcpl::VarPart& part : e.var)  // the target's indices are read
+                for (const auto& group : part.indices)
+                    for (const mcpl::ExprPtr& index : group) note(*index);
+        });
     });
 }
 

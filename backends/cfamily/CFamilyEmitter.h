@@ -144,6 +144,10 @@ protected:
     // unused_attribute() for a declaration that the code being printed does
     // not use (see note_uses), else "".
     std::string unused_prefix(const mcpl::Decl& d) const { return used_.count(&d) ? "" : unused_attribute(); }
+    // Records in read_beyond_own_updates_ the variables of `f` that are read
+    // anywhere but in an update of themselves (`x /= 3`, `x++`,
+    // `x = x + 1`): a C compiler counts the others as set but not used.
+    void note_reads_beyond_own_updates(const mcpl::Function& f);
     // Records the variables `s` uses, its nested statements included.
     void note_uses(const mcpl::Stmt& s);
     void note_uses(const mcpl::Expr& e);
@@ -176,6 +180,7 @@ protected:
     int indent_ = 0;
     std::set<const mcpl::Decl*> pointer_scalars_;  // written scalars passed as pointers
     std::set<const mcpl::Decl*> used_;             // variables the code being printed uses
+    std::set<const mcpl::Decl*> read_beyond_own_updates_;  // see note_reads_beyond_own_updates
 
 private:
     void collect_calls(const mcpl::Function& f);

@@ -2,7 +2,7 @@
 // exported kernel `compute` (tests/difftest/ProgramGenerator.cpp says what
 // "well-defined" covers). Deterministic per seed and level.
 //
-//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views]
+//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names]
 #include "ProgramGenerator.h"
 
 #include <cstdlib>
@@ -12,7 +12,7 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views]\n";
+    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names]\n";
     return 2;
 }
 
@@ -35,6 +35,8 @@ int main(int argc, char** argv) {
             else return usage();
         } else if (argument == "--no-parameter-views") {
             options.parameterViews = false;
+        } else if (argument == "--plain-names") {
+            options.capturableNames = false;
         } else {
             return usage();
         }

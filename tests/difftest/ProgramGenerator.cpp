@@ -160,13 +160,26 @@ bool mentions(const std::string& text, const std::string& name) {
 
 std::int64_t magnitude(IntRange r) { return std::max(std::llabs(r.lo), std::llabs(r.hi)); }
 
+// Names a backend, translation or a target's headers could capture or hide:
+// macros of C, OpenCL C and CUDA headers, names the implementation keeps,
+// words of the target languages, the glue's and the generator's own names
+// and their prefix, descriptions, par_groups and memory spaces, and the
+// shapes of the names translation introduces.
+const std::vector<std::string> kCapturableNames = {
+    "NAN", "INFINITY", "M_PI", "FLT_MAX", "EOF", "CLK_LOCAL_MEM_FENCE", "errno", "linux", "_x", "__global",
+    "kernel", "global", "local", "constant", "private", "restrict", "half", "uint", "new", "class", "template",
+    "threadIdx", "blockIdx", "get_global_id", "size_t", "std", "device", "resident", "kernels", "mcl_count_i",
+    "mcl_shared", "gpu", "hopper", "cpu", "perfect", "threads", "blocks", "warps", "vectors", "thread", "block",
+    "main", "dev", "reg", "shared", "nrThreads_i", "b_i", "t_i", "count_i"};
+
 // One program: the state of its scopes and of the unit being generated, and
 // the text written so far.
 class Generator {
 public:
     Generator(const GeneratorOptions& options)
-        : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), level_(options.level), seed_(options.seed),
-          parameterViews_(options.parameterViews) {}
+        : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), names_(options.seed ^ 0x6e616d6573ULL),
+          level_(options.level), seed_(options.seed), parameterViews_(options.parameterViews),
+          capturableNames_(options.capturableNames) {}
 
     std::string run();
 
@@ -175,7 +188,16 @@ private:
     void line(const std::string& text) { body_ += std::string(static_cast<std::size_t>(indent_) * 4, ' ') + text + "\n"; }
     void open(const std::string& text) { line(text + " {"); ++indent_; }
     void close() { --indent_; line("}"); }
-    std::string fresh(const std::string& stem) { return stem + std::to_string(nextName_++); }
+    // A new name: `stem` and a number, or now and then one that generated
+    // code could capture or hide (kCapturableNames), from a stream of its own
+    // so that the names leave the program's structure as it is.
+    std::string fresh(const std::string& stem) {
+        if (capturableNames_ && names_.chance(15)) {
+            const std::string& name = names_.pick(kCapturableNames);
+            if (takenNames_.insert(name).second) return name;
+        }
+        return stem + std::to_string(nextName_++);
+    }
 
     // --- scopes ---------------------------------------------------------
     void pushScope() { scopeMarks_.push_back({scalars_.size(), arrays_.size()}); }
@@ -239,9 +261,12 @@ private:
     Array* findArray(const std::string& name);
 
     Random random_;
+    Random names_;
     Level level_;
     std::uint64_t seed_;
     bool parameterViews_;
+    bool capturableNames_;
+    std::set<std::string> takenNames_;
     std::string body_;
     int indent_ = 0;
     int nextName_ = 0;

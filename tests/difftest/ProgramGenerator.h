@@ -14,6 +14,7 @@ struct GeneratorOptions {
     std::uint64_t seed = 0;
     Level level = Level::Perfect;
     bool parameterViews = true; // `as` views of parameters (const float[n, 3] in6 as float[n * 3] in6flat)
+    bool capturableNames = true; // now and then a name generated code could capture (NAN, kernel, gpu, b_i)
 };
 
 // The MCPL text of the module for these options.

@@ -12,6 +12,7 @@
 #include "driver/GenCommands.h"
 #include "driver/HardwareCommands.h"
 #include "driver/RunCommands.h"
+#include "support/LargeStack.h"
 #include "support/Spelling.h"
 
 namespace {
@@ -208,7 +209,7 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
     try {
-        return run(argc, argv);
+        return mcl::run_on_large_stack([&] { return run(argc, argv); });
     } catch (const std::exception& e) {
         std::cerr << "mclc: internal compiler error: " << e.what()
                   << "\nThis is a bug in mclc; please report it with the input that caused it.\n";

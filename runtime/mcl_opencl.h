@@ -12,6 +12,9 @@
 //     any type, so that GPU-level code runs on PoCL on a machine without a GPU.
 // MCL_OPENCL_REQUIRE_CLEAN_BUILD=1 builds kernels with -Werror and treats a
 // build log that mentions a warning as a failure (the tests use it).
+// MCL_OPENCL_BUILD_OPTIONS adds options to every program build (for example
+// -cl-opt-disable, to tell an OpenCL implementation's optimizer bug from a
+// wrong kernel).
 #ifndef MCL_OPENCL_H
 #define MCL_OPENCL_H
 
@@ -85,10 +88,12 @@ public:
         if (it != programs_.end()) return it->second;
         const char* strict_env = std::getenv("MCL_OPENCL_REQUIRE_CLEAN_BUILD");
         bool strict = strict_env && std::string(strict_env) == "1";
+        std::string options = strict ? "-cl-std=CL1.2 -Werror" : "-cl-std=CL1.2";
+        if (const char* extra = std::getenv("MCL_OPENCL_BUILD_OPTIONS")) options += std::string(" ") + extra;
         cl::Program program(context_, source);
         std::string log;
         try {
-            program.build({device_}, strict ? "-cl-std=CL1.2 -Werror" : "-cl-std=CL1.2");
+            program.build({device_}, options.c_str());
             log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);
         } catch (const cl::Error& e) {
             log = program.getBuildInfo<CL_PROGRAM_BUILD_LOG>(device_);

@@ -73,7 +73,8 @@ std::string BackendHarness::harness_source(const mcpl::Module& module, const mcp
         "    else {{ int64_t i = static_cast<int64_t>(v); out.write(reinterpret_cast<const char*>(&i), 8); }}\n}}\n",
         ns, kernel.name, module.name);
     for (const auto* r : records)
-        out += fmt::format("void get({0}::{1}& r);\nvoid put(const {0}::{1}& r);\n", ns, backends::host_identifier(r->name));
+        out += fmt::format("void get({0}::{1}& r);\nvoid put(const {0}::{1}& r);\n", ns,
+                           backends::host_identifier(r->name));
     for (const auto* r : records) {
         std::string get_body, put_body;
         for (const auto& f : r->fields) {
@@ -86,8 +87,8 @@ std::string BackendHarness::harness_source(const mcpl::Module& module, const mcp
                 put_body += fmt::format("    put(r.{});\n", name);
             }
         }
-        out += fmt::format("void get({0}::{1}& r) {{\n{2}}}\nvoid put(const {0}::{1}& r) {{\n{3}}}\n", ns, backends::host_identifier(r->name),
-                           get_body, put_body);
+        out += fmt::format("void get({0}::{1}& r) {{\n{2}}}\nvoid put(const {0}::{1}& r) {{\n{3}}}\n", ns,
+                           backends::host_identifier(r->name), get_body, put_body);
     }
     out += "\n}  // namespace\n\nint main(int argc, char** argv) {\n"
            "    for (int run = 1; run + 1 < argc; run += 2) {\n"

@@ -145,9 +145,10 @@ std::string CFamilyEmitter::record_definitions() {
     std::string out;
     for (const RecordType* r : records_) {
         // typedef'd, so that C spells the type without `struct` as C++ does
-        out += "typedef struct " + host_identifier(r->name) + " {\n";
+        std::string name = host_identifier(r->name);
+        out += "typedef struct " + name + " {\n";
         for (const auto& field : r->fields) out += "    " + field_declaration(*field) + ";\n";
-        out += "} " + host_identifier(r->name) + ";\n\n";
+        out += "} " + name + ";\n\n";
     }
     return out;
 }
@@ -493,9 +494,9 @@ void CFamilyEmitter::declaration(const Decl& d) {
         std::string init = d.init ? unwrap(expr(*d.init)) : (t.record ? "{}" : "0");
         // A variable the kernel only writes (or only updates from itself) is
         // the user's to keep; not worth a warning either.
-        line(fmt::format("{}{}{}{} {} = {};", read_beyond_own_updates_.count(&d) ? unused_prefix(d) : unused_attribute(), qualifier,
-                         d.is_const ? "const " : "",
-                         element_spelling(t), name, init));
+        std::string unused = read_beyond_own_updates_.count(&d) ? unused_prefix(d) : unused_attribute();
+        line(fmt::format("{}{}{}{} {} = {};", unused, qualifier, d.is_const ? "const " : "", element_spelling(t), name,
+                         init));
     }
     for (size_t i = 1; i < d.forms.size(); ++i) {
         const BasicDecl& alias = d.forms[i];

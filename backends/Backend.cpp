@@ -89,7 +89,7 @@ std::string target_identifier(const std::string& name, const std::set<std::strin
 std::string host_identifier(const std::string& name) {
     static const std::set<std::string> taken = [] {
         std::set<std::string> names = CFamilyEmitter::cpp_keywords();
-        names.insert({"device", "resident"});
+        names.insert({"device", "resident", "on_device"});
         // Records appear in OpenCL C and CUDA kernel code as well: the type
         // words and qualifiers those languages add to C++'s keywords.
         names.insert({"kernel", "global", "local", "constant", "restrict", "half", "uchar", "uint", "ulong",

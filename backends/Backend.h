@@ -40,6 +40,10 @@ struct GenerationInput {
     // translation (WriteCoverage.h); by default none, so glue copies in
     // every array a kernel writes.
     WriteCoverage write_coverage = {};
+    // The C++ namespace of the glue; empty: the module's name. The runtime's
+    // codelet generator sets it (e.g. `mcl_leaf_hopper_opencl::matmul_gpu_v1`) so
+    // that one version generated for several leaves links into one program.
+    std::string host_namespace = {};
 };
 
 class Backend {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -79,16 +80,59 @@ public:
                 if (auto b = parse_backend(name, section, at)) config.backends.emplace(name, std::move(*b));
             }
         }
+        if (root.contains("match")) config.match = parse_match(root["match"]);
         for (const auto& [key, value] : root.items())
-            if (key != "leaf" && key != "backends" && key != "comment")
+            if (key != "leaf" && key != "backends" && key != "comment" && key != "match")
                 diags_.error(locator_.at(locator_.find_key(key, 0)),
                              fmt::format("unknown field \"{}\" in target configuration{}", key,
-                                         did_you_mean(key, {"leaf", "backends", "comment"})));
+                                         did_you_mean(key, {"leaf", "backends", "comment", "match"})));
         if (diags_.error_count() != errors_before) return std::nullopt;
         return config;
     }
 
 private:
+    std::optional<DeviceMatch> parse_match(const nlohmann::json& section) {
+        size_t at = locator_.find_key("match", 0);
+        DeviceMatch match;
+        match.location = locator_.at(at);
+        if (!section.is_object()) {
+            diags_.error(match.location, "\"match\" must be an object with \"device_type\", \"vendor\" and \"name\"");
+            return std::nullopt;
+        }
+        const std::vector<std::string> fields = {"device_type", "vendor", "name"};
+        for (const auto& [key, value] : section.items())
+            if (std::find(fields.begin(), fields.end(), key) == fields.end())
+                diags_.error(locator_.at(locator_.find_key(key, at)),
+                             fmt::format("unknown field \"{}\" in \"match\"{}", key, did_you_mean(key, fields)));
+        bool valid = true;
+        for (const std::string& field : fields) {
+            SourceLocation loc = locator_.at(locator_.find_key(field, at));
+            if (!section.contains(field) || !section[field].is_string()) {
+                diags_.error(match.location, fmt::format("\"match\" has no string field \"{}\"", field));
+                valid = false;
+                continue;
+            }
+            std::string text = section[field].get<std::string>();
+            if (field == "device_type") {
+                if (text != "cpu" && text != "gpu" && text != "accelerator") {
+                    diags_.error(loc, fmt::format("device_type '{}' is not cpu, gpu or accelerator", text));
+                    valid = false;
+                }
+                match.device_type = text;
+                continue;
+            }
+            try {
+                std::regex check(text);
+            } catch (const std::regex_error& e) {
+                diags_.error(loc, fmt::format("\"{}\" is not a valid regular expression: {}", field, e.what()));
+                valid = false;
+            }
+            (field == "vendor" ? match.vendor : match.name) = text;
+        }
+        if (!valid) return std::nullopt;
+        return match;
+    }
+
     std::optional<BackendConfig> parse_backend(const std::string& name, const nlohmann::json& section, size_t at) {
         BackendConfig b;
         b.backend = name;

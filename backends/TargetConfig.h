@@ -12,11 +12,14 @@
 //           "par_groups":    { "<par_group>":    { <backend-specific keys> } },
 //           "memory_spaces": { "<memory space>": { <backend-specific keys> } },
 //           "builtins":      { "<library function>": "<spelling>" },
-//           <other backend-specific keys> } } }
+//           <other backend-specific keys> } },
+//       "match": { "device_type": ..., "vendor": ..., "name": ... } }
 //   "leaf" must name the leaf; par_groups and memory_spaces must name ones
 //   of the leaf; builtin spellings are strings. What the backend-specific
 //   keys mean (e.g. "map" for cpp, "index_query" for OpenCL) is the
 //   backend's business: each validates its own keys when it generates.
+//   "match" (optional, DeviceMatch) must have all three strings, valid
+//   regular expressions and a known device type.
 // Guarantees: on success every name in the result exists in the leaf; every
 //   error is located in the JSON file (at the offending key where it can be
 //   found, at the file otherwise) and names it.
@@ -55,8 +58,22 @@ struct BackendConfig {
     SourceLocation location;   // the backend's key in the file
 };
 
+// Which devices are this leaf (the runtime maps each worker's device to a
+// leaf with it): "match": { "device_type": "gpu", "vendor": "NVIDIA",
+// "name": "H100|H200" }. vendor and name are ECMAScript regular expressions
+// searched for in the device's vendor and name (OpenCL's CL_DEVICE_VENDOR
+// and CL_DEVICE_NAME; for the host CPU, /proc/cpuinfo's vendor_id and model
+// name); device_type is cpu, gpu or accelerator.
+struct DeviceMatch {
+    std::string device_type;
+    std::string vendor;
+    std::string name;
+    SourceLocation location;  // the "match" key in the file
+};
+
 struct TargetConfig {
     std::string leaf;
+    std::optional<DeviceMatch> match;
     std::string path;           // the file it was loaded from
     uint32_t file = 0;          // its id in the source manager
     std::map<std::string, BackendConfig> backends;

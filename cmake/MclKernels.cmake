@@ -71,6 +71,40 @@ function(_mcl_generated_files backend module out_sources out_others)
   set(${out_others} ${others} PARENT_SCOPE)
 endfunction()
 
+# The mclc to run and what the generation depends on: the MCLC argument,
+# MCLC_EXECUTABLE, the target of this very build, else mclc on PATH.
+function(_mcl_find_mclc given out_mclc out_depends)
+  if(given)
+    get_filename_component(mclc "${given}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    set(depends "${mclc}")
+  elseif(MCLC_EXECUTABLE)
+    set(mclc "${MCLC_EXECUTABLE}")
+    set(depends "${mclc}")
+  elseif(TARGET mclc)
+    set(mclc "$<TARGET_FILE:mclc>")
+    set(depends mclc)
+  else()
+    find_program(MCL_MCLC_PROGRAM mclc)
+    if(NOT MCL_MCLC_PROGRAM)
+      message(FATAL_ERROR "mcl_add_kernels: mclc not found: pass MCLC, set MCLC_EXECUTABLE or put mclc on PATH")
+    endif()
+    set(mclc "${MCL_MCLC_PROGRAM}")
+    set(depends "${mclc}")
+  endif()
+  set(${out_mclc} "${mclc}" PARENT_SCOPE)
+  set(${out_depends} "${depends}" PARENT_SCOPE)
+endfunction()
+
+# -I arguments for mclc from INCLUDE_DIRS (relative to the current source dir).
+function(_mcl_include_args dirs out_args)
+  set(args)
+  foreach(dir ${dirs})
+    get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND args -I "${dir}")
+  endforeach()
+  set(${out_args} ${args} PARENT_SCOPE)
+endfunction()
+
 function(mcl_add_kernels)
   cmake_parse_arguments(PARSE_ARGV 0 MCL "" "TARGET;SOURCE;LEAF;BACKEND;MCLC;OUTPUT_DIR" "INCLUDE_DIRS")
   if(MCL_UNPARSED_ARGUMENTS)
@@ -99,25 +133,7 @@ function(mcl_add_kernels)
   # Re-run the configuration when the .mcl file changes (its module name may).
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${source}")
 
-  # mclc: argument, MCLC_EXECUTABLE, the target of this very build, PATH.
-  set(mclc_depends)
-  if(MCL_MCLC)
-    get_filename_component(mclc "${MCL_MCLC}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-    set(mclc_depends "${mclc}")
-  elseif(MCLC_EXECUTABLE)
-    set(mclc "${MCLC_EXECUTABLE}")
-    set(mclc_depends "${mclc}")
-  elseif(TARGET mclc)
-    set(mclc "$<TARGET_FILE:mclc>")
-    set(mclc_depends mclc)
-  else()
-    find_program(MCL_MCLC_PROGRAM mclc)
-    if(NOT MCL_MCLC_PROGRAM)
-      message(FATAL_ERROR "mcl_add_kernels: mclc not found: pass MCLC, set MCLC_EXECUTABLE or put mclc on PATH")
-    endif()
-    set(mclc "${MCL_MCLC_PROGRAM}")
-    set(mclc_depends "${mclc}")
-  endif()
+  _mcl_find_mclc("${MCL_MCLC}" mclc mclc_depends)
 
   if(MCL_OUTPUT_DIR)
     get_filename_component(out "${MCL_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
@@ -125,11 +141,7 @@ function(mcl_add_kernels)
     set(out "${CMAKE_CURRENT_BINARY_DIR}/mcl_gen/${MCL_TARGET}/${module}")
   endif()
 
-  set(include_args)
-  foreach(dir ${MCL_INCLUDE_DIRS})
-    get_filename_component(dir "${dir}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
-    list(APPEND include_args -I "${dir}")
-  endforeach()
+  _mcl_include_args("${MCL_INCLUDE_DIRS}" include_args)
 
   _mcl_generated_files(${MCL_BACKEND} ${module} sources others)
   list(TRANSFORM sources PREPEND "${out}/")
@@ -163,5 +175,86 @@ function(mcl_add_kernels)
     endif()
   endif()
   # The generated glue is C++17.
+  target_compile_features(${MCL_TARGET} PRIVATE cxx_std_17)
+endfunction()
+
+# mcl_add_runtime_kernels: every version of some kernels as tasks of the MCL
+# runtime on StarPU (runtime/mcl_starpu.h), built into a target.
+#
+#   mcl_add_runtime_kernels(TARGET app NAME matmul SOURCES matmul.mcl matmul_gpu.mcl ...
+#                           [INCLUDE_DIRS dir...] [MPI] [MCLC path/to/mclc] [OUTPUT_DIR dir])
+#
+# At build time runs `mclc gen --runtime starpu --name NAME SOURCES... -o OUTPUT_DIR`
+# (again when a source or mclc changes): the most specific version per leaf,
+# generated with the cpp and opencl backends, and the codelets and
+# `NAME::submit` functions in OUTPUT_DIR/NAME.h and NAME.cpp, which compiles
+# the versions' glue with it. Adds NAME.cpp to TARGET, OUTPUT_DIR to its
+# include directories, and links StarPU (pkg-config libstarpu, or
+# libstarpumpi with MPI), OpenCL and OpenMP; MPI also links MPI and defines
+# MCL_RT_WITH_MPI=1. StarPU's calibration goes to ${CMAKE_BINARY_DIR}/starpu
+# unless STARPU_HOME is set when the program runs. OUTPUT_DIR defaults to
+# ${CMAKE_CURRENT_BINARY_DIR}/mcl_gen/<TARGET>/<NAME>.
+function(mcl_add_runtime_kernels)
+  cmake_parse_arguments(PARSE_ARGV 0 MCL "MPI" "TARGET;NAME;MCLC;OUTPUT_DIR" "SOURCES;INCLUDE_DIRS")
+  if(MCL_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "mcl_add_runtime_kernels: unexpected arguments: ${MCL_UNPARSED_ARGUMENTS}")
+  endif()
+  foreach(required TARGET NAME SOURCES)
+    if(NOT MCL_${required})
+      message(FATAL_ERROR "mcl_add_runtime_kernels: ${required} is required")
+    endif()
+  endforeach()
+  if(NOT TARGET ${MCL_TARGET})
+    message(FATAL_ERROR "mcl_add_runtime_kernels: '${MCL_TARGET}' is not a target (create it before calling)")
+  endif()
+  set(sources)
+  foreach(source ${MCL_SOURCES})
+    get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    if(NOT EXISTS "${source}")
+      message(FATAL_ERROR "mcl_add_runtime_kernels: SOURCE '${source}' does not exist")
+    endif()
+    list(APPEND sources "${source}")
+  endforeach()
+  _mcl_find_mclc("${MCL_MCLC}" mclc mclc_depends)
+  _mcl_include_args("${MCL_INCLUDE_DIRS}" include_args)
+  if(MCL_OUTPUT_DIR)
+    get_filename_component(out "${MCL_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  else()
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/mcl_gen/${MCL_TARGET}/${MCL_NAME}")
+  endif()
+  set(stamp "${out}/${MCL_NAME}.mclc-stamp")
+  add_custom_command(
+    OUTPUT "${stamp}"
+    BYPRODUCTS "${out}/${MCL_NAME}.h" "${out}/${MCL_NAME}.cpp" "${out}/versions.txt"
+    COMMAND "${mclc}" gen --runtime starpu --name ${MCL_NAME} ${sources} ${include_args} -o "${out}"
+    COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+    DEPENDS ${sources} ${mclc_depends}
+    COMMENT "mclc gen --runtime starpu --name ${MCL_NAME} (${MCL_SOURCES})"
+    VERBATIM)
+  set_source_files_properties("${out}/${MCL_NAME}.h" "${out}/${MCL_NAME}.cpp" PROPERTIES GENERATED TRUE)
+  target_sources(${MCL_TARGET} PRIVATE "${stamp}" "${out}/${MCL_NAME}.cpp")
+  target_include_directories(${MCL_TARGET} PUBLIC "${out}")
+
+  find_package(PkgConfig REQUIRED)
+  find_package(OpenCL REQUIRED)
+  find_package(OpenMP REQUIRED COMPONENTS CXX)
+  if(MCL_MPI)
+    if(NOT TARGET PkgConfig::MCL_STARPUMPI)
+      pkg_check_modules(MCL_STARPUMPI REQUIRED IMPORTED_TARGET GLOBAL libstarpumpi)
+      # Its cflags turn on StarPU's deprecated names, which warn.
+      set_property(TARGET PkgConfig::MCL_STARPUMPI PROPERTY INTERFACE_COMPILE_OPTIONS "")
+    endif()
+    find_package(MPI REQUIRED COMPONENTS CXX)
+    target_link_libraries(${MCL_TARGET} PUBLIC PkgConfig::MCL_STARPUMPI MPI::MPI_CXX)
+    target_compile_definitions(${MCL_TARGET} PUBLIC MCL_RT_WITH_MPI=1)
+  else()
+    if(NOT TARGET PkgConfig::MCL_STARPU)
+      pkg_check_modules(MCL_STARPU REQUIRED IMPORTED_TARGET GLOBAL libstarpu)
+      set_property(TARGET PkgConfig::MCL_STARPU PROPERTY INTERFACE_COMPILE_OPTIONS "")
+    endif()
+    target_link_libraries(${MCL_TARGET} PUBLIC PkgConfig::MCL_STARPU)
+  endif()
+  target_link_libraries(${MCL_TARGET} PUBLIC OpenCL::OpenCL OpenMP::OpenMP_CXX)
+  target_compile_definitions(${MCL_TARGET} PRIVATE MCL_RT_STARPU_HOME="${CMAKE_BINARY_DIR}/starpu")
   target_compile_features(${MCL_TARGET} PRIVATE cxx_std_17)
 endfunction()

@@ -83,7 +83,7 @@ int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostr
         return fail(fmt::format("target '{}' has no configuration for backend '{}' (it has: {})", gen.target,
                                 gen.backend, fmt::join(config->backend_names(), ", ")));
 
-    mcpl::Program program = load_and_check(session, options, {gen.file});
+    mcpl::Program program = load_and_check(session, options, {gen.files.front()});
     if (session.diags.has_errors() || program.roots.empty()) return session.report(err);
     // Before translation, whose guarded index arithmetic hides which
     // elements a loop writes.

@@ -28,9 +28,11 @@ std::optional<backends::TargetConfig> load_config(Session& session, const std::s
 int list_targets_command(const HardwarePaths& paths, std::ostream& out, std::ostream& err);
 
 struct GenOptions {
-    std::string file;
+    std::vector<std::string> files;  // one without `runtime`
     std::string target;   // a leaf
     std::string backend;
+    std::string runtime;  // "starpu": every version of the kernels in `files` as runtime tasks
+    std::string name;     // with `runtime`: the generated namespace
     std::string output_dir;
 };
 

@@ -12,6 +12,7 @@
 #include "driver/GenCommands.h"
 #include "driver/HardwareCommands.h"
 #include "driver/RunCommands.h"
+#include "driver/RuntimeGen.h"
 #include "support/LargeStack.h"
 #include "support/Spelling.h"
 
@@ -121,18 +122,35 @@ int run(int argc, char** argv) {
     });
 
     mcl::driver::GenOptions gen_options;
-    auto* gen = app.add_subcommand("gen", "Translate a module to a leaf and generate kernel source and host glue");
-    gen->add_option("--target", gen_options.target, "The leaf to generate code for (see list-targets)")
-        ->required()
-        ->type_name("LEAF");
-    gen->add_option("--backend", gen_options.backend, "The code generator (e.g. cpp)")->required()->type_name("B");
-    gen->add_option("FILE", gen_options.file, "MCPL file")->required();
+    auto* gen = app.add_subcommand("gen", "Translate a module to a leaf and generate kernel source and host glue; "
+                                          "with --runtime starpu, every version of a kernel as runtime tasks");
+    auto* gen_target = gen->add_option("--target", gen_options.target, "The leaf to generate code for (see list-targets)")
+                           ->type_name("LEAF");
+    auto* gen_backend =
+        gen->add_option("--backend", gen_options.backend, "The code generator (e.g. cpp)")->type_name("B");
+    auto* gen_runtime = gen->add_option("--runtime", gen_options.runtime,
+                                        "Generate the versions in FILE... as tasks of the runtime (starpu): the most "
+                                        "specific version per leaf, codelets and submit functions")
+                            ->type_name("R");
+    gen->add_option("--name", gen_options.name,
+                    "With --runtime: the namespace and file names (default: the most abstract version's module)")
+        ->needs(gen_runtime)
+        ->type_name("NAME");
+    gen_target->excludes(gen_runtime);
+    gen_backend->excludes(gen_runtime);
+    gen->add_option("FILE", gen_options.files, "MCPL file (with --runtime: every version of the kernels)")->required();
     gen->add_option("-o", gen_options.output_dir, "Directory to write the files into (created when missing)")
         ->required()
         ->type_name("DIR");
     add_include(gen);
     add_hwd_path(gen);
     gen->callback([&] {
+        if (!gen_options.runtime.empty()) {
+            status = mcl::driver::runtime_gen_command(frontend_options(), gen_options, std::cout, std::cerr);
+            return;
+        }
+        if (gen_options.target.empty() || gen_options.backend.empty() || gen_options.files.size() != 1)
+            throw CLI::ValidationError("gen", "needs --target, --backend and one FILE (or --runtime and FILE...)");
         status = mcl::driver::gen_command(frontend_options(), gen_options, std::cout, std::cerr);
     });
 

@@ -433,7 +433,17 @@ private:
             }
             check_interpreter(*version, file, fmt::format("interpreter at {}", leaf), {});
             std::optional<backends::TargetConfig> config = load_config(*version->session, leaf, config_path);
-            if (!config) continue;
+            if (!config) {
+                // A broken configuration is the user's error, not a leaf to skip quietly.
+                std::ostringstream text;
+                version->session->report(text);
+                std::string errors = text.str();
+                size_t at = errors.find("error:");
+                size_t start = at == std::string::npos ? 0 : errors.rfind('\n', at) + 1;
+                report(file, fmt::format("target configuration of {}", leaf),
+                       errors.substr(start == std::string::npos ? 0 : start, errors.find('\n', start) - start));
+                continue;
+            }
             const std::vector<std::string>& wanted = verify_.backends.empty() ? runnable_backends() : verify_.backends;
             for (const std::string& b : config->backend_names()) {
                 bool runnable = std::find(runnable_backends().begin(), runnable_backends().end(), b) !=

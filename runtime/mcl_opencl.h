@@ -28,6 +28,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "mcl_runtime.h"
@@ -74,6 +75,11 @@ public:
         if (!d) d.reset(new Device(choose(type)));
         return *d;
     }
+
+    // A device whose context and queue belong to someone else (a task
+    // runtime's OpenCL worker); programs are still built once per device.
+    Device(cl::Device device, cl::Context context, cl::CommandQueue queue)
+        : device_(std::move(device)), context_(std::move(context)), queue_(std::move(queue)) {}
 
     const cl::Device& device() const { return device_; }
     cl::Context& context() { return context_; }
@@ -186,6 +192,11 @@ public:
                         error_text(e));
         }
     }
+
+    // `count` elements in `buffer`, which someone else allocated and fills
+    // (a task runtime's copy of the data on this device).
+    DeviceArray(Device& device, cl::Buffer buffer, size_t count)
+        : device_(&device), count_(count), buffer_(std::move(buffer)) {}
 
     void upload(const T* host) {
         if (!count_) return;

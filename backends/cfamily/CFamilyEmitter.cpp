@@ -30,7 +30,7 @@ CFamilyEmitter::CFamilyEmitter(const GenerationInput& input, const BackendConfig
       diags_(diags),
       errors_at_start_(diags.error_count()),
       reserved_(std::move(reserved_names)) {
-    module_ = host_identifier(input.module.name);
+    module_ = input.host_namespace.empty() ? host_identifier(input.module.name) : input.host_namespace;
 }
 
 // --- what to emit ----------------------------------------------------------------

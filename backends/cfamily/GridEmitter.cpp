@@ -151,8 +151,9 @@ std::string GridEmitter::resident_parameter(const Decl& d, const std::string& ru
                        ident(form.name));
 }
 
-std::string GridEmitter::resident_signature(const Function& k, const std::string& runtime) {
+std::string GridEmitter::resident_signature(const Function& k, const std::string& runtime, bool on_device) {
     std::vector<std::string> params;
+    if (on_device) params.push_back(runtime + "::Device& mcl_device");
     for (const auto& p : k.params) params.push_back(resident_parameter(*p, runtime));
     return fmt::format("void {}({})", host_identifier(k.name), fmt::join(params, ", "));
 }
@@ -169,8 +170,12 @@ std::string GridEmitter::glue_header(const std::string& build, const std::string
         out += signature(*k, Role::Host, false) + ";\n\n";
     }
     out += "// The same kernels on data that stays on device() between calls.\nnamespace resident {\n";
-    for (const Function* k : kernels_) out += resident_signature(*k, runtime) + ";\n";
-    out += "}  // namespace resident\n\n}  // namespace " + module_ + "\n";
+    for (const Function* k : kernels_) out += resident_signature(*k, runtime, false) + ";\n";
+    out += "}  // namespace resident\n\n";
+    out += "// The resident kernels on a device the caller set up (a task runtime's context and queue).\n"
+           "namespace on_device {\n";
+    for (const Function* k : kernels_) out += resident_signature(*k, runtime, true) + ";\n";
+    out += "}  // namespace on_device\n\n}  // namespace " + module_ + "\n";
     return out;
 }
 
@@ -178,8 +183,8 @@ std::string GridEmitter::resident_function(const Function& k, const std::string&
                                            const LaunchCode& launch_code, const std::string& finish,
                                            const std::string& api_catch) {
     const GridPlan& plan = plan_of(k);
-    std::string out = fmt::format("\n{} {{\n    try {{\n", resident_signature(k, runtime));
-    out += "        " + runtime + "::Device& mcl_device = device();\n" + setup;
+    std::string out = fmt::format("\n{} {{\n    try {{\n", resident_signature(k, runtime, true));
+    out += setup;
     for (const auto& s : k.body->body) out += host_statement(plan, *s, runtime, launch_code, 2);
     out += finish + api_catch;
     out += "    } catch (const std::exception& e) {\n";
@@ -266,8 +271,15 @@ std::string GridEmitter::glue_namespace(const std::string& prelude, const std::s
                                         const std::function<std::string(const Function&)>& resident) {
     std::string out = "namespace " + module_ + " {\n\n" + prelude;
     out += runtime + "::Device& device() { return " + device_definition + "; }\n\n";
-    out += "namespace resident {\n";
+    out += "namespace on_device {\n";
     for (const Function* k : kernels_) out += resident(*k);
+    out += "}  // namespace on_device\n\nnamespace resident {\n";
+    for (const Function* k : kernels_) {
+        std::vector<std::string> args = {"device()"};
+        for (const auto& p : k->params) args.push_back(ident(p->forms.front().name));
+        out += fmt::format("\n{} {{\n    on_device::{}({});\n}}\n", resident_signature(*k, runtime, false),
+                           host_identifier(k->name), fmt::join(args, ", "));
+    }
     out += "}  // namespace resident\n";
     for (const Function* k : kernels_) out += copying_function(*k, runtime);
     out += "\n}  // namespace " + module_ + "\n";

@@ -99,7 +99,8 @@ protected:
     std::string where(const mcpl::Function& k) const;
     // `void k(...)` of the resident API: DeviceArray<T>& for arrays and
     // written scalars (const when only read), other scalars by value.
-    std::string resident_signature(const mcpl::Function& k, const std::string& runtime);
+    // `on_device`: the overload whose first parameter is the device to run on.
+    std::string resident_signature(const mcpl::Function& k, const std::string& runtime, bool on_device);
     // `<module>.h`: `build` (a comment line) and the runtime header's
     // include, the records, device() (`device_note` documents it), each
     // kernel's copying function and the resident API.

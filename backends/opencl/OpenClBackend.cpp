@@ -32,7 +32,7 @@ const std::set<std::string> kOpenClReserved = {
     "tan", "tanh", "erf", "fma", "mad", "dot", "clamp", "mix", "sign", "select", "abs", "atomic_add",
     "atomic_cmpxchg", "atomic_inc", "convert_int", "as_int", "as_float", "class", "namespace", "new", "delete",
     "template", "this", "operator", "public", "private_", "protected", "virtual", "friend", "using", "try",
-    "catch", "throw", "mcl", "std", "cl", "device", "resident", "kSource", "mcl_atomic_add_float"};
+    "catch", "throw", "mcl", "std", "cl", "device", "resident", "on_device", "kSource", "mcl_atomic_add_float"};
 
 class OpenClGenerator : public GridEmitter {
 public:

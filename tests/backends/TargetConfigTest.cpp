@@ -142,6 +142,32 @@ TEST(TargetConfig, BuiltinsMustBeStrings) {
     EXPECT_THAT(l->text(), HasSubstr("builtin 'sqrt' of backend 'cpp' must be spelt by a non-empty string"));
 }
 
+// The device match of the runtime: three strings, a known device type and
+// valid regular expressions, each error at its key.
+std::string with_match(const std::string& match) {
+    std::string json = kValid;
+    json.insert(json.rfind('}'), ",\n  \"match\": " + match + "\n");
+    return json;
+}
+
+TEST(TargetConfig, DeviceMatch) {
+    auto l = load(with_match(R"({ "device_type": "cpu", "vendor": "Intel|AMD", "name": "." })"));
+    ASSERT_TRUE(l->config) << l->text();
+    ASSERT_TRUE(l->config->match);
+    EXPECT_EQ(l->config->match->device_type, "cpu");
+    EXPECT_EQ(l->config->match->vendor, "Intel|AMD");
+    EXPECT_FALSE(load(kValid)->config->match);
+
+    auto type = load(with_match(R"({ "device_type": "fpga", "vendor": "X", "name": "." })"));
+    EXPECT_FALSE(type->config);
+    EXPECT_THAT(type->text(), HasSubstr("device_type 'fpga' is not cpu, gpu or accelerator"));
+    auto regex = load(with_match(R"({ "device_type": "gpu", "vendor": "[", "name": "." })"));
+    EXPECT_THAT(regex->text(), HasSubstr("error: \"vendor\" is not a valid regular expression"));
+    auto missing = load(with_match(R"({ "device_type": "gpu", "vendor": "NVIDIA", "nmae": "H100" })"));
+    EXPECT_THAT(missing->text(), HasSubstr("unknown field \"nmae\" in \"match\"; did you mean 'name'?"));
+    EXPECT_THAT(missing->text(), HasSubstr("\"match\" has no string field \"name\""));
+}
+
 TEST(TargetConfig, InvalidJsonIsLocated) {
     auto l = load("{\n  \"leaf\": \"x86_avx2\",\n  \"backends\": { ,\n}\n");
     EXPECT_FALSE(l->config);

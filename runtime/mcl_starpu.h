@@ -286,6 +286,9 @@ public:
     // Brings the current contents to the application's memory on rank 0
     // (on every rank without MPI), waiting for the tasks that write it.
     void gather();
+    // Starts gather() without waiting, so that the transfers of many arrays
+    // overlap: call it for each, then gather() for each.
+    void start_gather();
 
 private:
     Runtime& runtime_;
@@ -293,6 +296,7 @@ private:
     size_t count_;
     int owner_;
     starpu_data_handle_t handle_ = nullptr;
+    bool gather_started_ = false;
     T placeholder_{};  // StarPU needs storage for an empty array
 };
 
@@ -995,10 +999,28 @@ Vector<T>::Vector(Runtime& runtime, T* data, size_t count, int owner)
 }
 
 template <typename T>
-void Vector<T>::gather() {
+void Vector<T>::start_gather() {
+    gather_started_ = true;
 #if MCL_RT_WITH_MPI
     if (runtime_.distributed()) {
-        starpu_mpi_get_data_on_node(MPI_COMM_WORLD, handle_, 0);
+        starpu_mpi_get_data_on_node_detached(MPI_COMM_WORLD, handle_, 0, nullptr, nullptr);
+        return;
+    }
+#endif
+    // Acquiring orders the fetch after the tasks that write the array; the
+    // callback lets go at once, leaving a valid copy in host memory.
+    starpu_data_acquire_cb(
+        handle_, STARPU_R, [](void* handle) { starpu_data_release(static_cast<starpu_data_handle_t>(handle)); },
+        handle_);
+}
+
+template <typename T>
+void Vector<T>::gather() {
+    bool started = gather_started_;
+    gather_started_ = false;
+#if MCL_RT_WITH_MPI
+    if (runtime_.distributed()) {
+        if (!started) starpu_mpi_get_data_on_node(MPI_COMM_WORLD, handle_, 0);
         if (runtime_.rank() != 0) return;
         starpu_data_acquire(handle_, STARPU_R);
         T* local = static_cast<T*>(starpu_data_get_local_ptr(handle_));
@@ -1007,6 +1029,7 @@ void Vector<T>::gather() {
         return;
     }
 #endif
+    (void)started;
     starpu_data_acquire(handle_, STARPU_R);
     starpu_data_release(handle_);
 }
@@ -1032,6 +1055,7 @@ TiledMatrix<T>::TiledMatrix(Runtime& runtime, T* data, size_t rows, size_t cols,
 
 template <typename T>
 void TiledMatrix<T>::gather() {
+    for (auto& t : tiles_) t->start_gather();
     for (size_t i = 0; i < row_tiles_; ++i)
         for (size_t j = 0; j < col_tiles_; ++j) {
             Matrix<T>& t = tile(i, j);

@@ -30,7 +30,7 @@ mclc_test(runtime.bad_match_regex 1
 
 if(MCL_BUILD_RUNTIME_EXAMPLES)
   foreach(app ${MCL_RUNTIME_APPS})
-    foreach(mode cpu opencl both static affinity mpi fail-opencl fail-cpu trace)
+    foreach(mode cpu opencl both static affinity mpi fail-opencl fail-cpu trace leaf generic)
       add_test(NAME runtime.${app}.${mode}
                COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/runtime/run_app.sh $<TARGET_FILE:runtime_${app}> ${mode})
       set_tests_properties(runtime.${app}.${mode} PROPERTIES TIMEOUT 300 LABELS runtime

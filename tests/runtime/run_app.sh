@@ -12,6 +12,9 @@
 #   fail-opencl  every OpenCL implementation fails: its tasks run again on a CPU worker's version
 #   fail-cpu     every CPU implementation fails: its tasks run again with an OpenCL version
 #   trace        both kinds, static, with MCL_RT_TRACE: a valid Chrome trace with tasks on both
+#   leaf         MCL_RT_LEAF=opencl0:hopper: the OpenCL worker runs the versions chosen for hopper
+#   generic      MCL_RT_LEAF=opencl0:alveo_u250, a leaf without an OpenCL version: the worker runs
+#                the cpu level's version and says so
 set -u
 app=$1 mode=$2
 shift 2
@@ -79,7 +82,19 @@ fail-cpu)
   expect 'grep -q "injected failure (MCL_RT_FAIL=cpu); ran .*, opencl) instead" <<<"$output"' ;;
 trace)
   STARPU_NCPU=1 STARPU_NOPENCL=1 MCL_RT_TRACE=$home/trace.json run "$app" --static "$@"
-  python3 "$here/check_trace.py" "$home/trace.json" || exit 1 ;;
+  python3 "$here/check_trace.py" "$home/trace.json" || exit 1
+  # Its Gantt chart is a well-formed SVG with a bar per task.
+  "$here/../../scripts/trace-gantt" "$home/trace.json" -o "$home/trace.svg" || exit 1
+  python3 -c 'import sys, xml.etree.ElementTree as ET
+bars = [r for r in ET.parse(sys.argv[1]).iter("{http://www.w3.org/2000/svg}rect") if r.find("{http://www.w3.org/2000/svg}title") is not None]
+sys.exit(0 if bars else "no task bars in the chart")' "$home/trace.svg" || exit 1 ;;
+leaf)
+  STARPU_NCPU=0 STARPU_NOPENCL=1 MCL_RT_LEAF=opencl0:hopper run "$app" "$@"
+  expect 'grep -qE "^  [a-z_0-9]+ \(hopper, opencl\): [1-9]" <<<"$output"' ;;
+generic)
+  STARPU_NCPU=0 STARPU_NOPENCL=1 MCL_RT_LEAF=opencl0:alveo_u250 run "$app" "$@"
+  expect 'grep -q "is .alveo_u250., which has no version of .*; it runs .*, the version for the cpu level" <<<"$output"'
+  expect 'grep -qE "^  [a-z_0-9]+ \(x86_avx2, opencl\): [1-9]" <<<"$output"' ;;
 *)
   echo "run_app: unknown mode '$mode'"
   exit 2 ;;

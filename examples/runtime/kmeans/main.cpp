@@ -91,12 +91,17 @@ int main(int argc, char** argv) {
                         kmeans::submit(runtime, int(chunk_size(i)), kClusters, kDimensions, *members[i],
                                        *chunk_sums[i], *chunk_counts[i], *point_chunks[i], current, placement.next());
                     for (size_t i = 0; i < chunks; ++i) {
+                        chunk_sums[i]->start_gather();
+                        chunk_counts[i]->start_gather();
+                    }
+                    for (size_t i = 0; i < chunks; ++i) {
                         chunk_sums[i]->gather();
                         chunk_counts[i]->gather();
                     }
                 }
                 if (runtime.rank() == 0) move_centroids(centroids, sums, counts);
             }
+            for (auto& m : members) m->start_gather();
             for (auto& m : members) m->gather();
             seconds = stopwatch.seconds();
         }

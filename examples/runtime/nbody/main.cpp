@@ -66,6 +66,7 @@ int main(int argc, char** argv) {
                     for (size_t i = 0; i < blocks; ++i)
                         nbody::submit(runtime, int(n), int(block_size(i)), int(i * block), kSoftening,
                                       *block_acc[i], current, placement.next());
+                    for (auto& a : block_acc) a->start_gather();
                     for (auto& a : block_acc) a->gather();
                 }
                 if (runtime.rank() == 0) move_bodies(bodies, velocities, acc);

@@ -315,9 +315,10 @@ private:
 
 // A row-major matrix cut into tiles of tile_rows x tile_cols (smaller at the
 // right and bottom edges), each a contiguous Matrix that tasks use on their
-// own. The tiles are distributed block-cyclically over the ranks under MPI
-// (tile (i, j) belongs to rank (i + j) mod ranks). gather() writes the
-// tiles back into the matrix on rank 0.
+// own. Under MPI the tiles are distributed 2-D block-cyclically over a grid
+// of pr x pc ranks (pr the largest divisor of the rank count not above its
+// square root): tile (i, j) belongs to rank (i mod pr) * pc + (j mod pc).
+// gather() writes the tiles back into the matrix on rank 0.
 template <typename T>
 class TiledMatrix {
 public:
@@ -1048,7 +1049,11 @@ TiledMatrix<T>::TiledMatrix(Runtime& runtime, T* data, size_t rows, size_t cols,
             for (size_t r = 0; r < h; ++r)
                 std::copy_n(data + (i * tile_rows + r) * cols + j * tile_cols, w, tile.data() + r * w);
             storage_.push_back(std::move(tile));
-            int owner = static_cast<int>((i + j) % static_cast<size_t>(runtime.ranks()));
+            size_t ranks = static_cast<size_t>(runtime.ranks()), pr = 1;
+            for (size_t d = 1; d * d <= ranks; ++d)
+                if (ranks % d == 0) pr = d;
+            size_t pc = ranks / pr;
+            int owner = static_cast<int>((i % pr) * pc + (j % pc));
             tiles_.push_back(std::make_unique<Matrix<T>>(runtime, storage_.back().data(), h, w, owner));
         }
 }

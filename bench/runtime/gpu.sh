@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.."
 out=${1:-build/runtime-gpu}
 mclc=${MCLC:-build/driver/mclc}
 rm -rf "$out" && mkdir -p "$out/debs" "$out/include/CL" "$out/gen" "$out/examples/runtime" "$out/examples/matmul" "$out/bench"
-(cd "$out/debs" && apt-get download libstarpu-1.3-9 libstarpu-dev libglpk40 libamd2 libcolamd2 libsuitesparseconfig5 libltdl7 > /dev/null)
+(cd "$out/debs" && apt-get download libstarpu-1.3-9 libstarpu-dev libglpk40 libamd2 libcolamd2 libsuitesparseconfig5 libltdl7 > /dev/null 2>&1)
 cp /usr/include/CL/opencl.hpp "$out/include/CL/"
 "$mclc" gen --runtime starpu --name matmul examples/matmul/*.mcl -I examples -o "$out/gen/matmul" > /dev/null
 "$mclc" gen --runtime starpu --name kmeans examples/runtime/kmeans/kmeans.mcl examples/runtime/kmeans/kmeans_gpu.mcl \
@@ -50,7 +50,11 @@ for app in matmul kmeans nbody; do
   build "runtime_$app" "$here/examples/runtime/$app/main.cpp" "$here/gen/$app"
 done
 build runtime_overhead "$here/bench/Overhead.cpp" "$here/gen/empty"
-python3 "$here/bench/run.py" --gpu --cpu-workers "$(( $(nproc) - 2 ))" --bin "$here/bin" --results "$here/RESULTS-gpu.md" "$@"
+# Debian's StarPU has at most 4 CPU workers; leave a core to the GPU's driver thread and one to the program.
+cpus=$(( $(nproc) - 2 ))
+[ "$cpus" -gt 4 ] && cpus=4
+[ "$cpus" -lt 1 ] && cpus=1
+python3 "$here/bench/run.py" --gpu --cpu-workers "$cpus" --bin "$here/bin" --results "$here/RESULTS-gpu.md" "$@"
 SCRIPT
 chmod +x "$out/run-on-gpu.sh"
 echo "packed $out ($(du -sh "$out" | cut -f1)): copy it to a GPU machine and run $out/run-on-gpu.sh there"

@@ -1,5 +1,6 @@
 #include "driver/RuntimeGen.h"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -126,6 +127,10 @@ int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, s
     if (gen.runtime != "starpu") return fail(fmt::format("unknown runtime '{}' (there is: starpu)", gen.runtime));
     if (!gen.target.empty() || !gen.backend.empty())
         return fail("--runtime picks the leaves and backends itself: leave out --target and --backend");
+    bool identifier = !gen.name.empty() && !std::isdigit(static_cast<unsigned char>(gen.name.front()));
+    for (char c : gen.name) identifier = identifier && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    if (!gen.name.empty() && !identifier)
+        return fail(fmt::format("--name '{}' is not an identifier (it names the namespace and the files)", gen.name));
 
     // The leaves with a configuration, their backends and device matches.
     std::vector<rtgen::LeafSource> leaves;

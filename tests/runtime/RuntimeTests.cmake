@@ -22,6 +22,8 @@ mclc_test(runtime.record_array_refused 1
           "record_param.mcl:6:42: error: the runtime cannot pass 'c' of kernel 'conjugate': it moves arrays of numbers and scalars, not records"
           gen --runtime starpu ${RUNTIME_INPUTS}/record_param.mcl -I ${CMAKE_SOURCE_DIR}/examples
           -o ${CMAKE_CURRENT_BINARY_DIR}/runtime_refused)
+mclc_test(runtime.name_not_an_identifier 1 "error: --name 'bad-name' is not an identifier"
+          gen --runtime starpu --name bad-name ${RUNTIME_INPUTS}/scale.mcl -o ${CMAKE_CURRENT_BINARY_DIR}/runtime_refused)
 mclc_test(runtime.unknown_runtime 1 "error: unknown runtime 'cuda' \\(there is: starpu\\)"
           gen --runtime cuda ${RUNTIME_INPUTS}/scale.mcl -o ${CMAKE_CURRENT_BINARY_DIR}/runtime_refused)
 mclc_test(runtime.target_and_runtime_exclusive 2 "--target excludes --runtime"

@@ -23,10 +23,33 @@ mcpl::Program load_and_check(Session& session, const FrontendOptions& options,
     return program;
 }
 
+std::optional<cnc::CheckedGraph> load_and_check_graph(Session& session, const FrontendOptions& options,
+                                                     const std::string& file, mcpl::Program& program,
+                                                     std::optional<cnc::LoadedGraph>& loaded) {
+    loaded = cnc::load_graph(file, options.include_roots, session.sources, session.diags);
+    if (!loaded) return std::nullopt;
+    program = load_and_check(session, options, loaded->module_files);
+    if (session.diags.has_errors()) return std::nullopt;
+    return cnc::check_graph(loaded->graph, program, session.diags);
+}
+
+bool is_graph_file(const std::string& file) {
+    return file.size() > 4 && file.compare(file.size() - 4, 4, ".cnc") == 0;
+}
+
 int check_command(const FrontendOptions& options, const std::vector<std::string>& files, std::ostream&,
                   std::ostream& err) {
     Session session(options.hardware);
-    load_and_check(session, options, files);
+    std::vector<std::string> modules;
+    for (const std::string& f : files)
+        if (!is_graph_file(f)) modules.push_back(f);
+    if (!modules.empty()) load_and_check(session, options, modules);
+    for (const std::string& f : files) {
+        if (!is_graph_file(f)) continue;
+        mcpl::Program program;
+        std::optional<cnc::LoadedGraph> loaded;
+        load_and_check_graph(session, options, f, program, loaded);
+    }
     return session.report(err);
 }
 

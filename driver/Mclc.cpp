@@ -64,8 +64,8 @@ int run(int argc, char** argv) {
     };
 
     std::vector<std::string> check_files;
-    auto* check = app.add_subcommand("check", "Parse and check MCPL modules and what they import");
-    check->add_option("FILE", check_files, "MCPL files")->required();
+    auto* check = app.add_subcommand("check", "Parse and check MCPL modules and what they import, and Concurrent Collections graphs (.cnc)");
+    check->add_option("FILE", check_files, "MCPL files and .cnc graphs")->required();
     add_include(check);
     add_hwd_path(check);
     check->callback([&] {

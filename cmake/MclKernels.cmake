@@ -231,6 +231,14 @@ function(mcl_add_runtime_kernels)
   target_sources(${MCL_TARGET} PRIVATE "${stamp}" "${out}/${MCL_NAME}.cpp")
   target_include_directories(${MCL_TARGET} PUBLIC "${out}")
 
+  _mcl_link_runtime(${MCL_TARGET} "${MCL_MPI}")
+endfunction()
+
+# What a program of runtime tasks links: StarPU (or StarPU-MPI with MPI),
+# OpenCL and OpenMP; the calibration folder of the build tree.
+function(_mcl_link_runtime target mpi)
+  set(MCL_TARGET ${target})
+  set(MCL_MPI ${mpi})
   find_package(PkgConfig REQUIRED)
   find_package(OpenCL REQUIRED)
   find_package(OpenMP REQUIRED COMPONENTS CXX)
@@ -253,4 +261,49 @@ function(mcl_add_runtime_kernels)
   target_link_libraries(${MCL_TARGET} PUBLIC OpenCL::OpenCL OpenMP::OpenMP_CXX)
   target_compile_definitions(${MCL_TARGET} PRIVATE MCL_RT_STARPU_HOME="${CMAKE_BINARY_DIR}/starpu")
   target_compile_features(${MCL_TARGET} PRIVATE cxx_std_17)
+endfunction()
+
+# mcl_add_graph: a Concurrent Collections graph (.cnc) on the runtime.
+#
+#   mcl_add_graph(TARGET app GRAPH pipeline.cnc [VERSIONS filters_gpu.mcl ...]
+#                 [INCLUDE_DIRS dir...] [MPI] [MCLC path/to/mclc] [OUTPUT_DIR dir])
+#
+# At build time runs `mclc gen --graph GRAPH VERSIONS... -o OUTPUT_DIR`: the
+# graph's coordination code (namespace <G>, G the graph file's name, with
+# `<G>::run(runtime, environment)` in <G>.h) and its steps' kernels, the
+# imported modules and the further VERSIONS, as runtime tasks (namespace
+# <G>_steps). Adds both to TARGET and links the runtime as
+# mcl_add_runtime_kernels does. The imported modules are not tracked as
+# dependencies: list them in VERSIONS or touch the graph when they change.
+function(mcl_add_graph)
+  cmake_parse_arguments(PARSE_ARGV 0 MCL "MPI" "TARGET;GRAPH;MCLC;OUTPUT_DIR" "VERSIONS;INCLUDE_DIRS")
+  _mcl_check_arguments(mcl_add_graph TARGET GRAPH)
+  get_filename_component(graph "${MCL_GRAPH}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+  get_filename_component(name "${graph}" NAME_WE)
+  set(versions)
+  foreach(source ${MCL_VERSIONS})
+    get_filename_component(source "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND versions "${source}")
+  endforeach()
+  _mcl_find_mclc("${MCL_MCLC}" mclc mclc_depends)
+  _mcl_include_args("${MCL_INCLUDE_DIRS}" include_args)
+  if(MCL_OUTPUT_DIR)
+    get_filename_component(out "${MCL_OUTPUT_DIR}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  else()
+    set(out "${CMAKE_CURRENT_BINARY_DIR}/mcl_gen/${MCL_TARGET}/${name}")
+  endif()
+  set(stamp "${out}/${name}.mclc-stamp")
+  set(generated "${out}/${name}.cpp" "${out}/${name}_steps.cpp")
+  add_custom_command(
+    OUTPUT "${stamp}"
+    BYPRODUCTS ${generated} "${out}/${name}.h" "${out}/${name}_steps.h"
+    COMMAND "${mclc}" gen --graph "${graph}" ${versions} ${include_args} -o "${out}"
+    COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+    DEPENDS "${graph}" ${versions} ${mclc_depends}
+    COMMENT "mclc gen --graph ${MCL_GRAPH}"
+    VERBATIM)
+  set_source_files_properties(${generated} PROPERTIES GENERATED TRUE)
+  target_sources(${MCL_TARGET} PRIVATE "${stamp}" ${generated})
+  target_include_directories(${MCL_TARGET} PUBLIC "${out}")
+  _mcl_link_runtime(${MCL_TARGET} "${MCL_MPI}")
 endfunction()

@@ -32,7 +32,8 @@ struct GenOptions {
     std::string target;   // a leaf
     std::string backend;
     std::string runtime;  // "starpu": every version of the kernels in `files` as runtime tasks
-    std::string name;     // with `runtime`: the generated namespace
+    std::string name;     // with `runtime` or `graph`: the generated namespace
+    std::string graph;    // a .cnc graph: its coordination code and its steps as runtime tasks
     std::string output_dir;
 };
 

@@ -132,20 +132,33 @@ int run(int argc, char** argv) {
                                         "Generate the versions in FILE... as tasks of the runtime (starpu): the most "
                                         "specific version per leaf, codelets and submit functions")
                             ->type_name("R");
+    auto* gen_graph = gen->add_option("--graph", gen_options.graph,
+                                      "Generate a Concurrent Collections graph (.cnc) on the runtime: its coordination "
+                                      "code, and its steps' kernels (with the further versions FILE...) as tasks")
+                          ->type_name("G.cnc");
     gen->add_option("--name", gen_options.name,
-                    "With --runtime: the namespace and file names (default: the most abstract version's module)")
-        ->needs(gen_runtime)
+                    "With --runtime or --graph: the namespace and file names (default: the most abstract version's "
+                    "module, or the graph file's name)")
         ->type_name("NAME");
+    gen_target->excludes(gen_graph);
+    gen_backend->excludes(gen_graph);
+    gen_runtime->excludes(gen_graph);
     gen_target->excludes(gen_runtime);
     gen_backend->excludes(gen_runtime);
-    gen->add_option("FILE", gen_options.files, "MCPL file (with --runtime: every version of the kernels)")->required();
+    gen->add_option("FILE", gen_options.files,
+                    "MCPL file (with --runtime: every version of the kernels; with --graph: further versions)");
     gen->add_option("-o", gen_options.output_dir, "Directory to write the files into (created when missing)")
         ->required()
         ->type_name("DIR");
     add_include(gen);
     add_hwd_path(gen);
     gen->callback([&] {
+        if (!gen_options.graph.empty()) {
+            status = mcl::driver::graph_gen_command(frontend_options(), gen_options, std::cout, std::cerr);
+            return;
+        }
         if (!gen_options.runtime.empty()) {
+            if (gen_options.files.empty()) throw CLI::ValidationError("gen", "--runtime needs FILE...");
             status = mcl::driver::runtime_gen_command(frontend_options(), gen_options, std::cout, std::cerr);
             return;
         }

@@ -15,6 +15,7 @@
 #include "backends/WriteCoverage.h"
 #include "backends/starpu/CodeletGenerator.h"
 #include "backends/starpu/VersionTable.h"
+#include "cnc/GenerateGraph.h"
 #include "compiler/translate/Translate.h"
 #include "feedback/RunFeedback.h"
 
@@ -118,7 +119,14 @@ std::string flop_count(Session& session, const LoadedVersion& version, const Fun
 
 }  // namespace
 
-int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostream& out, std::ostream& err) {
+bool is_identifier(const std::string& name) {
+    bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name.front()));
+    for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    return ok;
+}
+
+int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostream& out, std::ostream& err,
+                        size_t* kernel_count) {
     Session session(options.hardware);
     auto fail = [&](const std::string& message) {
         session.diags.error(SourceLocation{}, message);
@@ -127,9 +135,7 @@ int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, s
     if (gen.runtime != "starpu") return fail(fmt::format("unknown runtime '{}' (there is: starpu)", gen.runtime));
     if (!gen.target.empty() || !gen.backend.empty())
         return fail("--runtime picks the leaves and backends itself: leave out --target and --backend");
-    bool identifier = !gen.name.empty() && !std::isdigit(static_cast<unsigned char>(gen.name.front()));
-    for (char c : gen.name) identifier = identifier && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-    if (!gen.name.empty() && !identifier)
+    if (!gen.name.empty() && !is_identifier(gen.name))
         return fail(fmt::format("--name '{}' is not an identifier (it names the namespace and the files)", gen.name));
 
     // The leaves with a configuration, their backends and device matches.
@@ -274,12 +280,53 @@ int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, s
         }
         module.kernels.push_back(std::move(k));
     }
+    if (kernel_count) *kernel_count = module.kernels.size();
     std::vector<backends::GeneratedFile> codelets = rtgen::generate_codelets(module, session.diags);
     if (int status = session.report(err)) return status;
     for (backends::GeneratedFile& f : codelets) files.push_back(std::move(f));
-    for (const char* header : {"mcl_starpu.h", "mcl_opencl.h", "mcl_runtime.h"})
+    for (const char* header : {"mcl_starpu.h", "mcl_cnc.h", "mcl_opencl.h", "mcl_runtime.h"})
         files.push_back({header, backends::runtime_file(header)});
 
+    for (const backends::GeneratedFile& f : files)
+        if (!write_file(std::filesystem::path(gen.output_dir) / f.name, f.text, err)) return 1;
+    return 0;
+}
+
+}  // namespace mcl::driver
+
+namespace mcl::driver {
+
+int graph_gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostream& out, std::ostream& err) {
+    Session session(options.hardware);
+    auto fail = [&](const std::string& message) {
+        session.diags.error(SourceLocation{}, message);
+        return session.report(err);
+    };
+    if (!gen.target.empty() || !gen.backend.empty() || !gen.runtime.empty())
+        return fail("--graph generates for the runtime on StarPU: leave out --target, --backend and --runtime");
+    std::string name = gen.name.empty() ? std::filesystem::path(gen.graph).stem().string() : gen.name;
+    if (!is_identifier(name))
+        return fail(fmt::format("the graph's name '{}' is not an identifier: rename the file or give --name", name));
+    mcpl::Program program;
+    std::optional<cnc::LoadedGraph> loaded;
+    std::optional<cnc::CheckedGraph> checked = load_and_check_graph(session, options, gen.graph, program, loaded);
+    if (!checked) return session.report(err);
+
+    // The steps' kernels as runtime tasks: the imported modules and the
+    // further versions given as FILE...
+    GenOptions steps = gen;
+    steps.runtime = "starpu";
+    steps.name = name + "_steps";
+    steps.files = loaded->module_files;
+    steps.files.insert(steps.files.end(), gen.files.begin(), gen.files.end());
+    size_t kernel_count = 0;
+    if (int status = runtime_gen_command(options, steps, out, err, &kernel_count)) return status;
+
+    cnc::GraphCode code{name, backends::host_identifier(steps.name),
+                        [&](const std::string& kernel) { return rtgen::submit_function_name(kernel_count, kernel); },
+                        steps.name + ".h"};
+    std::vector<backends::GeneratedFile> files = cnc::generate_graph(loaded->graph, *checked, code, session.diags);
+    if (int status = session.report(err)) return status;
     for (const backends::GeneratedFile& f : files)
         if (!write_file(std::filesystem::path(gen.output_dir) / f.name, f.text, err)) return 1;
     return 0;

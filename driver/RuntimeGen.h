@@ -17,6 +17,14 @@
 
 namespace mcl::driver {
 
-int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostream& out, std::ostream& err);
+// `kernel_count`, when given, receives the number of kernels generated.
+int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostream& out, std::ostream& err,
+                        size_t* kernel_count = nullptr);
+
+// `mclc gen --graph G.cnc [FILE...] -o DIR`: checks the graph against its
+// steps' kernels, generates the kernels (the imported modules and the
+// further versions FILE...) as runtime tasks in namespace <G>_steps, and
+// the graph's coordination code (cnc/GenerateGraph.h) in namespace <G>.
+int graph_gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostream& out, std::ostream& err);
 
 }  // namespace mcl::driver

@@ -9,6 +9,10 @@ namespace mcl::backends::starpu {
 
 std::string parameter_spelling(const std::string& name) { return host_identifier(name); }
 
+std::string submit_function_name(size_t kernels, const std::string& kernel) {
+    return kernels == 1 ? "submit" : "submit_" + host_identifier(kernel);
+}
+
 namespace {
 
 using mcpl::Decl;
@@ -82,7 +86,7 @@ public:
 
 private:
     std::string submit_name(const RuntimeKernel& k) const {
-        return m_.kernels.size() == 1 ? "submit" : "submit_" + host_identifier(k.signature->name);
+        return submit_function_name(m_.kernels.size(), k.signature->name);
     }
 
     std::string submit_signature(const RuntimeKernel& k, bool with_default) const {

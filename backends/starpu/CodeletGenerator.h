@@ -77,6 +77,9 @@ std::vector<GeneratedFile> generate_codelets(const RuntimeModule& module, Diagno
 // above); generate_codelets runs it too.
 void check_runtime_parameters(const mcpl::Function& kernel, DiagnosticEngine& diags);
 
+// The submit function of `kernel` in a module of `kernels` kernels.
+std::string submit_function_name(size_t kernels, const std::string& kernel);
+
 // The spelling of a parameter in `submit` and in the flop count.
 std::string parameter_spelling(const std::string& name);
 

@@ -49,3 +49,19 @@ mclc_test(cnc.unknown_tag 1 "unknown_tag\\.cnc:11:2: error: unknown tag collecti
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/unknown_tag.cnc)
 mclc_test(cnc.unmatched_parameter 1 "unmatched_parameter\\.cnc:9:2: error: parameter 'threshold' of kernel 'sobel' matches no constant or tag component \\(parameters are matched by name\\)"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/unmatched_parameter.cnc)
+
+# The graph on the runtime (mclc gen --graph, mcl_add_graph): the result with
+# CPU workers only, the OpenCL worker only, both, and two MPI ranks.
+if(MCL_BUILD_RUNTIME_EXAMPLES)
+  include(${CMAKE_SOURCE_DIR}/cmake/MclKernels.cmake)
+  add_executable(cnc_pipeline cnc/app/pipeline_main.cpp)
+  target_include_directories(cnc_pipeline PRIVATE ${CMAKE_SOURCE_DIR}/examples)
+  target_compile_options(cnc_pipeline PRIVATE ${MCL_WARNINGS})
+  mcl_add_graph(TARGET cnc_pipeline GRAPH inputs/cnc/pipeline.cnc MPI)
+  foreach(mode cpu opencl both mpi)
+    add_test(NAME cnc.pipeline.${mode}
+             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/runtime/run_app.sh $<TARGET_FILE:cnc_pipeline> ${mode})
+    set_tests_properties(cnc.pipeline.${mode} PROPERTIES TIMEOUT 300 LABELS runtime
+                         ENVIRONMENT "OMP_NUM_THREADS=1" RESOURCE_LOCK cpu_cores)
+  endforeach()
+endif()

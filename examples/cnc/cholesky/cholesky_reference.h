@@ -20,8 +20,10 @@
 //   step k: potrf(A[k,k]); trsm(A[i,k], A[k,k]) for i > k; then syrk(A[i,i],
 //   A[i,k]) and gemm(A[i,j], A[i,k], A[j,k]) for k < j < i. This is the
 //   dependence structure a Concurrent Collections graph of the four step
-//   kernels follows; compare its result with LAPACK's spotrf (uplo 'L' on
-//   the column-major view, i.e. 'U' on this row-major array, or transpose).
+//   kernels follows. To compare with LAPACK: LAPACKE_spotrf(LAPACK_ROW_MAJOR,
+//   'L', n, a, n) gives the same L in the same layout (Fortran spotrf: uplo
+//   'U' on the column-major view of this array); spotrf leaves the strict
+//   upper triangle as it was, so compare the lower triangles.
 //
 // Every function accumulates in float in the kernels' order (each sum over k
 // ascending, then subtracted; potrf left-looking with the diagonal last), so

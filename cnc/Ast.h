@@ -73,8 +73,10 @@ struct Prescription {
     std::vector<AffinityWeight> affinity;
 };
 
-// [item : f(k)] in a relation.
+// [item : f(k)] or [parameter = item : f(k)] in a relation.
 struct ItemInstance {
+    std::string parameter;  // the kernel parameter it binds: the item's name unless given
+    SourceLocation parameter_location;
     std::string name;
     std::vector<ExprPtr> tag;
     SourceLocation location;
@@ -96,6 +98,8 @@ struct Relation {
 };
 
 struct Range {
+    std::string name;   // optional: the later ranges' bounds may use it
+    SourceLocation name_location;
     ExprPtr low, high;  // inclusive
 };
 

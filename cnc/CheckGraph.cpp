@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <tuple>
 #include <set>
 
 #include <fmt/format.h>
@@ -136,6 +137,22 @@ private:
         return std::nullopt;
     }
 
+    // True when `e` uses only int constants (then it is constant); reports
+    // names that are neither those nor the names of earlier ranges.
+    bool check_bound(const Expr& e, const std::set<std::string>& earlier, const std::string& what) {
+        if (e.kind == Expr::Kind::Name) {
+            if (out_.int_constants.count(e.name)) return true;
+            if (earlier.count(e.name)) return false;
+            diags_.error(e.location, fmt::format("{} uses '{}', which is neither an int constant nor an earlier range's "
+                                                 "name: bounds must be constant",
+                                                 what, e.name));
+            return false;
+        }
+        bool constant = true;
+        for (const ExprPtr& o : e.operands) constant = check_bound(*o, earlier, what) && constant;
+        return constant;
+    }
+
     // --- prescriptions and relations ---------------------------------------------
 
     void prescriptions() {
@@ -268,12 +285,17 @@ private:
                     use_item_arity(t.name, t.ranges.size(), t.location);
                     if (list == &g_.env_puts) env_put_items_.insert(t.name);
                 }
+                std::set<std::string> earlier;  // names of the ranges before
                 for (const Range& r : t.ranges) {
                     std::string what = fmt::format("a range of '{}'", t.name);
-                    auto low = constant_value(*r.low, what), high = constant_value(*r.high, what);
+                    bool constant = check_bound(*r.low, earlier, what) & check_bound(*r.high, earlier, what);
+                    auto low = constant ? quiet_constant(*r.low) : std::nullopt;
+                    auto high = constant ? quiet_constant(*r.high) : std::nullopt;
                     if (low && high && *low > *high)
                         diags_.error(r.low->location, fmt::format("the range {{{} .. {}}} of '{}' is empty", *low,
                                                                   *high, t.name));
+                    if (!r.name.empty() && !earlier.insert(r.name).second)
+                        diags_.error(r.name_location, fmt::format("range name '{}' is used twice", r.name));
                 }
             }
         for (const auto& [item, use] : arity_use_) out_.item_arity[item] = use.first;
@@ -375,35 +397,21 @@ private:
                                                           p.name(), p.name(), mcpl::print_type(p.forms.front().type)));
     }
 
-    void bind_array(CheckedStep& step, size_t position, const std::set<std::string>& gets,
-                    const std::set<std::string>& puts) {
-        const mcpl::Decl& p = *step.kernel->params[position];
+    // Which item each array parameter gets and puts, from the step's relations.
+    struct ArrayUses {
+        std::map<std::string, std::pair<const ItemInstance*, const Relation*>> gets, puts;
+    };
+
+    void check_item_type(const CheckedStep& step, const mcpl::Decl& p, const std::string& item_name) {
+        if (!items_.count(item_name)) return;  // reported as unknown
+        const ItemCollection& item = *items_.at(item_name);
         const mcpl::Type& t = p.forms.front().resolved_type;
-        Binding& b = step.bindings[position];
-        b.kind = Binding::Kind::Item;
-        b.name = p.name();
-        b.got = gets.count(p.name()) > 0;
-        b.put = puts.count(p.name()) > 0;
-        if (!b.got && !b.put) {
-            if (steps_with_unknown_items_.count(step.step->name)) return;  // reported at the unknown item
-            std::vector<std::string> both(gets.begin(), gets.end());
-            both.insert(both.end(), puts.begin(), puts.end());
-            diags_.error(step.step->location,
-                         fmt::format("array parameter '{}' of kernel '{}' matches no item the step gets or puts (items "
-                                     "are matched by name){}",
-                                     p.name(), step.kernel->name, did_you_mean(p.name(), both)));
-            return;
-        }
-        const ItemCollection& item = *items_.at(p.name());
         std::string element = t.primitive ? mcpl::primitive_name(*t.primitive) : "record";
         std::string written = mcpl::print_type(p.forms.front().type);
         // One report per item, at the item, however many steps use it.
-        bool first = !reported_items_.count(item.name);
-        if (element != item.element && first) {
-            reported_items_.insert(item.name);
+        if (element != item.element && reported_items_.insert(item.name).second)
             diags_.error(item.location, fmt::format("item '{}' holds {}, but parameter '{}' of kernel '{}' is {}",
                                                     item.name, item.element, p.name(), step.kernel->name, written));
-        }
         std::vector<const mcpl::Expr*> dims;
         for (const auto& group : p.forms.front().type.dimensions)
             for (const auto& d : group) dims.push_back(d.get());
@@ -413,24 +421,46 @@ private:
                              fmt::format("item '{}' has {} extent{}, but parameter '{}' of kernel '{}' is {}", item.name,
                                          item.extents.size(), item.extents.size() == 1 ? "" : "s", p.name(),
                                          step.kernel->name, written));
-        } else {
-            for (size_t i = 0; i < dims.size(); ++i) {
-                auto want = parameter_extent(*dims[i], step);
-                std::optional<long long> have = quiet_constant(*item.extents[i]);
-                if (want && have && *want != *have && reported_items_.insert(item.name).second)
-                    diags_.error(item.extents[i]->location,
-                                 fmt::format("extent {} of item '{}' is {}, but parameter '{}' of kernel '{}' has {} there",
-                                             i + 1, item.name, *have, p.name(), step.kernel->name, *want));
-            }
+            return;
         }
-        if (b.got && !p.is_read)
-            diags_.error(step.step->location, fmt::format("step '{}' gets item '{}', but its kernel never reads it",
-                                                          step.step->name, p.name()));
-        if (b.put && !p.is_written)
-            diags_.error(step.step->location, fmt::format("step '{}' puts item '{}', but its kernel never writes it",
-                                                          step.step->name, p.name()));
-        if (!b.put && p.is_written)
+        for (size_t i = 0; i < dims.size(); ++i) {
+            auto want = parameter_extent(*dims[i], step);
+            std::optional<long long> have = quiet_constant(*item.extents[i]);
+            if (want && have && *want != *have && reported_items_.insert(item.name).second)
+                diags_.error(item.extents[i]->location,
+                             fmt::format("extent {} of item '{}' is {}, but parameter '{}' of kernel '{}' has {} there",
+                                         i + 1, item.name, *have, p.name(), step.kernel->name, *want));
+        }
+    }
+
+    void bind_array(CheckedStep& step, size_t position, const ArrayUses& uses) {
+        const mcpl::Decl& p = *step.kernel->params[position];
+        Binding& b = step.bindings[position];
+        b.kind = Binding::Kind::Item;
+        auto got = uses.gets.find(p.name()), put = uses.puts.find(p.name());
+        if (got != uses.gets.end()) std::tie(b.got, b.got_in) = got->second;
+        if (put != uses.puts.end()) std::tie(b.put, b.put_in) = put->second;
+        if (!b.got && !b.put) {
+            if (steps_with_unknown_items_.count(step.step->name)) return;  // reported at the unknown item
+            std::vector<std::string> both;
+            for (const auto* m : {&uses.gets, &uses.puts})
+                for (const auto& [parameter, use] : *m) both.push_back(parameter);
             diags_.error(step.step->location,
+                         fmt::format("array parameter '{}' of kernel '{}' matches no item the step gets or puts (items "
+                                     "are matched by name, or by `[{} = item : tag]`){}",
+                                     p.name(), step.kernel->name, p.name(), did_you_mean(p.name(), both)));
+            return;
+        }
+        if (b.got) check_item_type(step, p, b.got->name);
+        if (b.put && (!b.got || b.put->name != b.got->name)) check_item_type(step, p, b.put->name);
+        if (b.got && !p.is_read)
+            diags_.error(b.got->location, fmt::format("step '{}' gets item '{}' into '{}', but its kernel never reads it",
+                                                      step.step->name, b.got->name, p.name()));
+        if (b.put && !p.is_written)
+            diags_.error(b.put->location, fmt::format("step '{}' puts item '{}' from '{}', but its kernel never writes it",
+                                                      step.step->name, b.put->name, p.name()));
+        if (!b.put && p.is_written)
+            diags_.error(b.got->location,
                          fmt::format("the kernel of step '{}' writes '{}', which the step only gets: items are "
                                      "assigned once, put the result as another item",
                                      step.step->name, p.name()));
@@ -470,35 +500,43 @@ private:
             }
             step.relations = relations_of_[s.name];
             if (!step.kernel) continue;
-            std::set<std::string> gets, puts;
-            for (const Relation* r : step.relations) {
-                for (const ItemInstance& i : r->gets) gets.insert(i.name);
-                for (const ItemInstance& i : r->puts) puts.insert(i.name);
-            }
-            for (const std::string& name : gets) check_item_is_parameter(step, name);
-            for (const std::string& name : puts)
-                if (!gets.count(name)) check_item_is_parameter(step, name);
+            ArrayUses uses;
+            for (const Relation* r : step.relations)
+                for (auto [list, map] : {std::make_pair(&r->gets, &uses.gets), std::make_pair(&r->puts, &uses.puts)})
+                    for (const ItemInstance& i : *list) {
+                        auto [it, fresh] = map->emplace(i.parameter, std::make_pair(&i, r));
+                        if (!fresh)
+                            diags_.error(i.parameter_location,
+                                         fmt::format("parameter '{}' of kernel '{}' is bound to two items the step {} "
+                                                     "({} and this one): bind each item to its own parameter with "
+                                                     "`[parameter = item : tag]`",
+                                                     i.parameter, s.name, list == &r->gets ? "gets" : "puts",
+                                                     it->second.first->name));
+                        else if (list == &r->gets || !uses.gets.count(i.parameter))
+                            check_item_is_parameter(step, i.parameter, i);
+                    }
             const StepInstance* instance = step.relations.empty() ? nullptr : &step.relations.front()->step;
             step.bindings.resize(step.kernel->params.size());
             // Scalars first: array extents are compared with their values.
             for (size_t i = 0; i < step.kernel->params.size(); ++i)
                 if (!step.kernel->params[i]->forms.front().resolved_type.is_array()) bind_scalar(step, i, instance);
             for (size_t i = 0; i < step.kernel->params.size(); ++i)
-                if (step.kernel->params[i]->forms.front().resolved_type.is_array()) bind_array(step, i, gets, puts);
+                if (step.kernel->params[i]->forms.front().resolved_type.is_array()) bind_array(step, i, uses);
             out_.steps.push_back(std::move(step));
         }
     }
 
-    void check_item_is_parameter(const CheckedStep& step, const std::string& item) {
-        if (!items_.count(item)) return;  // reported as unknown
+    void check_item_is_parameter(const CheckedStep& step, const std::string& parameter, const ItemInstance& use) {
+        if (!items_.count(use.name)) return;  // reported as unknown
         for (const auto& p : step.kernel->params)
-            if (p->name() == item && p->forms.front().resolved_type.is_array()) return;
+            if (p->name() == parameter && p->forms.front().resolved_type.is_array()) return;
         std::vector<std::string> arrays;
         for (const auto& p : step.kernel->params)
             if (p->forms.front().resolved_type.is_array()) arrays.push_back(p->name());
-        diags_.error(step.step->location, fmt::format("step '{}' gets or puts item '{}', but its kernel has no array "
-                                                      "parameter of that name{}",
-                                                      step.step->name, item, did_you_mean(item, arrays)));
+        diags_.error(use.parameter_location,
+                     fmt::format("step '{}' gets or puts item '{}' as '{}', but its kernel has no array parameter of "
+                                 "that name{}",
+                                 step.step->name, use.name, parameter, did_you_mean(parameter, arrays)));
     }
 
     // Every item a step or the environment gets has a producer.

@@ -17,8 +17,9 @@
 //     component of the step's tag nor an int constant; an item indexed by
 //     different numbers of tag components in different places;
 //   - an item extent or range bound that is not constant;
-//   - a kernel parameter no item, constant or tag component matches; an
-//     item whose element type or extents differ from its parameter's; a
+//   - a kernel parameter no item, constant or tag component matches, or
+//     two items got (or put) bind; an item whose element type or extents
+//     differ from its parameter's; a
 //     float constant for an int parameter; a scalar parameter the kernel
 //     writes;
 //   - a step that gets an item its kernel never reads, or puts one its
@@ -43,13 +44,18 @@
 
 namespace mcl::cnc {
 
-// What a kernel parameter is bound to.
+// What a kernel parameter is bound to. An array gets an item, puts one, or
+// both (the item got is copied into the item put, which the kernel then
+// updates in place).
 struct Binding {
     enum class Kind { Item, Constant, Component };
     Kind kind = Kind::Item;
-    std::string name;           // the item or constant
+    std::string name;           // Constant: its name
     size_t component = 0;       // Component: the index in the step's tag
-    bool got = false, put = false;  // Item: whether the step gets / puts it
+    const ItemInstance* got = nullptr;  // Item: what the step gets into it
+    const ItemInstance* put = nullptr;  // Item: what the step puts from it
+    const Relation* got_in = nullptr;   // the relations that name them
+    const Relation* put_in = nullptr;
 };
 
 struct CheckedStep {

@@ -19,9 +19,6 @@ public:
         : g_(g), checked_(checked), code_(code), diags_(diags) {}
 
     std::vector<backends::GeneratedFile> run() {
-        size_t errors = diags_.error_count();
-        for (const CheckedStep& s : checked_.steps) check_step(s);
-        if (diags_.error_count() != errors) return {};
         return {{code_.name + ".h", header()}, {code_.name + ".cpp", source()}};
     }
 
@@ -31,20 +28,6 @@ private:
     static std::string item(const std::string& n) { return "item_" + n; }
     static std::string component(const std::string& n) { return "k_" + n; }
 
-    void check_step(const CheckedStep& s) {
-        std::map<std::string, int> uses;
-        for (const Relation* r : s.relations) {
-            for (const ItemInstance& i : r->gets) ++uses[i.name];
-            for (const ItemInstance& i : r->puts) ++uses[i.name];
-        }
-        for (const auto& [name, count] : uses)
-            if (count > 1)
-                diags_.error(s.step->location,
-                             fmt::format("step '{}' uses item collection '{}' {} times: the generator binds one item to "
-                                         "each array parameter",
-                                         s.step->name, name, count));
-    }
-
     // A tag function or a bound as C++ over the components and constants.
     std::string expr(const Expr& e) const {
         switch (e.kind) {
@@ -52,9 +35,9 @@ private:
         case Expr::Kind::Name:
             return checked_.int_constants.count(e.name) && !components_.count(e.name) ? constant(e.name)
                                                                                       : component(e.name);
-        case Expr::Kind::Negate: return "(-" + expr(*e.operands[0]) + ")";
+        case Expr::Kind::Negate: return fmt::format("(-{})", expr(*e.operands[0]));
         case Expr::Kind::Binary:
-            return "(" + expr(*e.operands[0]) + " " + std::string(1, e.op) + " " + expr(*e.operands[1]) + ")";
+            return fmt::format("({} {} {})", expr(*e.operands[0]), e.op, expr(*e.operands[1]));
         }
         return "0";
     }
@@ -92,15 +75,18 @@ private:
 
     // The environment's items of `target` in order: nested loops over its
     // ranges, `body` inside with `mcl_index` counting them.
-    std::string range_loops(const EnvTarget& target, const std::string& body, const std::string& pad) const {
+    std::string range_loops(const EnvTarget& target, const std::string& body, const std::string& pad) {
         std::string out = pad + "{\n" + pad + "    [[maybe_unused]] size_t mcl_index = 0;\n";
         std::string inner = pad + "    ";
         std::vector<std::string> names;
+        components_.clear();
         for (size_t d = 0; d < target.ranges.size(); ++d) {
-            std::string n = fmt::format("mcl_t{}", d);
+            const Range& r = target.ranges[d];
+            std::string n = r.name.empty() ? fmt::format("mcl_t{}", d) : component(r.name);
             names.push_back(n);
-            out += fmt::format("{}for (long long {} = {}; {} <= {}; ++{})\n", inner, n, value(*target.ranges[d].low), n,
-                               value(*target.ranges[d].high), n);
+            out += fmt::format("{}for (long long {} = {}; {} <= {}; ++{})\n", inner, n, expr(*r.low), n, expr(*r.high),
+                               n);
+            if (!r.name.empty()) components_.insert(r.name);
             inner += "    ";
         }
         std::string tag = fmt::format("{{{}}}", fmt::join(names, ", "));
@@ -135,21 +121,26 @@ private:
         return out;
     }
 
-    // The item an array parameter gets, at the tag of the relation that
-    // names it (with that relation's names for the tag's components).
-    std::string item_argument(const CheckedStep& s, const std::string& name) {
-        for (const Relation* r : s.relations)
-            for (const auto* list : {&r->gets, &r->puts})
-                for (const ItemInstance& i : *list) {
-                    if (i.name != name) continue;
-                    std::string binding;
-                    for (size_t c = 0; c < r->step.components.size(); ++c)
-                        binding += fmt::format("const long long {} = mcl_tag[{}]; ", component(r->step.components[c]), c);
-                    components_.clear();
-                    components_.insert(r->step.components.begin(), r->step.components.end());
-                    return fmt::format("[&]() -> auto& {{ {}return {}.at({}); }}()", binding, item(i.name), tag(i));
-                }
-        throw std::logic_error("checked step without item " + name);
+    // The tag of an item instance as C++, the components of `r` bound.
+    std::string tag_in(const ItemInstance& use, const Relation& r) {
+        components_.clear();
+        components_.insert(r.step.components.begin(), r.step.components.end());
+        std::string binding;
+        for (size_t c = 0; c < r.step.components.size(); ++c)
+            binding += fmt::format("[[maybe_unused]] const long long {} = mcl_tag[{}]; ",
+                                   component(r.step.components[c]), c);
+        return fmt::format("[&] {{ {}return mcl::rt::cnc::Tag{}; }}()", binding, tag(use));
+    }
+
+    // The item an array parameter is bound to: the item it puts (into which
+    // `before` copies the item it gets, when it gets one too), else the item
+    // it gets.
+    std::string item_argument(const Binding& b, std::string& before) {
+        if (b.put && b.got)
+            before += fmt::format("            mcl::rt::copy(runtime, {}.at({}), {}.at({}));\n", item(b.put->name),
+                                  tag_in(*b.put, *b.put_in), item(b.got->name), tag_in(*b.got, *b.got_in));
+        const ItemInstance& use = b.put ? *b.put : *b.got;
+        return fmt::format("{}.at({})", item(use.name), tag_in(use, b.put ? *b.put_in : *b.got_in));
     }
 
     std::string step_code(const CheckedStep& s) {
@@ -172,7 +163,7 @@ private:
         };
         auto uses = [&](const std::vector<ItemInstance> Relation::*list) {
             return lambda([&](const Relation& r) {
-                std::string text = "            {\n" + bind(r);
+                std::string text = fmt::format("            {{\n{}", bind(r));
                 for (const ItemInstance& i : r.*list)
                     text += fmt::format("            mcl_uses.push_back({{&{}, {}}});\n", item(i.name), tag(i));
                 return text + "            }\n";
@@ -183,6 +174,7 @@ private:
         // the relation that names them.
         out += "        [&]([[maybe_unused]] const mcl::rt::cnc::Tag& mcl_tag) {\n";
         std::vector<std::string> args = {"runtime"};
+        std::string before;
         for (size_t p = 0; p < s.kernel->params.size(); ++p) {
             const Binding& b = s.bindings[p];
             if (b.kind == Binding::Kind::Constant) {
@@ -190,11 +182,12 @@ private:
             } else if (b.kind == Binding::Kind::Component) {
                 args.push_back(fmt::format("static_cast<int>(mcl_tag[{}])", b.component));
             } else {
-                args.push_back(item_argument(s, b.name));
+                args.push_back(item_argument(b, before));
             }
         }
         args.push_back(s.prescription && !s.prescription->affinity.empty() ? "affinity_" + s.step->name
                                                                               : "mcl::rt::SubmitOptions{}");
+        out += before;
         out += fmt::format("            {}::{}({});\n        }}}});\n", code_.codelets_namespace,
                            code_.submit_function(s.kernel->name), fmt::join(args, ",\n                "));
         return out;

@@ -15,9 +15,9 @@
 //   affinities become the submit's), the prescriptions from the
 //   environment's tag ranges, Graph::run (instances ordered by their items)
 //   and the environment's gets.
-// Guarantees: a step that gets and puts the same item collection, or uses
-//   one collection twice, is refused at the step (located): each array
-//   parameter gets exactly one item.
+// Guarantees: an array parameter bound to an item got and an item put gets
+//   a copy of the first in the second before the step (a runtime task), so
+//   items stay assigned once.
 #pragma once
 
 #include <functional>

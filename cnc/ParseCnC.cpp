@@ -76,7 +76,8 @@ private:
         auto* n = c->value;
         bool negative = n->getStart()->getText() == "-";
         antlr4::tree::TerminalNode* digits = n->INT() ? n->INT() : n->FLOAT();
-        k.spelling = (negative ? "-" : "") + digits->getText();
+        k.spelling = digits->getText();
+        if (negative) k.spelling.insert(k.spelling.begin(), '-');
         if (n->FLOAT()) {
             k.is_float = true;
             std::from_chars(k.spelling.data(), k.spelling.data() + k.spelling.size(), k.float_value);
@@ -125,6 +126,8 @@ private:
         ItemInstance i;
         i.name = ctx->name->getText();
         i.location = loc(ctx->name);
+        i.parameter = ctx->parameter ? ctx->parameter->getText() : i.name;
+        i.parameter_location = ctx->parameter ? loc(ctx->parameter) : i.location;
         for (auto* e : ctx->expr()) i.tag.push_back(expr(e));
         return i;
     }
@@ -159,7 +162,9 @@ private:
             t.location = loc(item->name);
             ranges = item->range();
         }
-        for (auto* r : ranges) t.ranges.push_back({expr(r->low), expr(r->high)});
+        for (auto* r : ranges)
+            t.ranges.push_back({r->name ? r->name->getText() : "", r->name ? loc(r->name) : SourceLocation{},
+                                expr(r->low), expr(r->high)});
         return t;
     }
 

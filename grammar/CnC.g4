@@ -31,8 +31,11 @@ items
     : itemInstance (',' itemInstance)*
     ;
 
+// [item : k] binds the kernel parameter of the item's name; [a = item : k]
+// binds parameter a (two items for one parameter: the item got is copied
+// into the item put, and the kernel updates it in place).
 itemInstance
-    : '[' name=ID ':' expr (',' expr)* ']'
+    : '[' (parameter=ID '=')? name=ID ':' expr (',' expr)* ']'
     ;
 
 stepInstance
@@ -52,8 +55,10 @@ envTarget
     | '[' name=ID ':' range (',' range)* ']'                     # envItem
     ;
 
+// {0 .. 15}; i = {0 .. n - 1}, j = {0 .. i}: a named range's name may bound
+// the ranges after it (triangular sets of tags).
 range
-    : '{' low=expr '..' high=expr '}'
+    : (name=ID '=')? '{' low=expr '..' high=expr '}'
     ;
 
 type_

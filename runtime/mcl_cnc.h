@@ -26,8 +26,9 @@ using Tag = std::vector<long long>;
 
 inline std::string tag_text(const Tag& tag) {
     std::string out = "(";
-    for (size_t i = 0; i < tag.size(); ++i) out += (i ? ", " : "") + std::to_string(tag[i]);
-    return out + ")";
+    for (size_t i = 0; i < tag.size(); ++i) out += detail::text(i ? ", " : "", tag[i]);
+    out += ")";
+    return out;
 }
 
 class ItemCollectionBase {
@@ -60,8 +61,8 @@ public:
 
     // The environment puts `data` (elements values) at `tag`.
     void put(const Tag& tag, const T* data) {
-        if (!data) throw Error("cnc: the environment puts item " + name() + tag_text(tag) + " but gave no data");
-        if (items_.count(tag)) throw Error("cnc: item " + name() + tag_text(tag) + " is put twice");
+        if (!data) throw Error(detail::text("cnc: the environment puts item ", name(), tag_text(tag), " but gave no data"));
+        if (items_.count(tag)) throw Error(detail::text("cnc: item ", name(), tag_text(tag), " is put twice"));
         Item& item = items_[tag];
         item.storage.assign(data, data + elements_);
         item.vector = std::make_unique<Vector<T>>(runtime_, item.storage.data(), elements_, owner(tag));
@@ -70,7 +71,7 @@ public:
     // The environment's get: start_get for every item first, then get.
     void start_get(const Tag& tag) { at(tag).start_gather(); }
     void get(const Tag& tag, T* data) {
-        if (!data) throw Error("cnc: the environment gets item " + name() + tag_text(tag) + " but gave no memory");
+        if (!data) throw Error(detail::text("cnc: the environment gets item ", name(), tag_text(tag), " but gave no memory"));
         Vector<T>& v = at(tag);
         v.gather();
         if (runtime_.rank() == 0) std::copy(v.data(), v.data() + elements_, data);
@@ -132,9 +133,11 @@ public:
             for (const ItemUse& put : steps_[in.step].puts(in.tag)) {
                 auto [it, fresh] = producer.emplace(std::make_pair(put.collection, put.tag), static_cast<long>(i));
                 if (!fresh)
-                    throw Error("cnc: item " + put.collection->name() + tag_text(put.tag) + " is put by " + describe(i) +
-                                " and by " + (it->second < 0 ? "the environment" : describe(size_t(it->second))) +
-                                ": items are assigned once");
+                    throw Error(detail::text("cnc: item ", put.collection->name(), tag_text(put.tag), " is put by ",
+                                             describe(i), " and by ",
+                                             it->second < 0 ? std::string("the environment")
+                                                            : describe(size_t(it->second)),
+                                             ": items are assigned once"));
             }
         }
         std::vector<std::vector<size_t>> consumers(instances_.size());
@@ -143,8 +146,9 @@ public:
             for (const ItemUse& get : gets[i]) {
                 auto it = producer.find({get.collection, get.tag});
                 if (it == producer.end())
-                    throw Error("cnc: " + describe(i) + " gets item " + get.collection->name() + tag_text(get.tag) +
-                                ", which neither the environment nor any step instance puts");
+                    throw Error(detail::text("cnc: ", describe(i), " gets item ", get.collection->name(),
+                                             tag_text(get.tag), ", which neither the environment nor any step "
+                                             "instance puts"));
                 if (it->second < 0) continue;
                 consumers[size_t(it->second)].push_back(i);
                 ++waiting[i];
@@ -163,7 +167,7 @@ public:
         }
         if (order.size() != instances_.size()) {
             for (size_t i = 0; i < instances_.size(); ++i)
-                if (waiting[i]) throw Error("cnc: " + describe(i) + " waits for itself through a cycle of step instances");
+                if (waiting[i]) throw Error(detail::text("cnc: ", describe(i), " waits for itself through a cycle of step instances"));
         }
         for (size_t i : order) steps_[instances_[i].step].submit(instances_[i].tag);
         runtime_.wait_all();
@@ -175,7 +179,9 @@ private:
         Tag tag;
     };
 
-    std::string describe(size_t i) const { return "step " + steps_[instances_[i].step].name + tag_text(instances_[i].tag); }
+    std::string describe(size_t i) const {
+        return detail::text("step ", steps_[instances_[i].step].name, tag_text(instances_[i].tag));
+    }
 
     Runtime& runtime_;
     std::vector<StepCollection> steps_;

@@ -69,9 +69,30 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace mcl::rt {
+
+namespace detail {
+
+// The concatenation of `parts` (strings, C strings and numbers), appended
+// piece by piece: GCC 12 at -O3 warns falsely (-Wrestrict) about
+// "literal" + std::string temporaries, which would stop a -Werror build.
+inline void append_part(std::string& out, const std::string& part) { out += part; }
+inline void append_part(std::string& out, const char* part) { out += part; }
+template <typename Number, typename = std::enable_if_t<std::is_arithmetic_v<Number>>>
+inline void append_part(std::string& out, Number part) {
+    out += std::to_string(part);
+}
+template <typename... Parts>
+std::string text(const Parts&... parts) {
+    std::string out;
+    (append_part(out, parts), ...);
+    return out;
+}
+
+}  // namespace detail
 
 enum class WorkerKind { cpu, opencl };
 
@@ -372,6 +393,10 @@ public:
         submit_handles(kernel, args, args_size, flops, options, handles);
     }
 
+    // Submits a copy of `source` into `destination` (same size) as a task,
+    // ordered like a kernel call that reads the one and writes the other.
+    void submit_copy(starpu_data_handle_t destination, starpu_data_handle_t source);
+
     // Waits for every submitted task (on every rank).
     void wait_all();
 
@@ -472,7 +497,7 @@ inline Runtime::Runtime(int* argc, char*** argv, const Options& options) : optio
     status = starpu_init(&conf);
 #endif
     if (status == -ENODEV) throw Error("mcl::rt: StarPU found no worker (check STARPU_NCPU and STARPU_NOPENCL)");
-    if (status != 0) throw Error("mcl::rt: StarPU failed to start (" + std::to_string(status) + ")");
+    if (status != 0) throw Error(detail::text("mcl::rt: StarPU failed to start (", status, ")"));
     current_ = this;
     if (!trace_file_.empty()) starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
     start_us_ = detail::now_us();
@@ -651,6 +676,55 @@ inline void Runtime::submit_handles(Kernel& kernel, const void* args, size_t arg
     if (status != 0) throw Error(std::string(kernel.info().name) + ": submitting failed (" + std::to_string(status) + ")");
 }
 
+namespace detail {
+
+inline size_t vector_buffer_bytes(void* buffer) {
+    return STARPU_VECTOR_GET_NX(buffer) * STARPU_VECTOR_GET_ELEMSIZE(buffer);
+}
+
+inline void copy_on_cpu(void* buffers[], void*) {
+    std::memcpy(reinterpret_cast<void*>(STARPU_VECTOR_GET_PTR(buffers[0])),
+                reinterpret_cast<const void*>(STARPU_VECTOR_GET_PTR(buffers[1])), vector_buffer_bytes(buffers[0]));
+}
+
+inline void copy_on_opencl(void* buffers[], void*) {
+    cl_command_queue queue;
+    starpu_opencl_get_current_queue(&queue);
+    cl_int status = clEnqueueCopyBuffer(queue, reinterpret_cast<cl_mem>(STARPU_VECTOR_GET_DEV_HANDLE(buffers[1])),
+                                        reinterpret_cast<cl_mem>(STARPU_VECTOR_GET_DEV_HANDLE(buffers[0])), 0, 0,
+                                        vector_buffer_bytes(buffers[0]), 0, nullptr, nullptr);
+    if (status != CL_SUCCESS) STARPU_OPENCL_REPORT_ERROR(status);
+    clFinish(queue);
+}
+
+inline starpu_codelet* copy_codelet() {
+    static starpu_codelet codelet = [] {
+        starpu_codelet c;
+        starpu_codelet_init(&c);
+        c.cpu_funcs[0] = copy_on_cpu;
+        c.opencl_funcs[0] = copy_on_opencl;
+        c.nbuffers = 2;
+        c.modes[0] = STARPU_W;
+        c.modes[1] = STARPU_R;
+        c.name = "mcl_copy";
+        return c;
+    }();
+    return &codelet;
+}
+
+}  // namespace detail
+
+inline void Runtime::submit_copy(starpu_data_handle_t destination, starpu_data_handle_t source) {
+    int status;
+#if MCL_RT_WITH_MPI
+    if (mpi_)
+        status = starpu_mpi_task_insert(MPI_COMM_WORLD, detail::copy_codelet(), STARPU_W, destination, STARPU_R, source, 0);
+    else
+#endif
+        status = starpu_task_insert(detail::copy_codelet(), STARPU_W, destination, STARPU_R, source, 0);
+    if (status != 0) throw Error(detail::text("mcl::rt: submitting a copy failed (", status, ")"));
+}
+
 inline void Runtime::wait_all() {
 #if MCL_RT_WITH_MPI
     if (mpi_) {
@@ -740,7 +814,7 @@ inline void Runtime::finish_task(starpu_task* task) {
 
 inline void Runtime::write_trace() const {
     std::string path = trace_file_;
-    if (ranks_ > 1) path += "." + std::to_string(rank_);
+    if (ranks_ > 1) path += detail::text(".", rank_);
     std::ofstream out(path);
     if (!out) throw Error("cannot write the trace '" + path + "'");
     out << "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
@@ -787,7 +861,7 @@ inline long Runtime::fallbacks() const {
 
 inline void Runtime::print_summary(std::ostream& out) const {
     std::lock_guard<std::mutex> lock(mutex_);
-    std::string prefix = ranks_ > 1 ? "rank " + std::to_string(rank_) + ": " : "";
+    std::string prefix = ranks_ > 1 ? detail::text("rank ", rank_, ": ") : std::string();
     out << prefix << "tasks per device:\n";
     for (const WorkerInfo& w : workers_) {
         auto it = per_worker_.find(w.name);
@@ -810,7 +884,7 @@ inline const Version* Kernel::version_for(const WorkerInfo& worker) {
             std::string leaf;
             for (const auto& [device, chosen] : rt.leaf_overrides_) {
                 bool applies = device == kind_name(w.kind) ||
-                               (w.kind == WorkerKind::opencl && device == "opencl" + std::to_string(w.devid)) ||
+                               (w.kind == WorkerKind::opencl && device == detail::text("opencl", w.devid)) ||
                                w.device_name.find(device) != std::string::npos;
                 if (applies) leaf = chosen;
             }
@@ -987,7 +1061,7 @@ template <typename T>
 Vector<T>::Vector(Runtime& runtime, T* data, size_t count, int owner)
     : runtime_(runtime), data_(data), count_(count), owner_(owner) {
     if (owner < 0 || owner >= runtime.ranks())
-        throw Error("mcl::rt: owner rank " + std::to_string(owner) + " of " + std::to_string(runtime.ranks()));
+        throw Error(detail::text("mcl::rt: owner rank ", owner, " of ", runtime.ranks()));
     bool local = !runtime.distributed() || owner == runtime.rank();
     T* storage = count ? data : &placeholder_;
     starpu_vector_data_register(&handle_, local ? STARPU_MAIN_RAM : -1,
@@ -1033,6 +1107,14 @@ void Vector<T>::gather() {
     (void)started;
     starpu_data_acquire(handle_, STARPU_R);
     starpu_data_release(handle_);
+}
+
+// Copies `source` into `destination` as a task (the same number of elements).
+template <typename T>
+void copy(Runtime& runtime, Vector<T>& destination, const Vector<T>& source) {
+    if (destination.size() != source.size())
+        throw Error(detail::text("mcl::rt::copy: ", source.size(), " elements into ", destination.size()));
+    runtime.submit_copy(destination.handle(), source.handle());
 }
 
 template <typename T>

@@ -256,7 +256,10 @@ private:
 
     std::string submit_function(const RuntimeKernel& k) const {
         std::string name = host_identifier(k.signature->name);
-        std::string out = "\n" + submit_signature(k, false) + " {\n";
+        // Appended piece by piece: GCC 12's -Wrestrict misfires on "\n" + std::string&& at -O3.
+        std::string out = "\n";
+        out += submit_signature(k, false);
+        out += " {\n";
         for (const auto& p : k.signature->params) {
             const mcpl::Type& t = p->forms.front().resolved_type;
             if (!t.is_array()) continue;

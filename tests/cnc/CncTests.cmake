@@ -13,7 +13,7 @@ mclc_test(cnc.element_type 1 "element_type\\.cnc:6:12: error: item 'smooth' hold
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/element_type.cnc)
 mclc_test(cnc.empty_range 1 "empty_range\\.cnc:15:14: error: the range \\{15 \\.\\. 0\\} of 'f' is empty"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/empty_range.cnc)
-mclc_test(cnc.gets_unread 1 "gets_unread\\.cnc:9:2: error: step 'blur' gets item 'smooth', but its kernel never reads it"
+mclc_test(cnc.gets_unread 1 "gets_unread\\.cnc:13:15: error: step 'blur' gets item 'smooth' into 'smooth', but its kernel never reads it"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/gets_unread.cnc)
 mclc_test(cnc.item_arity 1 "item_arity\\.cnc:16:9: error: item 'edges' is indexed by 2 tag components here but by 1 at 14:33"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/item_arity.cnc)
@@ -25,13 +25,13 @@ mclc_test(cnc.never_put 1 "never_put\\.cnc:13:2: error: step 'blur' gets item 'f
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/never_put.cnc)
 mclc_test(cnc.no_kernel 1 "no_kernel\\.cnc:11:2: error: no kernel 'sharpen' in the imported modules \\(filters\\)"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/no_kernel.cnc)
-mclc_test(cnc.no_progression 1 "no_progression\\.cnc:9:2: error: step 'blur' gets or puts item 'edges', but its kernel has no array parameter of that name"
+mclc_test(cnc.no_progression 1 "no_progression\\.cnc:13:15: error: step 'blur' gets 'edges' from a cycle of steps along which the tag does not progress: an instance would wait for itself"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/no_progression.cnc)
 mclc_test(cnc.not_prescribed 1 "not_prescribed\\.cnc:9:2: error: no tag collection prescribes step 'blur' \\(add `<tag> :: \\(blur\\).`\\)"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/not_prescribed.cnc)
-mclc_test(cnc.puts_unwritten 1 "puts_unwritten\\.cnc:9:2: error: step 'blur' puts item 'frame', but its kernel never writes it"
+mclc_test(cnc.puts_unwritten 1 "puts_unwritten\\.cnc:13:45: error: step 'blur' puts item 'frame' from 'frame', but its kernel never writes it"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/puts_unwritten.cnc)
-mclc_test(cnc.range_not_constant 1 "range_not_constant\\.cnc:15:19: error: a range of 'f' uses 'm', which is not an int constant: it must be constant"
+mclc_test(cnc.range_not_constant 1 "range_not_constant\\.cnc:15:19: error: a range of 'f' uses 'm', which is neither an int constant nor an earlier range's name: bounds must be constant"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/range_not_constant.cnc)
 mclc_test(cnc.syntax 1 "syntax\\.cnc:9:6: error: syntax error: no viable alternative at input '\\(blur.'"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/syntax.cnc)
@@ -49,15 +49,26 @@ mclc_test(cnc.unknown_tag 1 "unknown_tag\\.cnc:11:2: error: unknown tag collecti
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/unknown_tag.cnc)
 mclc_test(cnc.unmatched_parameter 1 "unmatched_parameter\\.cnc:9:2: error: parameter 'threshold' of kernel 'sobel' matches no constant or tag component \\(parameters are matched by name\\)"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/unmatched_parameter.cnc)
+mclc_test(cnc.parameter_twice 1 "parameter_twice\\.cnc:13:15: error: parameter 'frame' of kernel 'blur' is bound to two items the step gets \\(frame and this one\\)"
+          check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/parameter_twice.cnc)
 
-# The graph on the runtime (mclc gen --graph, mcl_add_graph): the result with
-# CPU workers only, the OpenCL worker only, both, and two MPI ranks.
+# The graphs on the runtime (mclc gen --graph, mcl_add_graph), the test
+# graph and examples/cnc: the result with CPU workers only, the OpenCL worker
+# only, both, and two MPI ranks.
 if(MCL_BUILD_RUNTIME_EXAMPLES)
   include(${CMAKE_SOURCE_DIR}/cmake/MclKernels.cmake)
   add_executable(cnc_pipeline cnc/app/pipeline_main.cpp)
   target_include_directories(cnc_pipeline PRIVATE ${CMAKE_SOURCE_DIR}/examples)
   target_compile_options(cnc_pipeline PRIVATE ${MCL_WARNINGS})
   mcl_add_graph(TARGET cnc_pipeline GRAPH inputs/cnc/pipeline.cnc MPI)
+  foreach(app ${MCL_CNC_APPS})
+    foreach(mode cpu opencl both mpi)
+      add_test(NAME cnc.${app}.${mode}
+               COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/runtime/run_app.sh $<TARGET_FILE:cnc_${app}> ${mode})
+      set_tests_properties(cnc.${app}.${mode} PROPERTIES TIMEOUT 300 LABELS runtime
+                           ENVIRONMENT "OMP_NUM_THREADS=1" RESOURCE_LOCK cpu_cores)
+    endforeach()
+  endforeach()
   foreach(mode cpu opencl both mpi)
     add_test(NAME cnc.pipeline.${mode}
              COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/runtime/run_app.sh $<TARGET_FILE:cnc_pipeline> ${mode})

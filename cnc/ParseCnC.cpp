@@ -176,23 +176,9 @@ private:
 }  // namespace
 
 std::optional<Graph> parse_cnc(uint32_t file, const SourceManager& sources, DiagnosticEngine& diags) {
-    size_t errors_before = diags.error_count();
-    if (!check_utf8(file, sources, diags)) return std::nullopt;
-    antlr4::ANTLRInputStream input(sources.text(file));
-    CnCLexer lexer(&input);
-    SyntaxErrorListener listener(file, diags, CnCLexer::UNEXPECTED_CHAR);
-    lexer.removeErrorListeners();
-    lexer.addErrorListener(&listener);
-    antlr4::CommonTokenStream tokens(&lexer);
-    tokens.fill();
-    if (!check_nesting(tokens, file, diags)) return std::nullopt;
-
-    CnCParser parser(&tokens);
-    parser.removeErrorListeners();
-    parser.addErrorListener(&listener);
-    CnCParser::GraphContext* tree = parser.graph();
-    if (diags.error_count() > errors_before) return std::nullopt;
-    return GraphBuilder(file, diags).build(tree);
+    return parse_file<CnCLexer, CnCParser, std::optional<Graph>>(
+        file, sources, diags, [](CnCParser& parser) { return parser.graph(); },
+        [&](auto* tree) { return GraphBuilder(file, diags).build(tree); });
 }
 
 }  // namespace mcl::cnc

@@ -1,11 +1,14 @@
 #include "driver/FeedbackCommands.h"
 
+#include <algorithm>
 #include <charconv>
+#include <climits>
 #include <ostream>
 
 #include <fmt/format.h>
 
 #include "compiler/translate/Translate.h"
+#include "driver/FrontendCommands.h"
 #include "feedback/FeedbackOutput.h"
 #include "feedback/RunFeedback.h"
 
@@ -27,6 +30,52 @@ bool parse_param(const std::string& text, feedback::Params& params) {
     return true;
 }
 
+// The remarks of a graph (.cnc): per step the remarks of its kernel (its
+// lines only, the graph's constants as example values), per edge of a
+// relation the bytes its item moves per tag.
+std::vector<feedback::Remark> graph_remarks(Session& session, const FrontendOptions& frontend, const std::string& file,
+                                            feedback::Params params) {
+    mcpl::Program program;
+    std::optional<cnc::LoadedGraph> loaded;
+    std::optional<cnc::CheckedGraph> checked = load_and_check_graph(session, frontend, file, program, loaded);
+    if (!checked) return {};
+    for (const cnc::Constant& c : loaded->graph.constants)
+        params.emplace(c.name, c.is_float ? c.float_value : static_cast<double>(c.int_value));
+    std::vector<feedback::Remark> remarks;
+    for (const cnc::CheckedStep& step : checked->steps) {
+        const mcpl::Module& module = *step.kernel->module;
+        // The kernel's lines: from its name to the next function of its file.
+        uint32_t end = UINT32_MAX;
+        for (const auto& f : module.functions)
+            if (f->location.line > step.kernel->location.line) end = std::min(end, f->location.line);
+        for (feedback::Remark& r : feedback::run_feedback(program, module, session.library, params))
+            if (r.location.file == step.kernel->location.file && r.location.line >= step.kernel->location.line &&
+                r.location.line < end)
+                remarks.push_back(std::move(r));
+    }
+    for (const cnc::Relation& r : loaded->graph.relations)
+        for (const auto* list : {&r.gets, &r.puts})
+            for (const cnc::ItemInstance& i : *list) {
+                const cnc::ItemCollection* item = nullptr;
+                for (const cnc::ItemCollection& c : loaded->graph.items)
+                    if (c.name == i.name) item = &c;
+                long long elements = 1;
+                for (const cnc::ExprPtr& e : item->extents)
+                    elements *= e->kind == cnc::Expr::Kind::Int ? e->value : checked->int_constants.count(e->name)
+                                                                                 ? checked->int_constants.at(e->name)
+                                                                                 : 0;
+                int bytes = item->element == "double" ? 8 : item->element == "byte" || item->element == "bool" ? 1 : 4;
+                feedback::Remark remark;
+                remark.kind = feedback::RemarkKind::Transfers;
+                remark.location = i.location;
+                remark.message = fmt::format("step '{}' {} '{}' ({} x {}): {} bytes per tag", r.step.name,
+                                             list == &r.gets ? "gets" : "puts", i.name, elements, item->element,
+                                             elements * bytes);
+                remarks.push_back(std::move(remark));
+            }
+    return remarks;
+}
+
 }  // namespace
 
 int feedback_command(const FrontendOptions& frontend, const FeedbackOptions& options, const std::string& file,
@@ -42,13 +91,22 @@ int feedback_command(const FrontendOptions& frontend, const FeedbackOptions& opt
         return kUsageError;
     }
     Session session(frontend.hardware);
-    mcpl::Program program = load_and_check(session, frontend, {file});
-    bool ok = !session.diags.has_errors();
-    if (ok && !options.level.empty())
-        ok = translate::translate_program(program, options.level, session.library, session.diags);
     std::vector<feedback::Remark> remarks;
-    if (ok && !program.roots.empty())
-        remarks = feedback::run_feedback(program, *program.roots.front(), session.library, params);
+    mcpl::Program program;
+    if (is_graph_file(file)) {
+        if (!options.level.empty()) {
+            err << "mclc: error: --hwd is for a module; a graph's steps are at their kernels' levels\n";
+            return kUsageError;
+        }
+        remarks = graph_remarks(session, frontend, file, params);
+    } else {
+        program = load_and_check(session, frontend, {file});
+        bool ok = !session.diags.has_errors();
+        if (ok && !options.level.empty())
+            ok = translate::translate_program(program, options.level, session.library, session.diags);
+        if (ok && !program.roots.empty())
+            remarks = feedback::run_feedback(program, *program.roots.front(), session.library, params);
+    }
 
     if (options.format == "json") {
         int status = session.report(err);

@@ -177,23 +177,9 @@ private:
 
 std::unique_ptr<Description> parse_hdl(uint32_t file, const SourceManager& sources,
                                        DiagnosticEngine& diags) {
-    size_t errors_before = diags.error_count();
-    if (!check_utf8(file, sources, diags)) return nullptr;
-    antlr4::ANTLRInputStream input(sources.text(file));
-    HDLLexer lexer(&input);
-    SyntaxErrorListener listener(file, diags, HDLLexer::UNEXPECTED_CHAR);
-    lexer.removeErrorListeners();
-    lexer.addErrorListener(&listener);
-    antlr4::CommonTokenStream tokens(&lexer);
-    tokens.fill();
-    if (!check_nesting(tokens, file, diags)) return nullptr;
-
-    HDLParser parser(&tokens);
-    parser.removeErrorListeners();
-    parser.addErrorListener(&listener);
-    HDLParser::DescriptionContext* tree = parser.description();
-    if (diags.error_count() > errors_before) return nullptr;
-    return AstBuilder(file, diags).build(tree);
+    return parse_file<HDLLexer, HDLParser, std::unique_ptr<Description>>(
+        file, sources, diags, [](HDLParser& parser) { return parser.description(); },
+        [&](auto* tree) { return AstBuilder(file, diags).build(tree); });
 }
 
 }  // namespace mcl::hdl

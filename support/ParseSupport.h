@@ -45,4 +45,30 @@ bool check_utf8(uint32_t file, const SourceManager& sources, DiagnosticEngine& d
 // statement is longer than kMaxStatementTokens.
 bool check_nesting(antlr4::CommonTokenStream& tokens, uint32_t file, DiagnosticEngine& diags);
 
+// Runs an ANTLR lexer and parser over `file` the way every front end does:
+// malformed UTF-8 and too deep nesting are refused before parsing, syntax
+// errors become located diagnostics (the lexer's UNEXPECTED_CHAR token as an
+// unexpected character), `start` picks the start rule and `build` turns its
+// tree into our AST while the parser, which owns the tree, is alive.
+// Returns build's result, or Result{} after any error.
+template <typename Lexer, typename Parser, typename Result, typename Start, typename Build>
+Result parse_file(uint32_t file, const SourceManager& sources, DiagnosticEngine& diags, Start start, Build build) {
+    size_t errors_before = diags.error_count();
+    if (!check_utf8(file, sources, diags)) return Result{};
+    antlr4::ANTLRInputStream input(sources.text(file));
+    Lexer lexer(&input);
+    SyntaxErrorListener listener(file, diags, Lexer::UNEXPECTED_CHAR);
+    lexer.removeErrorListeners();
+    lexer.addErrorListener(&listener);
+    antlr4::CommonTokenStream tokens(&lexer);
+    tokens.fill();
+    if (!check_nesting(tokens, file, diags)) return Result{};
+    Parser parser(&tokens);
+    parser.removeErrorListeners();
+    parser.addErrorListener(&listener);
+    auto* tree = start(parser);
+    if (diags.error_count() > errors_before) return Result{};
+    return build(tree);
+}
+
 }  // namespace mcl

@@ -276,23 +276,9 @@ private:
 
 std::unique_ptr<Module> parse_mcpl(uint32_t file, const SourceManager& sources,
                                    DiagnosticEngine& diags) {
-    size_t errors_before = diags.error_count();
-    if (!check_utf8(file, sources, diags)) return nullptr;
-    antlr4::ANTLRInputStream input(sources.text(file));
-    MCPLLexer lexer(&input);
-    SyntaxErrorListener listener(file, diags, MCPLLexer::UNEXPECTED_CHAR);
-    lexer.removeErrorListeners();
-    lexer.addErrorListener(&listener);
-    antlr4::CommonTokenStream tokens(&lexer);
-    tokens.fill();
-    if (!check_nesting(tokens, file, diags)) return nullptr;
-
-    MCPLParser parser(&tokens);
-    parser.removeErrorListeners();
-    parser.addErrorListener(&listener);
-    MCPLParser::Module_Context* tree = parser.module_();
-    if (diags.error_count() > errors_before) return nullptr;
-    return AstBuilder(file, diags).build(tree);
+    return parse_file<MCPLLexer, MCPLParser, std::unique_ptr<Module>>(
+        file, sources, diags, [](MCPLParser& parser) { return parser.module_(); },
+        [&](auto* tree) { return AstBuilder(file, diags).build(tree); });
 }
 
 }  // namespace mcl::mcpl

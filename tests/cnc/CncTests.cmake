@@ -51,6 +51,10 @@ mclc_test(cnc.unmatched_parameter 1 "unmatched_parameter\\.cnc:9:2: error: param
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/unmatched_parameter.cnc)
 mclc_test(cnc.parameter_twice 1 "parameter_twice\\.cnc:13:15: error: parameter 'frame' of kernel 'blur' is bound to two items the step gets \\(frame and this one\\)"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/parameter_twice.cnc)
+# Feedback on a graph: each step's kernel remarks with the graph's constants
+# as example values, and each edge's bytes per tag.
+mclc_test(cnc.feedback 0 "(?s)filters\\.mcl:6:14: remark: 'blur' on 'thread' executes n\\^2 \\(= 4096\\).*pipeline\\.cnc:13:2: remark: step 'blur' gets 'frame' \\(4096 x float\\): 16384 bytes per tag \\[transfers\\]"
+          feedback ${CNC_INPUTS}/pipeline.cnc)
 
 # The graphs on the runtime (mclc gen --graph, mcl_add_graph), the test
 # graph and examples/cnc: the result with CPU workers only, the OpenCL worker

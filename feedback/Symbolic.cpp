@@ -102,7 +102,12 @@ std::string fallback_text(const GiNaC::ex& e) {
 // One term of an expanded polynomial as "2*m*n*p": coefficient first, then
 // the symbols in alphabetical order with their powers. `negative` tells the
 // caller to subtract it.
-std::string monomial_text(const GiNaC::ex& term, bool& negative, int& degree) {
+// With `c_syntax` the term is C++ in doubles ("2.0*m*n*p", "1.0*n*n"): the
+// coefficient always first and as a double, so that no product of ints
+// overflows, and powers as products; `others` then collects what C cannot
+// spell so (the caller gives up on the expression).
+std::string monomial_text(const GiNaC::ex& term, bool& negative, int& degree, bool c_syntax,
+                          std::vector<std::string>* unspellable) {
     GiNaC::numeric coefficient = 1;
     std::map<std::string, GiNaC::numeric> powers;
     std::vector<std::string> others;
@@ -129,18 +134,35 @@ std::string monomial_text(const GiNaC::ex& term, bool& negative, int& degree) {
     degree = 0;
     for (const auto& [name, power] : powers) {
         degree += power.is_integer() ? power.to_int() : 1;
-        parts.push_back(power == 1 ? name : name + "^" + fallback_text(power));
+        if (!c_syntax) {
+            parts.push_back(power == 1 ? name : name + "^" + fallback_text(power));
+        } else if (power.is_pos_integer()) {
+            for (int k = 0; k < power.to_int(); ++k) parts.push_back(name);
+        } else {
+            others.push_back(name + "^" + fallback_text(power));
+        }
     }
     std::sort(others.begin(), others.end());
+    if (c_syntax && unspellable) unspellable->insert(unspellable->end(), others.begin(), others.end());
     parts.insert(parts.end(), others.begin(), others.end());
-    if (coefficient != 1 || parts.empty()) parts.insert(parts.begin(), fallback_text(coefficient));
+    if (c_syntax) {
+        std::ostringstream number;
+        number.precision(17);
+        number << coefficient.to_double();
+        std::string text = number.str();
+        if (text.find_first_of(".e") == std::string::npos) text += ".0";
+        parts.insert(parts.begin(), text);
+    } else if (coefficient != 1 || parts.empty()) {
+        parts.insert(parts.begin(), fallback_text(coefficient));
+    }
     std::string out;
     for (const std::string& p : parts) out += (out.empty() ? "" : "*") + p;
     return out;
 }
 
 // An expanded polynomial, highest degree first, then alphabetically.
-std::string polynomial_text(const GiNaC::ex& e) {
+std::string polynomial_text(const GiNaC::ex& e, bool c_syntax = false,
+                            std::vector<std::string>* unspellable = nullptr) {
     GiNaC::ex expanded = e.expand();
     std::vector<GiNaC::ex> terms;
     if (GiNaC::is_a<GiNaC::add>(expanded)) {
@@ -156,7 +178,7 @@ std::string polynomial_text(const GiNaC::ex& e) {
     std::vector<Term> printed;
     for (const GiNaC::ex& t : terms) {
         Term p{};
-        p.text = monomial_text(t, p.negative, p.degree);
+        p.text = monomial_text(t, p.negative, p.degree, c_syntax, unspellable);
         printed.push_back(p);
     }
     std::sort(printed.begin(), printed.end(), [](const Term& a, const Term& b) {
@@ -184,6 +206,16 @@ std::string Symbols::text(const GiNaC::ex& e) {
         return single ? t : "(" + t + ")";
     };
     return wrapped(numerator) + "/" + wrapped(denominator);
+}
+
+std::optional<std::string> Symbols::c_text(const GiNaC::ex& e) {
+    GiNaC::ex fraction = e.normal().numer_denom();
+    std::vector<std::string> unspellable;
+    std::string numerator = polynomial_text(fraction.op(0), true, &unspellable);
+    std::string denominator = polynomial_text(fraction.op(1), true, &unspellable);
+    if (!unspellable.empty()) return std::nullopt;
+    if (fraction.op(1) == 1) return numerator;
+    return "(" + numerator + ")/(" + denominator + ")";
 }
 
 std::string number_text(double v) {

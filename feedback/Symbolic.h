@@ -45,6 +45,10 @@ public:
 
     // Stable text of an expression, e.g. "2*m*n*p".
     static std::string text(const GiNaC::ex& e);
+    // The same as C++ in doubles ("2.0*m*n*p", no int product that could
+    // overflow), stable across runs; nullopt when C cannot spell a part of
+    // it (a fractional power, a function).
+    static std::optional<std::string> c_text(const GiNaC::ex& e);
 
 private:
     const Params& params_;

@@ -6,7 +6,6 @@
 #include <map>
 #include <memory>
 #include <ostream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -18,6 +17,7 @@
 #include "cnc/GenerateGraph.h"
 #include "compiler/translate/Translate.h"
 #include "feedback/RunFeedback.h"
+#include "feedback/Symbolic.h"
 
 namespace mcl::driver {
 
@@ -109,9 +109,7 @@ std::string flop_count(Session& session, const LoadedVersion& version, const Fun
                 if (!scalar) return "0";
                 renamed[*it] = GiNaC::symbol(rtgen::parameter_spelling(name));
             }
-            std::ostringstream text;
-            q.expr.subs(renamed).print(GiNaC::print_csrc_double(text));
-            return text.str();
+            return feedback::Symbols::c_text(q.expr.subs(renamed)).value_or("0");
         }
     }
     return "0";
@@ -215,8 +213,8 @@ int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, s
     module.name = gen.name.empty() ? uses.at(tables.front().kernel).front().first->module->name : gen.name;
     module.leaves = devices;
     std::vector<backends::GeneratedFile> files = {{"versions.txt", table}};
-    std::map<std::tuple<size_t, std::string, std::string>, std::string> generated;  // -> host namespace
-    std::map<std::tuple<size_t, std::string, std::string>, std::string> headers;
+    // (version, leaf, backend) -> the host namespace and header of its glue
+    std::map<std::tuple<size_t, std::string, std::string>, std::pair<std::string, std::string>> generated;
     for (const rtgen::KernelTable& t : tables) {
         for (const rtgen::Implementation& impl : t.implementations) {
             std::string backend_name = rtgen::worker_kind_backend(impl.kind);
@@ -240,8 +238,7 @@ int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, s
                 f.name = dir + f.name;
                 files.push_back(std::move(f));
             }
-            generated[key] = ns;
-            headers[key] = dir + v.module->name + ".h";
+            generated[key] = {ns, dir + v.module->name + ".h"};
         }
     }
 
@@ -257,27 +254,18 @@ int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, s
             if (found != index.end() && k.implementations[found->second].module == versions[version].module)
                 return found->second;
             auto key = std::make_tuple(version, leaf, std::string(rtgen::worker_kind_backend(kind)));
-            k.implementations.push_back({kind, leaf, versions[version].module, generated.at(key), headers.at(key)});
-            index[{leaf, kind}] = k.implementations.size() - 1;
+            const auto& [ns, header] = generated.at(key);
+            k.implementations.push_back({kind, leaf, versions[version].module, ns, header});
+            // A leaf's own version stays the one found for it; a generic
+            // version generated for the same leaf is reached through the
+            // generic table only.
+            index.emplace(std::make_pair(leaf, kind), k.implementations.size() - 1);
             return k.implementations.size() - 1;
         };
         for (const rtgen::LeafChoice& c : t.leaves)
             for (rtgen::WorkerKind kind : c.kinds) add(*c.version, c.leaf, kind);
-        for (const rtgen::GenericChoice& g : t.generic) {
-            // The generic version for a leaf that runs another one is an
-            // implementation of its own, found through the generic table only.
-            size_t before = k.implementations.size();
-            auto found = index.find({g.leaf, g.kind});
-            size_t i = found != index.end() && k.implementations[found->second].module == versions[g.version].module
-                           ? found->second
-                           : before;
-            if (i == before) {
-                auto key = std::make_tuple(g.version, g.leaf, std::string(rtgen::worker_kind_backend(g.kind)));
-                k.implementations.push_back({g.kind, g.leaf, versions[g.version].module, generated.at(key),
-                                             headers.at(key)});
-            }
-            k.generic.push_back({g.device_type, g.kind, g.level, i});
-        }
+        for (const rtgen::GenericChoice& g : t.generic)
+            k.generic.push_back({g.device_type, g.kind, g.level, add(g.version, g.leaf, g.kind)});
         module.kernels.push_back(std::move(k));
     }
     if (kernel_count) *kernel_count = module.kernels.size();

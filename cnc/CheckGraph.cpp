@@ -56,6 +56,11 @@ private:
                     diags_.error(e->location, fmt::format("the extent of item '{}' is {}: extents are positive",
                                                           i.name, *v));
         }
+        for (const ItemCollection& i : g_.items) {
+            long long elements = 1;
+            for (const ExprPtr& e : i.extents) elements *= quiet_constant(*e).value_or(0);
+            out_.item_elements[i.name] = elements;
+        }
         for (const TagCollection& t : g_.tags) {
             declare(t.name, t.location, "tag collection");
             tags_[t.name] = &t;
@@ -467,25 +472,7 @@ private:
     }
 
     // An extent's value without reporting (already reported where declared).
-    std::optional<long long> quiet_constant(const Expr& e) {
-        switch (e.kind) {
-        case Expr::Kind::Int: return e.value;
-        case Expr::Kind::Name: {
-            auto it = out_.int_constants.find(e.name);
-            return it == out_.int_constants.end() ? std::nullopt : std::optional<long long>(it->second);
-        }
-        case Expr::Kind::Negate: {
-            auto v = quiet_constant(*e.operands[0]);
-            return v ? std::optional<long long>(-*v) : std::nullopt;
-        }
-        case Expr::Kind::Binary: {
-            auto a = quiet_constant(*e.operands[0]), b = quiet_constant(*e.operands[1]);
-            if (!a || !b || (e.op == '/' && *b == 0)) return std::nullopt;
-            return e.op == '+' ? *a + *b : e.op == '-' ? *a - *b : e.op == '*' ? *a * *b : *a / *b;
-        }
-        }
-        return std::nullopt;
-    }
+    std::optional<long long> quiet_constant(const Expr& e) const { return evaluate(e, out_.int_constants); }
 
     void steps() {
         for (const StepCollection& s : g_.steps) {
@@ -657,6 +644,26 @@ private:
 };
 
 }  // namespace
+
+std::optional<long long> evaluate(const Expr& e, const std::map<std::string, long long>& int_constants) {
+    switch (e.kind) {
+    case Expr::Kind::Int: return e.value;
+    case Expr::Kind::Name: {
+        auto it = int_constants.find(e.name);
+        return it == int_constants.end() ? std::nullopt : std::optional<long long>(it->second);
+    }
+    case Expr::Kind::Negate: {
+        auto v = evaluate(*e.operands[0], int_constants);
+        return v ? std::optional<long long>(-*v) : std::nullopt;
+    }
+    case Expr::Kind::Binary: {
+        auto a = evaluate(*e.operands[0], int_constants), b = evaluate(*e.operands[1], int_constants);
+        if (!a || !b || (e.op == '/' && *b == 0)) return std::nullopt;
+        return e.op == '+' ? *a + *b : e.op == '-' ? *a - *b : e.op == '*' ? *a * *b : *a / *b;
+    }
+    }
+    return std::nullopt;
+}
 
 std::optional<CheckedGraph> check_graph(const Graph& graph, const mcpl::Program& program, DiagnosticEngine& diags) {
     return Checker(graph, program, diags).run();

@@ -70,8 +70,13 @@ struct CheckedStep {
 struct CheckedGraph {
     std::vector<CheckedStep> steps;              // in declaration order
     std::map<std::string, size_t> item_arity;    // tag components of each item collection
+    std::map<std::string, long long> item_elements;  // values in one item of each collection
     std::map<std::string, long long> int_constants;
 };
+
+// The value of `e` over `int_constants`; nullopt when it names anything else
+// or divides by zero.
+std::optional<long long> evaluate(const Expr& e, const std::map<std::string, long long>& int_constants);
 
 std::optional<CheckedGraph> check_graph(const Graph& graph, const mcpl::Program& program, DiagnosticEngine& diags);
 

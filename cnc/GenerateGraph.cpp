@@ -54,24 +54,7 @@ private:
         throw std::logic_error("checked graph without item " + name);
     }
 
-    long long elements(const ItemCollection& i) const {
-        long long n = 1;
-        for (const ExprPtr& e : i.extents) n *= value(*e);
-        return n;
-    }
-
-    long long value(const Expr& e) const {
-        switch (e.kind) {
-        case Expr::Kind::Int: return e.value;
-        case Expr::Kind::Name: return checked_.int_constants.at(e.name);
-        case Expr::Kind::Negate: return -value(*e.operands[0]);
-        case Expr::Kind::Binary: {
-            long long a = value(*e.operands[0]), b = value(*e.operands[1]);
-            return e.op == '+' ? a + b : e.op == '-' ? a - b : e.op == '*' ? a * b : a / b;
-        }
-        }
-        return 0;
-    }
+    long long elements(const ItemCollection& i) const { return checked_.item_elements.at(i.name); }
 
     // The environment's items of `target` in order: nested loops over its
     // ranges, `body` inside with `mcl_index` counting them.

@@ -59,11 +59,7 @@ std::vector<feedback::Remark> graph_remarks(Session& session, const FrontendOpti
                 const cnc::ItemCollection* item = nullptr;
                 for (const cnc::ItemCollection& c : loaded->graph.items)
                     if (c.name == i.name) item = &c;
-                long long elements = 1;
-                for (const cnc::ExprPtr& e : item->extents)
-                    elements *= e->kind == cnc::Expr::Kind::Int ? e->value : checked->int_constants.count(e->name)
-                                                                                 ? checked->int_constants.at(e->name)
-                                                                                 : 0;
+                long long elements = checked->item_elements.at(i.name);
                 int bytes = item->element == "double" ? 8 : item->element == "byte" || item->element == "bool" ? 1 : 4;
                 feedback::Remark remark;
                 remark.kind = feedback::RemarkKind::Transfers;

@@ -214,6 +214,11 @@ inline std::string json_escape(const std::string& s) {
 // other interface).
 inline size_t vector_bytes(starpu_data_handle_t h) { return starpu_data_get_size(h); }
 
+// The bytes of a vector buffer inside a codelet.
+inline size_t vector_buffer_bytes(void* buffer) {
+    return STARPU_VECTOR_GET_NX(buffer) * STARPU_VECTOR_GET_ELEMSIZE(buffer);
+}
+
 }  // namespace detail
 
 class Runtime;
@@ -273,8 +278,9 @@ private:
     static void run_cpu(void* buffers[], void* cl_arg);
     static void run_opencl(void* buffers[], void* cl_arg);
     void run(void* buffers[], void* cl_arg, WorkerKind kind);
-    void fall_back(void* buffers[], const void* args, const WorkerInfo& worker, const Version* failed,
-                   const std::string& why, std::string& note);
+    // Returns the version that ran instead; `note` says what failed and what ran.
+    const Version* fall_back(void* buffers[], const void* args, const WorkerInfo& worker, const Version* failed,
+                             const std::string& why, std::string& note);
 
     KernelInfo info_;
     starpu_codelet codelet_;
@@ -678,10 +684,6 @@ inline void Runtime::submit_handles(Kernel& kernel, const void* args, size_t arg
 
 namespace detail {
 
-inline size_t vector_buffer_bytes(void* buffer) {
-    return STARPU_VECTOR_GET_NX(buffer) * STARPU_VECTOR_GET_ELEMSIZE(buffer);
-}
-
 inline void copy_on_cpu(void* buffers[], void*) {
     std::memcpy(reinterpret_cast<void*>(STARPU_VECTOR_GET_PTR(buffers[0])),
                 reinterpret_cast<const void*>(STARPU_VECTOR_GET_PTR(buffers[1])), vector_buffer_bytes(buffers[0]));
@@ -994,19 +996,15 @@ inline void Kernel::run(void* buffers[], void* cl_arg, WorkerKind kind) {
         execution.version = version;
     } catch (const std::exception& e) {
         failed_[static_cast<size_t>(worker.id)] = true;
-        fall_back(buffers, args.data(), worker, version, e.what(), execution.fallback);
-        for (const Version& v : info_.versions)
-            if (execution.fallback.find(std::string(" ran ") + v.module + " (" + v.leaf + ", " + v.backend) !=
-                std::string::npos)
-                execution.version = &v;
+        execution.version = fall_back(buffers, args.data(), worker, version, e.what(), execution.fallback);
     }
     rt.record(task, execution);
 }
 
 // Runs the call again with a version of another kind, on host copies of the
 // buffers: a failed build or launch wrote nothing, so the inputs are intact.
-inline void Kernel::fall_back(void* buffers[], const void* args, const WorkerInfo& worker, const Version* failed,
-                              const std::string& why, std::string& note) {
+inline const Version* Kernel::fall_back(void* buffers[], const void* args, const WorkerInfo& worker,
+                                        const Version* failed, const std::string& why, std::string& note) {
     WorkerKind other = worker.kind == WorkerKind::cpu ? WorkerKind::opencl : WorkerKind::cpu;
     Runtime& rt = Runtime::current();
     const Version* replacement = nullptr;
@@ -1026,7 +1024,7 @@ inline void Kernel::fall_back(void* buffers[], const void* args, const WorkerInf
     cl_command_queue queue = nullptr;
     if (worker.kind == WorkerKind::opencl) starpu_opencl_get_queue(worker.devid, &queue);
     for (size_t i = 0; i < n; ++i) {
-        size_t bytes = STARPU_VECTOR_GET_NX(buffers[i]) * STARPU_VECTOR_GET_ELEMSIZE(buffers[i]);
+        size_t bytes = detail::vector_buffer_bytes(buffers[i]);
         if (worker.kind == WorkerKind::cpu) {
             pointers[i] = reinterpret_cast<void*>(STARPU_VECTOR_GET_PTR(buffers[i]));
             continue;
@@ -1040,7 +1038,7 @@ inline void Kernel::fall_back(void* buffers[], const void* args, const WorkerInf
     replacement->run_on_host(pointers.data(), args);
     if (worker.kind == WorkerKind::opencl) {
         for (size_t i = 0; i < n; ++i) {
-            size_t bytes = STARPU_VECTOR_GET_NX(buffers[i]) * STARPU_VECTOR_GET_ELEMSIZE(buffers[i]);
+            size_t bytes = detail::vector_buffer_bytes(buffers[i]);
             if (info_.modes[i] != Access::read && bytes)
                 clEnqueueWriteBuffer(queue, reinterpret_cast<cl_mem>(STARPU_VECTOR_GET_DEV_HANDLE(buffers[i])),
                                      CL_TRUE, 0, bytes, host[i].data(), 0, nullptr, nullptr);
@@ -1053,6 +1051,7 @@ inline void Kernel::fall_back(void* buffers[], const void* args, const WorkerInf
     if (!rt.options_.quiet && rt.unmatched_reported_.insert("failed|" + worker.name + "|" + info_.name).second)
         std::cerr << "mcl::rt: " << note << "; " << worker.name << " runs no more " << info_.name
                   << " while another worker can\n";
+    return replacement;
 }
 
 // --- data ------------------------------------------------------------------------

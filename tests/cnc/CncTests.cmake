@@ -65,18 +65,7 @@ if(MCL_BUILD_RUNTIME_EXAMPLES)
   target_include_directories(cnc_pipeline PRIVATE ${CMAKE_SOURCE_DIR}/examples)
   target_compile_options(cnc_pipeline PRIVATE ${MCL_WARNINGS})
   mcl_add_graph(TARGET cnc_pipeline GRAPH inputs/cnc/pipeline.cnc MPI)
-  foreach(app ${MCL_CNC_APPS})
-    foreach(mode cpu opencl both mpi)
-      add_test(NAME cnc.${app}.${mode}
-               COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/runtime/run_app.sh $<TARGET_FILE:cnc_${app}> ${mode})
-      set_tests_properties(cnc.${app}.${mode} PROPERTIES TIMEOUT 300 LABELS runtime
-                           ENVIRONMENT "OMP_NUM_THREADS=1" RESOURCE_LOCK cpu_cores)
-    endforeach()
-  endforeach()
-  foreach(mode cpu opencl both mpi)
-    add_test(NAME cnc.pipeline.${mode}
-             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/runtime/run_app.sh $<TARGET_FILE:cnc_pipeline> ${mode})
-    set_tests_properties(cnc.pipeline.${mode} PROPERTIES TIMEOUT 300 LABELS runtime
-                         ENVIRONMENT "OMP_NUM_THREADS=1" RESOURCE_LOCK cpu_cores)
+  foreach(app ${MCL_CNC_APPS} pipeline)
+    mcl_run_app_tests(cnc.${app} cnc_${app} cpu opencl both mpi)
   endforeach()
 endif()

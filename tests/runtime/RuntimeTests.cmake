@@ -34,14 +34,21 @@ mclc_test(runtime.bad_match_regex 1
           "bad_match/targets/x86_avx2.json:109:5: error: \"name\" is not a valid regular expression"
           list-targets --hwd-path ${CMAKE_CURRENT_SOURCE_DIR}/inputs/hdl/bad_match)
 
+# mcl_run_app_tests(NAME TARGET MODE...): a test NAME.MODE per mode of
+# tests/runtime/run_app.sh running TARGET.
+function(mcl_run_app_tests name target)
+  foreach(mode ${ARGN})
+    add_test(NAME ${name}.${mode}
+             COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/runtime/run_app.sh $<TARGET_FILE:${target}> ${mode})
+    set_tests_properties(${name}.${mode} PROPERTIES TIMEOUT 300 LABELS runtime
+                         ENVIRONMENT "OMP_NUM_THREADS=1" RESOURCE_LOCK cpu_cores)
+  endforeach()
+endfunction()
+
 if(MCL_BUILD_RUNTIME_EXAMPLES)
   foreach(app ${MCL_RUNTIME_APPS})
-    foreach(mode cpu opencl both static affinity mpi fail-opencl fail-cpu trace leaf generic)
-      add_test(NAME runtime.${app}.${mode}
-               COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/runtime/run_app.sh $<TARGET_FILE:runtime_${app}> ${mode})
-      set_tests_properties(runtime.${app}.${mode} PROPERTIES TIMEOUT 300 LABELS runtime
-                           ENVIRONMENT "OMP_NUM_THREADS=1" RESOURCE_LOCK cpu_cores)
-    endforeach()
+    mcl_run_app_tests(runtime.${app} runtime_${app}
+                      cpu opencl both static affinity mpi fail-opencl fail-cpu trace leaf generic)
   endforeach()
 endif()
 

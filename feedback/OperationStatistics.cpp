@@ -234,22 +234,32 @@ GiNaC::ex executions(const Access& a, bool& approximate) {
 
 }  // namespace
 
-std::vector<Remark> operation_statistics(const FeedbackInput& input) {
+OperationTotals count_operations(const FeedbackInput& input) {
     OperationCounter counter(input.symbols);
     Counts counts = counter.function(input.function);
-
-    // Loads and stores per memory space, from the access analysis.
-    std::map<std::string, std::pair<GiNaC::ex, GiNaC::ex>> per_space;  // loads, stores
-    bool approximate = counts.approximate;
-    GiNaC::ex accesses = 0;
+    OperationTotals totals;
+    totals.computations = counts.computations;
+    totals.indexing = counts.indexing;
+    totals.control = counts.control;
+    totals.approximate = counts.approximate;
     for (const Access& a : input.accesses) {
         bool approx = a.approximate;
         GiNaC::ex n = executions(a, approx);
-        approximate |= approx;
-        auto& [loads, stores] = per_space[a.variable->memory_space.empty() ? "(none)" : a.variable->memory_space];
-        if (a.read) loads += n, accesses += n;
-        if (a.written) stores += n, accesses += n;
+        totals.approximate |= approx;
+        auto& [loads, stores] =
+            totals.per_space[a.variable->memory_space.empty() ? "(none)" : a.variable->memory_space];
+        if (a.read) loads += n, totals.accesses += n;
+        if (a.written) stores += n, totals.accesses += n;
     }
+    return totals;
+}
+
+std::vector<Remark> operation_statistics(const FeedbackInput& input) {
+    OperationTotals totals = count_operations(input);
+    const Counts counts{totals.computations, totals.indexing, totals.control, totals.approximate};
+    const auto& per_space = totals.per_space;
+    const GiNaC::ex& accesses = totals.accesses;
+    bool approximate = totals.approximate;
 
     Symbols& sym = input.symbols;
     Remark ops;

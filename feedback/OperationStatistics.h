@@ -19,11 +19,24 @@
 //   `arithmetic-intensity` remark.
 #pragma once
 
+#include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "feedback/FeedbackPass.h"
 
 namespace mcl::feedback {
+
+// What the remarks report, for other passes (the bound) to build on.
+struct OperationTotals {
+    GiNaC::ex computations = 0, indexing = 0, control = 0;
+    std::map<std::string, std::pair<GiNaC::ex, GiNaC::ex>> per_space;  // memory space -> loads, stores
+    GiNaC::ex accesses = 0;                                             // all loads and stores
+    bool approximate = false;
+};
+
+OperationTotals count_operations(const FeedbackInput& input);
 
 std::vector<Remark> operation_statistics(const FeedbackInput& input);
 

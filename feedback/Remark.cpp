@@ -14,6 +14,8 @@ const char* remark_kind_name(RemarkKind k) {
     case RemarkKind::Occupancy: return "occupancy";
     case RemarkKind::Coalescing: return "coalescing";
     case RemarkKind::BankConflicts: return "bank-conflicts";
+    case RemarkKind::Bound: return "bound";
+    case RemarkKind::DeviceFill: return "device-fill";
     }
     return "operations";
 }

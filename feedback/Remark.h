@@ -18,6 +18,8 @@ namespace mcl::feedback {
 enum class RemarkKind {
     Operations, ArithmeticIntensity, Transfers, DataReuse, FasterMemory,
     Cache, ScarceResource, Occupancy, Coalescing, BankConflicts,
+    Bound,       // the lowest time the kernel can take on its level (roofline)
+    DeviceFill,  // how many of the device's units the launch keeps busy
 };
 
 // The JSON/SARIF name: "operations", "arithmetic-intensity", ...
@@ -36,6 +38,11 @@ struct Remark {
     std::vector<NamedQuantity> quantities;
     bool approximate = false;    // loop bounds or conditions were not exact
     bool warning = false;        // a problem in the input rather than advice (reported as a warning)
+    // Estimated share of the kernel's time that what the remark points at
+    // costs, from 0 (nothing to gain: "coalesced", "does benefit") to 1 (the
+    // kernel could run that much faster). Ranks remarks in the default output
+    // (RankRemarks.h); a severity where no time can be estimated.
+    double impact = 0;
 };
 
 }  // namespace mcl::feedback

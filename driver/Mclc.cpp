@@ -11,8 +11,10 @@
 #include "driver/FrontendCommands.h"
 #include "driver/GenCommands.h"
 #include "driver/HardwareCommands.h"
+#include "driver/ReportCommands.h"
 #include "driver/RunCommands.h"
 #include "driver/RuntimeGen.h"
+#include "lsp/LanguageServer.h"
 #include "support/LargeStack.h"
 #include "support/Spelling.h"
 
@@ -96,6 +98,8 @@ int run(int argc, char** argv) {
                          "Example value for a parameter, e.g. --param n=2048 (repeatable)")
         ->type_name("NAME=VALUE");
     feedback->add_option("--format", feedback_options.format, "text (default), json or sarif");
+    feedback->add_flag("--all", feedback_options.all,
+                       "Every remark, unfolded (text shows the bound and the ten of highest impact by default)");
     add_include(feedback);
     add_hwd_path(feedback);
     feedback->callback([&] {
@@ -210,6 +214,32 @@ int run(int argc, char** argv) {
     add_hwd_path(verify);
     verify->callback([&] {
         status = mcl::driver::verify_command(frontend_options(), verify_files, verify_options, std::cout, std::cerr);
+    });
+
+    mcl::driver::ReportOptions report_options;
+    auto* report = app.add_subcommand("report", "One self-contained HTML page for kernel versions at a level: "
+                                                "sources with remarks, a roofline plot, versions side by side");
+    report->add_option("FILE", report_options.files, "MCPL files (versions of a kernel)")->required();
+    report->add_option("--hwd", report_options.level, "The level to report at")->required();
+    report->add_option("--param", report_options.params, "Example value for a parameter (repeatable)")
+        ->type_name("NAME=VALUE");
+    report->add_option("--bench", report_options.bench, "Google Benchmark JSON with measured times")
+        ->type_name("RESULTS.json");
+    report->add_option("-o", report_options.output, "The HTML file to write")->required()->type_name("OUT.html");
+    add_include(report);
+    add_hwd_path(report);
+    report->callback([&] {
+        status = mcl::driver::report_command(frontend_options(), report_options, std::cout, std::cerr);
+    });
+
+    auto* lsp = app.add_subcommand("lsp", "Serve MCPL and HDL documents to an editor: the Language Server "
+                                          "Protocol on standard input and output");
+    add_include(lsp);
+    add_hwd_path(lsp);
+    lsp->callback([&] {
+        mcl::driver::HardwarePaths paths = mcl::driver::hardware_paths(hwd_paths);
+        mcl::lsp::LanguageServer server({paths.builtin_dir, paths.user_dirs, include_roots}, std::cout);
+        status = server.serve(std::cin);
     });
 
     // CLI11 would only say that a subcommand is required; name the typo.

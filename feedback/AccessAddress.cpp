@@ -132,7 +132,13 @@ std::optional<GiNaC::ex> AddressAnalysis::expr(const Expr& e, int depth) {
         if (e.op == "+") return GiNaC::ex(*a + *b);
         if (e.op == "-") return GiNaC::ex(*a - *b);
         if (e.op == "*") return GiNaC::ex(*a * *b);
-        if (e.op == "/") return quotient(*a, *b);
+        if (e.op == "/" || e.op == "%") {
+            if (b->is_zero()) {
+                problem_ = "it divides by zero";
+                return std::nullopt;
+            }
+            return e.op == "/" ? floor_quotient(*a, *b) : remainder_of(*a, *b);
+        }
         if (e.op == "^") return GiNaC::ex(GiNaC::pow(*a, *b));
         problem_ = "it uses operator " + e.op;
         return std::nullopt;

@@ -12,10 +12,12 @@
 //   of a sub-array) and multiplies by the element size in bytes (int/float
 //   4, double 8, byte/bool 1, records the sum of their fields). The stride
 //   of a loop is offset(index = start + step) - offset(index = start).
+//   Integer `/` and `%` are floor division and remainder (Symbolic.h), so
+//   that `t / 16` and `t % 16` of a cooperative tile load have addresses.
 // Guarantees: an address that cannot be expressed says why: an index reads
 //   an array or calls a function, or names a variable other than a loop
 //   index that is written ("unpredictable", thesis 3.6.4). `rounded` is set
-//   when a divide_up or `/` was taken as exact division.
+//   when a divide_up was taken as exact division.
 #pragma once
 
 #include <cstdint>
@@ -64,8 +66,8 @@ public:
 
 private:
     std::optional<GiNaC::ex> expr(const mcpl::Expr& e, int depth);
-    // a / b taken as exact division (noted as rounded when not integral);
-    // nullopt, with the reason, when b is zero.
+    // divide_up(a, b) taken as exact division a / b (noted as rounded when
+    // not integral); nullopt, with the reason, when b is zero.
     std::optional<GiNaC::ex> quotient(const GiNaC::ex& a, const GiNaC::ex& b);
     void collect(const mcpl::Stmt& s);
 

@@ -159,6 +159,11 @@ std::vector<Remark> cache_behaviour(const FeedbackInput& in) {
             }
             const int64_t line = *cache->cache_line_size;
             const DeviceNode& scope = cache_scope(in.model, *cache);
+            // An access that reads its elements again (a loop it does not
+            // move in) is what a cache can help; one that streams through
+            // its data fetches every line once whatever the cache does.
+            bool reread = false;
+            for (const Loop& loop : a.loops) reread |= addresses.stride(*addr->offset, loop).is_zero();
             for (const Loop& loop : a.loops) {
                 GiNaC::ex stride = addresses.stride(*addr->offset, loop);
                 std::optional<double> stride_value = value_of(in.symbols, stride);
@@ -171,7 +176,11 @@ std::vector<Remark> cache_behaviour(const FeedbackInput& in) {
                     cls = std::fabs(*stride_value) == 0 ? Class::Zero
                           : std::fabs(*stride_value) < static_cast<double>(line) ? Class::Below
                                                                                  : Class::AtLeast;
-                else {
+                else if (has_integer_division(stride)) {
+                    cls = Class::AtLeast;
+                    notes.push_back("it changes with an integer division; taken as at least a line");
+                    approximate = true;
+                } else {
                     cls = Class::AtLeast;
                     notes.push_back("assuming |" + Symbols::text(stride) + "| >= " + std::to_string(line));
                     approximate = true;
@@ -246,7 +255,9 @@ std::vector<Remark> cache_behaviour(const FeedbackInput& in) {
                 } else {
                     msg << ", number of iterations unknown";
                 }
-                msg << " (stride " << with_value(in.symbols, stride) << " bytes, " << line << "-byte lines";
+                const std::string stride_words = stride_text(in.symbols, stride);
+                msg << " (stride " << stride_words << (stride_words == "varying" ? ", " : " bytes, ") << line
+                    << "-byte lines";
                 for (const std::string& n : notes) msg << "; " << n;
                 msg << ")";
                 if (cls == Class::AtLeast && only_caches)
@@ -257,6 +268,9 @@ std::vector<Remark> cache_behaviour(const FeedbackInput& in) {
                 r.kind = RemarkKind::Cache;
                 r.location = a.expr->location;
                 r.message = msg.str();
+                // Loads that miss in one loop may hit in another: a modest,
+                // per-loop cost.
+                r.impact = cls == Class::AtLeast ? (reread ? 0.2 : 0.02) : lock_step ? 0.0 : 0.05;
                 r.approximate = approximate;
                 r.quantities.push_back(in.symbols.quantity("stride", stride));
                 if (best) r.quantities.push_back(in.symbols.quantity("best_case_fetches", *best));

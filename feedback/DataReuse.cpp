@@ -1,5 +1,7 @@
 #include "feedback/DataReuse.h"
 
+#include "feedback/AccessAddress.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -205,7 +207,11 @@ public:
             if (e.op == "+") return GiNaC::ex(*a + *b);
             if (e.op == "-") return GiNaC::ex(*a - *b);
             if (e.op == "*") return GiNaC::ex(*a * *b);
-            if (e.op == "/" && !has_index(*b)) return GiNaC::ex(*a / *b);
+            if (has_index(*b)) return std::nullopt;
+            // Integer division of an index is not affine in it: floor and
+            // remainder keep the index out of the affine terms.
+            if (e.op == "/") return has_index(*a) ? floor_quotient(*a, *b) : GiNaC::ex(*a / *b);
+            if (e.op == "%") return remainder_of(*a, *b);
             return std::nullopt;
         }
         case Expr::Kind::Call:
@@ -278,10 +284,13 @@ std::string format_value(double v, bool fraction) {
     return buf;
 }
 
-// "m" or "m = 2048".
+// "m" or "m = 2048". A count is whole: one that comes out fractional was
+// rounded (a divide_up taken as exact division: m/1024 blocks of m = 1000
+// is 1 block, not 0.98) and is shown rounded up.
 std::string describe_count(const NamedQuantity& q) {
     std::string text = Symbols::text(q.expr);
-    if (q.value && !GiNaC::is_a<GiNaC::numeric>(q.expr)) text += " = " + format_value(*q.value, false);
+    if (q.value && !GiNaC::is_a<GiNaC::numeric>(q.expr))
+        text += " = " + format_value(std::ceil(*q.value - 1e-9), false);
     return text;
 }
 
@@ -423,8 +432,31 @@ std::string describe_ratio(const NamedQuantity& q) {
     return text;
 }
 
+namespace {
+
+// The smallest cache holding `variable`'s memory space when the whole
+// variable fits in it (with --param values where its size needs them).
+std::optional<std::string> holding_cache(const FeedbackInput& in, const mcpl::Decl& variable,
+                                         AddressAnalysis& addresses) {
+    std::optional<GiNaC::ex> bytes = addresses.declared_bytes(variable);
+    if (!bytes) return std::nullopt;
+    std::optional<double> size = in.symbols.quantity("", *bytes).value;
+    if (!size) return std::nullopt;
+    const hdl::DeviceNode* smallest = nullptr;
+    for (const hdl::DeviceNode* c : in.model.nodes_of_kind(hdl::BlockKind::Cache)) {
+        if (!c->capacity || c->capacity->unlimited) continue;
+        if (std::find(c->spaces.begin(), c->spaces.end(), variable.memory_space) == c->spaces.end()) continue;
+        if (!smallest || c->capacity->value < smallest->capacity->value) smallest = c;
+    }
+    if (!smallest || *size > static_cast<double>(smallest->capacity->value)) return std::nullopt;
+    return smallest->name;
+}
+
+}  // namespace
+
 std::vector<Remark> data_reuse_pass(const FeedbackInput& in) {
     std::vector<Remark> out;
+    AddressAnalysis addresses(in.function, in.symbols);
     for (const ReuseFinding& f : find_reuse(in)) {
         const Access& a = *f.access;
         Remark r;
@@ -438,8 +470,13 @@ std::vector<Remark> data_reuse_pass(const FeedbackInput& in) {
             r.message = access + " does not depend on loop index " + l.index->name() + " (line " + line_of(l) +
                         "): it is read ";
             if (l.iterations) {
-                NamedQuantity q = in.symbols.quantity("reuse", *l.iterations);
-                r.message += describe_count(q) + " times for the same element";
+                // A triangular loop runs a number of times that depends on
+                // an enclosing index: the most it runs.
+                bool varies = false;
+                NamedQuantity q =
+                    in.symbols.quantity("reuse", at_last_iteration(*l.iterations, a.loops, in.symbols, varies));
+                r.message += (varies ? "up to " : "") + describe_count(q) + " times for the same element";
+                if (varies) r.message += " (" + Symbols::text(*l.iterations) + " times, with the enclosing loop's index)";
                 r.quantities.push_back(std::move(q));
             } else {
                 r.message += "once per iteration of that loop for the same element (its number of iterations "
@@ -478,6 +515,12 @@ std::vector<Remark> data_reuse_pass(const FeedbackInput& in) {
             r.quantities = {std::move(accesses), std::move(range), std::move(reuse)};
             break;
         }
+        }
+        // Reuse of an array that fits in the smallest cache holding it is
+        // what that cache does by itself: little left to gain.
+        if (std::optional<std::string> cache = holding_cache(in, *a.variable, addresses)) {
+            r.message += "; the whole array fits in " + *cache + ", which keeps it";
+            r.impact = 0.02;
         }
         out.push_back(std::move(r));
     }

@@ -30,6 +30,9 @@
 //     range. Symbolic coefficients are taken to be positive. Overall: the
 //     product of the iterations of all loops the access uses over the
 //     product of the dimension ranges.
+//   A remark on an array small enough for the smallest cache holding its
+//   memory space to keep whole (with --param values) says so and has a low
+//   impact: the cache reuses it without help.
 //   Ratios are reported only when they exceed 1: by their value when every
 //   symbol has an example value; otherwise unless accesses - range, with
 //   every symbol taken positive, is a polynomial without a positive

@@ -167,7 +167,10 @@ std::vector<Remark> faster_memory_pass(const FeedbackInput& in) {
             r.message = "expression " + access + " is loaded for each " + unit + " " + l.index->name() +
                         " (line " + std::to_string(l.stmt->location.line) + "), the same element every time: " +
                         explain(*p, variable.memory_space);
-            if (l.iterations) r.quantities.push_back(in.symbols.quantity("reuse", *l.iterations));
+            bool varies = false;
+            if (l.iterations)
+                r.quantities.push_back(
+                    in.symbols.quantity("reuse", at_last_iteration(*l.iterations, a.loops, in.symbols, varies)));
             out.push_back(std::move(r));
         } else if (f.kind == ReuseFinding::Kind::Dimension) {
             // Pairs of loops of this dimension, outer first, with a foreach.

@@ -50,6 +50,7 @@ json remarks_to_json(const std::vector<Remark>& remarks, const SourceManager& so
                        {"column", r.location.column},
                        {"message", r.message},
                        {"approximate", r.approximate},
+                       {"impact", r.impact},
                        {"severity", r.warning ? "warning" : "remark"},
                        {"quantities", quantities_json(r)}});
     return json{{"remarks", out}};
@@ -75,7 +76,7 @@ json remarks_to_sarif(const std::vector<Remark>& remarks, const DiagnosticEngine
         json result{{"ruleId", kind},
                     {"level", r.warning ? "warning" : "note"},
                     {"message", {{"text", r.message}}},
-                    {"properties", {{"approximate", r.approximate}, {"quantities", quantities_json(r)}}}};
+                    {"properties", {{"approximate", r.approximate}, {"impact", r.impact}, {"quantities", quantities_json(r)}}}};
         if (r.location.valid())
             result["locations"] =
                 json::array({sarif_location(sources.path(r.location.file), r.location.line, r.location.column)});

@@ -4,7 +4,7 @@
 // code-scanning tools.
 //
 // JSON: {"remarks": [{"kind", "file", "line", "column", "message",
-//   "approximate", "quantities": {NAME: {"expr": "2*m*n*p", "value": N}}}]},
+//   "approximate", "impact", "quantities": {NAME: {"expr": "2*m*n*p", "value": N}}}]},
 //   "value" present only when every symbol has one.
 #pragma once
 

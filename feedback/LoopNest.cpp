@@ -181,4 +181,57 @@ std::vector<Access> collect_accesses(const mcpl::Function& f, Symbols& symbols) 
     return AccessCollector(f, symbols).run(*f.body);
 }
 
+namespace {
+
+// sum_{t=0}^{n-1} t^k as a polynomial in n (Faulhaber's formula with
+// B_1 = -1/2, which sums up to n - 1).
+GiNaC::ex power_sum(unsigned k, const GiNaC::ex& n) {
+    GiNaC::ex sum = 0;
+    for (unsigned j = 0; j <= k; ++j)
+        sum += GiNaC::binomial(GiNaC::numeric(k + 1), GiNaC::numeric(j)) * GiNaC::bernoulli(GiNaC::numeric(j)) *
+               GiNaC::pow(n, k + 1 - j);
+    return (sum / (k + 1)).expand();
+}
+
+}  // namespace
+
+GiNaC::ex sum_over_loop(const GiNaC::ex& per_iteration, const Loop& loop, Symbols& symbols, bool& approximate) {
+    if (!loop.iterations) {
+        approximate = true;
+        return per_iteration;
+    }
+    const GiNaC::ex& n = *loop.iterations;
+    GiNaC::symbol index = symbols.symbol(loop.index->name());
+    if (!per_iteration.has(index)) return (per_iteration * n).expand();
+    GiNaC::symbol t("t");
+    GiNaC::ex body = per_iteration.subs(index == loop.start + loop.step * t).expand();
+    if (!body.is_polynomial(t)) {
+        approximate = true;
+        return (body.subs(t == n - 1) * n).expand();
+    }
+    GiNaC::ex sum = 0;
+    for (int k = body.ldegree(t); k <= body.degree(t); ++k) {
+        GiNaC::ex c = body.coeff(t, k);
+        if (!c.is_zero()) sum += c * power_sum(static_cast<unsigned>(k), n);
+    }
+    return sum.expand();
+}
+
+GiNaC::ex at_last_iteration(const GiNaC::ex& e, const std::vector<Loop>& loops, Symbols& symbols, bool& varies) {
+    GiNaC::ex result = e;
+    for (auto l = loops.rbegin(); l != loops.rend(); ++l) {
+        GiNaC::symbol index = symbols.symbol(l->index->name());
+        if (!result.has(index) || !l->iterations) continue;
+        varies = true;
+        result = result.subs(index == l->start + l->step * (*l->iterations - 1)).expand();
+    }
+    return result;
+}
+
+GiNaC::ex executions(const std::vector<Loop>& loops, Symbols& symbols, bool& approximate) {
+    GiNaC::ex n = 1;
+    for (auto l = loops.rbegin(); l != loops.rend(); ++l) n = sum_over_loop(n, *l, symbols, approximate);
+    return n;
+}
+
 }  // namespace mcl::feedback

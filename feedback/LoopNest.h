@@ -49,6 +49,25 @@ struct Access {
 // or the foreach count.
 Loop describe_loop(const mcpl::Stmt& loop, Symbols& symbols);
 
+// The sum of `per_iteration` over the iterations of `loop`, where
+// `per_iteration` may use the loop's index (a triangular inner loop runs
+// `i` times in iteration i): the index is written start + step * t and the
+// sum over t = 0 .. iterations - 1 is taken in closed form for polynomials
+// in t (Faulhaber: sum of i over n iterations = n(n-1)/2). Anything else
+// that uses the index (a division by it) is taken at the last iteration,
+// and an unknown count counts the body once: both set `approximate`.
+GiNaC::ex sum_over_loop(const GiNaC::ex& per_iteration, const Loop& loop, Symbols& symbols, bool& approximate);
+
+// How many times a statement inside `loops` (outermost first) executes:
+// the sums over the loops from the innermost out, so that no loop index is
+// left in the result.
+GiNaC::ex executions(const std::vector<Loop>& loops, Symbols& symbols, bool& approximate);
+
+// `e` with the indices of `loops` (outermost first) taken at their last
+// iteration, innermost first (a count that grows with an enclosing index,
+// `i + 1`, at its largest: `n`). Sets `varies` when `e` used an index.
+GiNaC::ex at_last_iteration(const GiNaC::ex& e, const std::vector<Loop>& loops, Symbols& symbols, bool& varies);
+
 // Every access of `f`, in source order. `symbols` is used to express loop
 // counts (and learns the function's constants on the way).
 std::vector<Access> collect_accesses(const mcpl::Function& f, Symbols& symbols);

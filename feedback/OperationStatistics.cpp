@@ -88,9 +88,7 @@ public:
         if (auto it = memo_.find(&f); it != memo_.end()) return it->second;
         if (!active_.insert(&f).second) return Counts{0, 0, 0, true};  // recursion: counted once, approximate
         Counts saved = counts_;
-        GiNaC::ex saved_multiplier = multiplier_;
         counts_ = Counts{};
-        multiplier_ = 1;
         LocalRoles roles(*f.body);
         const LocalRoles* saved_roles = roles_;
         roles_ = &roles;
@@ -98,7 +96,6 @@ public:
         roles_ = saved_roles;
         Counts result = counts_;
         counts_ = saved;
-        multiplier_ = saved_multiplier;
         active_.erase(&f);
         memo_[&f] = result;
         return result;
@@ -116,11 +113,11 @@ private:
                     for (const auto& index : group) expr(*index, true);
             return;
         case Expr::Kind::Unary:
-            if (e.op == "-") target += multiplier_;
+            if (e.op == "-") target += 1;
             expr(*e.args[0], in_index, bucket);
             return;
         case Expr::Kind::Binary:
-            if (is_arithmetic(e.op)) target += multiplier_;
+            if (is_arithmetic(e.op)) target += 1;
             expr(*e.args[0], in_index, bucket);
             expr(*e.args[1], in_index, bucket);
             return;
@@ -128,12 +125,12 @@ private:
             for (const auto& a : e.args) expr(*a, in_index, bucket);
             if (e.function && !e.function->builtin_body) {
                 Counts callee = function(*e.function);
-                counts_.computations += callee.computations * multiplier_;
-                counts_.indexing += callee.indexing * multiplier_;
-                counts_.control += callee.control * multiplier_;
+                counts_.computations += callee.computations;
+                counts_.indexing += callee.indexing;
+                counts_.control += callee.control;
                 counts_.approximate |= callee.approximate;
             } else {
-                target += multiplier_;  // a builtin or library operation
+                target += 1;  // a builtin or library operation
             }
             return;
         default: return;
@@ -141,7 +138,7 @@ private:
     }
 
     void condition(const Expr& e) {
-        counts_.control += multiplier_;
+        counts_.control += 1;
         expr(e, false);
     }
 
@@ -155,12 +152,12 @@ private:
             if (s.decl->is_const) symbols_.define_constant(*s.decl);
             return;
         case Stmt::Kind::Assign:
-            if (s.op != "=") counts_.computations += multiplier_;
+            if (s.op != "=") counts_.computations += 1;
             expr(*s.target, false);
             expr(*s.value, false);
             return;
         case Stmt::Kind::Step:
-            counts_.computations += multiplier_;
+            counts_.computations += 1;
             expr(*s.target, false);
             return;
         case Stmt::Kind::Swap:
@@ -179,15 +176,15 @@ private:
             return;
         case Stmt::Kind::For: {
             if (s.decl->init) expr(*s.decl->init, false);
-            loop(s, describe_loop(s, symbols_).iterations, [&] {
+            loop(describe_loop(s, symbols_), [&] {
                 condition(*s.condition);
-                counts_.control += multiplier_;  // the step
+                counts_.control += 1;  // the step
                 statement(*s.loop_body);
             });
             return;
         }
         case Stmt::Kind::Foreach:
-            loop(s, describe_loop(s, symbols_).iterations, [&] { statement(*s.loop_body); });
+            loop(describe_loop(s, symbols_), [&] { statement(*s.loop_body); });
             return;
         case Stmt::Kind::Barrier:
         case Stmt::Kind::As: return;
@@ -201,36 +198,27 @@ private:
         return &counts_.control;
     }
 
+    // The body's counts per iteration (in the loop's index) summed over the
+    // loop, so that a triangular nest leaves no index in the totals.
     template <typename Body>
-    void loop(const Stmt&, std::optional<GiNaC::ex> iterations, Body body) {
-        GiNaC::ex saved = multiplier_;
-        if (iterations) {
-            multiplier_ = multiplier_ * *iterations;
-        } else {
-            counts_.approximate = true;
-        }
+    void loop(const Loop& l, Body body) {
+        Counts outside = counts_;
+        counts_ = Counts{};
         body();
-        multiplier_ = saved;
+        bool approximate = counts_.approximate;
+        outside.computations += sum_over_loop(counts_.computations, l, symbols_, approximate);
+        outside.indexing += sum_over_loop(counts_.indexing, l, symbols_, approximate);
+        outside.control += sum_over_loop(counts_.control, l, symbols_, approximate);
+        outside.approximate |= approximate;
+        counts_ = outside;
     }
 
     Symbols& symbols_;
     Counts counts_;
-    GiNaC::ex multiplier_ = 1;
     std::map<const mcpl::Function*, Counts> memo_;
     std::set<const mcpl::Function*> active_;
     const LocalRoles* roles_ = nullptr;
 };
-
-// Iterations of all loops around an access.
-GiNaC::ex executions(const Access& a, bool& approximate) {
-    GiNaC::ex n = 1;
-    for (const Loop& l : a.loops) {
-        if (l.iterations) n *= *l.iterations;
-        else approximate = true;
-    }
-    return n;
-}
-
 
 }  // namespace
 
@@ -244,7 +232,7 @@ OperationTotals count_operations(const FeedbackInput& input) {
     totals.approximate = counts.approximate;
     for (const Access& a : input.accesses) {
         bool approx = a.approximate;
-        GiNaC::ex n = executions(a, approx);
+        GiNaC::ex n = executions(a.loops, input.symbols, approx);
         totals.approximate |= approx;
         auto& [loads, stores] =
             totals.per_space[a.variable->memory_space.empty() ? "(none)" : a.variable->memory_space];

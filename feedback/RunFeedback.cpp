@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "feedback/RankRemarks.h"
+
 namespace mcl::feedback {
 
 std::vector<Remark> run_feedback(const mcpl::Program& program, const mcpl::Module& module,
@@ -41,6 +43,7 @@ std::vector<Remark> run_feedback(const mcpl::Program& program, const mcpl::Modul
             }
         }
     }
+    estimate_impacts(remarks);
     return remarks;
 }
 

@@ -4,7 +4,8 @@
 // each pass. Remarks come back in the order of the functions, then of the
 // passes. A pass that throws (GiNaC on a division by zero from example
 // values) is reported as stopped, with a remark at the function; so is
-// every pass when collecting the accesses throws.
+// every pass when collecting the accesses throws. Every remark leaves with
+// an impact (RankRemarks.h, estimate_impacts).
 #pragma once
 
 #include <vector>

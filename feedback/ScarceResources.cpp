@@ -235,6 +235,9 @@ std::vector<Remark> blocks_per_multiprocessor(const FeedbackInput& in, const Dev
         msg << unit->name << ": " << blocks << " of " << block_slots << " " << block
             << "s per multiprocessor fit, limited by " << reason;
         if (!others.empty()) msg << " (" << others << ")";
+        // Impact: a kernel that cannot run is the worst; memory that limits
+        // the blocks hides less latency; fewer blocks of full size cost little.
+        r.impact = blocks == 0 ? 1.0 : by_memory ? 0.3 : 0.05;
         if (blocks == 0)
             msg << "; the kernel cannot run: one " << block << " needs more than " << unit->name << " has";
         else if (by_memory)
@@ -292,7 +295,9 @@ std::vector<Remark> scarce_resources(const FeedbackInput& in) {
                         if (!lacking.empty()) msg << "; to compare, " << needs_values_text(lacking);
                     } else if (*value > static_cast<double>(capacity)) {
                         msg << ": more than the memory holds";
+                        r.impact = 1.0;
                     } else if (*value > static_cast<double>(share)) {
+                        r.impact = 0.1;  // the occupancy remark says whether it is what limits
                         msg << ": more than a " << owner.name << "'s share, at most "
                             << static_cast<int64_t>(std::floor(capacity / *value)) << " of " << slots << " "
                             << owner.name << "s fit";

@@ -2,11 +2,161 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <vector>
 #include <sstream>
 
 namespace mcl::feedback {
+
+namespace {
+
+// A term's numeric factor: 3 for 3*x*y, 5 for 5, 1 for x.
+GiNaC::numeric coefficient_of(const GiNaC::ex& term) {
+    if (GiNaC::is_a<GiNaC::numeric>(term)) return GiNaC::ex_to<GiNaC::numeric>(term);
+    if (GiNaC::is_a<GiNaC::mul>(term)) {
+        GiNaC::ex last = term.op(term.nops() - 1);  // GiNaC keeps the numeric factor last
+        if (GiNaC::is_a<GiNaC::numeric>(last)) return GiNaC::ex_to<GiNaC::numeric>(last);
+    }
+    return 1;
+}
+
+std::vector<GiNaC::ex> terms_of(const GiNaC::ex& e) {
+    std::vector<GiNaC::ex> terms;
+    if (GiNaC::is_a<GiNaC::add>(e))
+        for (size_t i = 0; i < e.nops(); ++i) terms.push_back(e.op(i));
+    else
+        terms.push_back(e);
+    return terms;
+}
+
+bool is_positive_integer(const GiNaC::ex& e) {
+    return GiNaC::is_a<GiNaC::numeric>(e) && GiNaC::ex_to<GiNaC::numeric>(e).is_pos_integer();
+}
+
+// `term` / `divisor` when that leaves no denominator (an integer multiple).
+std::optional<GiNaC::ex> exact_multiple(const GiNaC::ex& term, const GiNaC::ex& divisor) {
+    if (is_positive_integer(divisor)) {
+        GiNaC::numeric c = coefficient_of(term);
+        if (!c.is_integer() || !GiNaC::mod(c, GiNaC::ex_to<GiNaC::numeric>(divisor)).is_zero()) return std::nullopt;
+        return (term / divisor).expand();
+    }
+    GiNaC::ex q = (term / divisor).normal();
+    if (!GiNaC::denom(q).is_equal(GiNaC::ex(1))) return std::nullopt;
+    return q;
+}
+
+GiNaC::ex floor_quotient_eval(const GiNaC::ex& a, const GiNaC::ex& b);
+GiNaC::ex remainder_eval(const GiNaC::ex& a, const GiNaC::ex& b);
+
+void floor_quotient_print(const GiNaC::ex& a, const GiNaC::ex& b, const GiNaC::print_context& c) {
+    c.s << "floor(";
+    a.print(c, 50);
+    c.s << "/";
+    b.print(c, 50);  // above a product's precedence: a sum or product divisor is parenthesised
+    c.s << ")";
+}
+
+void remainder_print(const GiNaC::ex& a, const GiNaC::ex& b, const GiNaC::print_context& c) {
+    c.s << "(";
+    a.print(c, 50);
+    c.s << " mod ";
+    b.print(c, 50);  // above a product's precedence: a sum or product divisor is parenthesised
+    c.s << ")";
+}
+
+DECLARE_FUNCTION_2P(mcpl_floor_quotient)
+DECLARE_FUNCTION_2P(mcpl_remainder)
+// Numerically only where both are numbers; GiNaC's default would drop the
+// function and keep its first argument.
+GiNaC::ex floor_quotient_evalf(const GiNaC::ex& a, const GiNaC::ex& b) {
+    if (GiNaC::is_a<GiNaC::numeric>(a) && GiNaC::is_a<GiNaC::numeric>(b) && !b.is_zero())
+        return GiNaC::numeric(std::floor(GiNaC::ex_to<GiNaC::numeric>(a).to_double() /
+                                         GiNaC::ex_to<GiNaC::numeric>(b).to_double()));
+    return mcpl_floor_quotient(a, b).hold();
+}
+
+GiNaC::ex remainder_evalf(const GiNaC::ex& a, const GiNaC::ex& b) {
+    if (GiNaC::is_a<GiNaC::numeric>(a) && GiNaC::is_a<GiNaC::numeric>(b) && !b.is_zero()) {
+        double x = GiNaC::ex_to<GiNaC::numeric>(a).to_double(), y = GiNaC::ex_to<GiNaC::numeric>(b).to_double();
+        return GiNaC::numeric(x - y * std::floor(x / y));
+    }
+    return mcpl_remainder(a, b).hold();
+}
+
+REGISTER_FUNCTION(mcpl_floor_quotient, eval_func(floor_quotient_eval)
+                                           .evalf_func(floor_quotient_evalf)
+                                           .print_func<GiNaC::print_context>(floor_quotient_print))
+REGISTER_FUNCTION(mcpl_remainder, eval_func(remainder_eval)
+                                      .evalf_func(remainder_evalf)
+                                      .print_func<GiNaC::print_context>(remainder_print))
+
+GiNaC::ex floor_quotient_eval(const GiNaC::ex& a, const GiNaC::ex& b) {
+    if (b.is_equal(GiNaC::ex(1))) return a;
+    if (a.is_zero() && !b.is_zero()) return 0;
+    if (GiNaC::is_a<GiNaC::numeric>(a) && is_positive_integer(b) && GiNaC::ex_to<GiNaC::numeric>(a).is_integer()) {
+        const GiNaC::numeric& x = GiNaC::ex_to<GiNaC::numeric>(a);
+        const GiNaC::numeric& y = GiNaC::ex_to<GiNaC::numeric>(b);
+        return (x - GiNaC::mod(x, y)) / y;
+    }
+    if (b.is_zero()) return mcpl_floor_quotient(a, b).hold();
+    // Whole multiples of b leave the division; so does the part of a
+    // number term that is one (17 = 16 + 1 over 16).
+    GiNaC::ex pulled = 0, rest = 0;
+    for (const GiNaC::ex& term : terms_of(a.expand())) {
+        if (auto q = exact_multiple(term, b)) {
+            pulled += *q;
+        } else if (GiNaC::is_a<GiNaC::numeric>(term) && is_positive_integer(b) &&
+                   GiNaC::ex_to<GiNaC::numeric>(term).is_integer()) {
+            GiNaC::numeric r = GiNaC::mod(GiNaC::ex_to<GiNaC::numeric>(term), GiNaC::ex_to<GiNaC::numeric>(b));
+            pulled += (GiNaC::ex_to<GiNaC::numeric>(term) - r) / GiNaC::ex_to<GiNaC::numeric>(b);
+            rest += r;
+        } else {
+            rest += term;
+        }
+    }
+    if (pulled.is_zero()) return mcpl_floor_quotient(a, b).hold();
+    return pulled + (rest.is_zero() ? GiNaC::ex(0) : floor_quotient(rest, b));
+}
+
+GiNaC::ex remainder_eval(const GiNaC::ex& a, const GiNaC::ex& b) {
+    if (b.is_equal(GiNaC::ex(1))) return 0;
+    if (a.is_zero() && !b.is_zero()) return 0;
+    if (GiNaC::is_a<GiNaC::numeric>(a) && is_positive_integer(b) && GiNaC::ex_to<GiNaC::numeric>(a).is_integer())
+        return GiNaC::mod(GiNaC::ex_to<GiNaC::numeric>(a), GiNaC::ex_to<GiNaC::numeric>(b));
+    if (b.is_zero()) return mcpl_remainder(a, b).hold();
+    // Multiples of b do not change the remainder.
+    bool dropped = false;
+    GiNaC::ex rest = 0;
+    for (const GiNaC::ex& term : terms_of(a.expand())) {
+        if (exact_multiple(term, b)) {
+            dropped = true;
+        } else if (GiNaC::is_a<GiNaC::numeric>(term) && is_positive_integer(b) &&
+                   GiNaC::ex_to<GiNaC::numeric>(term).is_integer()) {
+            GiNaC::numeric r = GiNaC::mod(GiNaC::ex_to<GiNaC::numeric>(term), GiNaC::ex_to<GiNaC::numeric>(b));
+            dropped |= r != GiNaC::ex_to<GiNaC::numeric>(term);
+            rest += r;
+        } else {
+            rest += term;
+        }
+    }
+    if (!dropped) return mcpl_remainder(a, b).hold();
+    return remainder_of(rest, b);
+}
+
+}  // namespace
+
+GiNaC::ex floor_quotient(const GiNaC::ex& a, const GiNaC::ex& b) { return mcpl_floor_quotient(a, b); }
+
+bool has_integer_division(const GiNaC::ex& e) {
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+        if (GiNaC::is_a<GiNaC::function>(*it)) {
+            unsigned serial = GiNaC::ex_to<GiNaC::function>(*it).get_serial();
+            if (serial == mcpl_floor_quotient_SERIAL::serial || serial == mcpl_remainder_SERIAL::serial) return true;
+        }
+    return false;
+}
+GiNaC::ex remainder_of(const GiNaC::ex& a, const GiNaC::ex& b) { return mcpl_remainder(a, b); }
 
 GiNaC::symbol Symbols::symbol(const std::string& name) {
     auto it = symbols_.find(name);
@@ -80,12 +230,22 @@ std::vector<std::string> Symbols::missing_values(const GiNaC::ex& e) const {
     return {missing.begin(), missing.end()};
 }
 
-NamedQuantity Symbols::quantity(const std::string& name, const GiNaC::ex& e) const {
-    NamedQuantity q{name, e.normal(), std::nullopt};
+GiNaC::ex Symbols::with_values(const GiNaC::ex& e) const {
     GiNaC::exmap values;
     for (const auto& [symbol_name, s] : symbols_)
-        if (auto it = params_.find(symbol_name); it != params_.end()) values[s] = GiNaC::numeric(it->second);
-    GiNaC::ex substituted = q.expr.subs(values).evalf();
+        if (auto it = params_.find(symbol_name); it != params_.end()) {
+            // Whole numbers exactly, so that floor division and remainder
+            // of them are computed.
+            double v = it->second;
+            values[s] = v == std::floor(v) && std::fabs(v) < 9e15 ? GiNaC::numeric(static_cast<long>(v))
+                                                                  : GiNaC::numeric(v);
+        }
+    return e.subs(values);
+}
+
+NamedQuantity Symbols::quantity(const std::string& name, const GiNaC::ex& e) const {
+    NamedQuantity q{name, e.normal(), std::nullopt};
+    GiNaC::ex substituted = with_values(q.expr).evalf();
     if (GiNaC::is_a<GiNaC::numeric>(substituted) && GiNaC::ex_to<GiNaC::numeric>(substituted).is_real())
         q.value = GiNaC::ex_to<GiNaC::numeric>(substituted).to_double();
     return q;
@@ -232,6 +392,28 @@ std::string with_value(const Symbols& symbols, const GiNaC::ex& e) {
     if (GiNaC::is_a<GiNaC::numeric>(e)) return text;
     if (auto v = symbols.quantity("", e).value) return text + " (= " + number_text(*v) + ")";
     return text;
+}
+
+std::string printf_text(const char* format, double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+std::string prefixed(double v) {
+    static const char* const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+    int i = 0;
+    while (std::fabs(v) >= 1000 && i < 6) {
+        v /= 1000;
+        ++i;
+    }
+    if (i == 0) return printf_text("%.3g", v);
+    return printf_text("%.3g", v) + " " + prefixes[i];
+}
+
+std::string stride_text(const Symbols& symbols, const GiNaC::ex& stride) {
+    if (has_integer_division(stride) && !symbols.quantity("", stride).value) return "varying";
+    return with_value(symbols, stride);
 }
 
 std::string needs_values_text(const std::vector<std::string>& names) {

@@ -37,6 +37,9 @@ public:
     // its name expand to it.
     void define_constant(const mcpl::Decl& d);
 
+    // `e` with the --param values substituted (whole numbers exactly).
+    GiNaC::ex with_values(const GiNaC::ex& e) const;
+
     // The quantity with its value when every symbol of `e` has one.
     NamedQuantity quantity(const std::string& name, const GiNaC::ex& e) const;
 
@@ -56,11 +59,32 @@ private:
     std::map<std::string, GiNaC::ex> constants_;
 };
 
+// MCPL's integer `/` and `%` on the non-negative values of indices and
+// sizes: floor division and remainder, as symbolic functions that simplify
+// what can be known: terms that are multiples of the divisor leave the
+// division (`(32*w + l) / 16` is `2*w + l / 16`), numbers are computed
+// (`17 / 16` is 1, `17 % 16` is 1), and a divisor that divides the whole
+// numerator divides it (`n*b / n` is b). The rest stays a function of its
+// arguments, printed "floor(a/b)" and "(a mod b)". Terms are taken to be
+// integers (the symbols stand for integer indices and sizes).
+GiNaC::ex floor_quotient(const GiNaC::ex& a, const GiNaC::ex& b);
+GiNaC::ex remainder_of(const GiNaC::ex& a, const GiNaC::ex& b);
+// Whether `e` still holds a floor division or remainder: a stride of such
+// an address changes from one unit to the next and has no single value.
+bool has_integer_division(const GiNaC::ex& e);
+// A stride for a message: with_value, or "varying" (no unit) for one that
+// has_integer_division.
+std::string stride_text(const Symbols& symbols, const GiNaC::ex& stride);
+
 // Text for remark messages, shared by the passes: a number without a fraction
 // where it has none ("8192"), an expression with its value where it has one
 // and is not a number ("4*p (= 8192)"), and the --param values a
 // computation lacks ("needs a value for p: --param p=...").
 std::string number_text(double v);
+// `v` through a printf format ("%.3g"), and with an SI prefix to three
+// digits: 66.9e12 -> "66.9 T", 268435456 -> "268 M", 12 -> "12".
+std::string printf_text(const char* format, double v);
+std::string prefixed(double v);
 std::string with_value(const Symbols& symbols, const GiNaC::ex& e);
 std::string needs_values_text(const std::vector<std::string>& names);
 

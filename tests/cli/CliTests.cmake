@@ -232,3 +232,30 @@ mclc_test(feedback_zero_divisor_param_at_gpu 0 "divisor_param.mcl:6:14: remark: 
 # A constant division by zero never reaches feedback: check refuses it.
 mclc_test(feedback_constant_division_by_zero 1 "division_by_zero_count.mcl:4:59: error: division by zero"
           feedback ${INPUTS}/mcpl/bad/division_by_zero_count.mcl)
+
+# --param names an integer parameter and gives it a size; anything else is a
+# usage error, not silently ignored.
+mclc_test(feedback_unknown_param 2 "--param zz: no parameter of that name \\(integer parameters: m, n, p\\)"
+          feedback --param zz=5 ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
+mclc_test(feedback_negative_param 2 "--param n=-5: a size is a non-negative whole number"
+          feedback --param n=-5 ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
+mclc_test(feedback_fractional_param 2 "--param n=2.5: a size is a non-negative whole number"
+          feedback --param n=2.5 ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
+mclc_test(feedback_float_param 2 "--param alpha: 'alpha' is not an integer parameter"
+          feedback --param alpha=2 ${CMAKE_SOURCE_DIR}/examples/gesummv/gesummv.mcl)
+mclc_test(feedback_graph_unknown_param 2 "--param zz: no parameter of that name"
+          feedback -I ${CMAKE_SOURCE_DIR}/examples --param zz=1 ${CMAKE_SOURCE_DIR}/examples/cnc/cholesky/cholesky.cnc)
+# The default text output: the bound first, at most ten more, and the count of
+# the rest; --all prints every remark JSON has.
+mclc_test(feedback_ranked_bound_first 0 "^[^\\n]*remark: bound on hopper"
+          feedback --hwd hopper ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
+mclc_test(feedback_ranked_rest_counted 0 "mclc: [0-9]+ more remarks not shown. --all shows every remark"
+          feedback --hwd hopper ${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl)
+add_test(NAME cli.feedback_all_loses_nothing
+         COMMAND sh -c "mclc=$<TARGET_FILE:mclc>; f=${CMAKE_SOURCE_DIR}/examples/matmul/matmul.mcl; \
+all=$($mclc feedback --all --hwd hopper $f | grep -c ': remark: '); \
+json=$($mclc feedback --format json --hwd hopper $f | python3 -c 'import json,sys; print(len(json.load(sys.stdin)[\"remarks\"]))'); \
+shown=$($mclc feedback --hwd hopper $f | grep -c ': remark: '); \
+echo all=$all json=$json shown=$shown; [ $all -eq $json ] && [ $shown -le 15 ] && [ $shown -lt $all ]")
+mclc_test(feedback_device_fill_gesummv 0 "keeps 8 of 132 sm units busy, 124 idle"
+          feedback --hwd hopper --param n=8192 ${CMAKE_SOURCE_DIR}/examples/gesummv/gesummv.mcl)

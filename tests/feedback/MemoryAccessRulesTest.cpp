@@ -159,13 +159,19 @@ hopper void f(int n, int m, global float[n] a) {
 }
 )";
 
-TEST(MemoryAccessRules, DivisionsAreApproximateAndNeverCrash) {
+TEST(MemoryAccessRules, DivisionsAreFloorDivisionAndNeverCrash) {
     auto r = feedback_for(kDivides, "", {{"m", 2}}, kPass);
     ASSERT_EQ(r.diagnostics, "");
     std::string all = describe(r.remarks);
     Remark half = at(r.remarks, "a[t / m]");
-    EXPECT_THAT(half.message, HasSubstr("coalesced")) << all;
-    EXPECT_TRUE(half.approximate) << "t / m is taken as exact division";
+    // t / 2: pairs of threads read one element, 16 elements in one line.
+    EXPECT_THAT(half.message, HasSubstr("coalesced: the 32 threads of a lock-step group access 1 memory transaction"))
+        << all;
+    EXPECT_FALSE(half.approximate) << "integer division is floor division, counted lane by lane";
+    // Without a value for m the lanes cannot be counted: unknown, needs m.
+    auto symbolic = feedback_for(kDivides, "", {}, kPass);
+    EXPECT_THAT(at(symbolic.remarks, "a[t / m]").message, HasSubstr("needs a value for m"))
+        << describe(symbolic.remarks);
     // check refuses a constant zero divisor; one that is zero only
     // symbolically reaches the analysis.
     EXPECT_THAT(at(r.remarks, "a[t / (m - m)]").message, HasSubstr("it divides by zero")) << all;

@@ -204,7 +204,7 @@ std::vector<Remark> cache_behaviour(const FeedbackInput& in) {
                 if (rc.bound) {
                     std::optional<double> n_value = loop.iterations ? value_of(in.symbols, *loop.iterations) : std::nullopt;
                     if (n_value && *n_value <= static_cast<double>(*rc.bound)) {
-                        n_eff = GiNaC::numeric(static_cast<long>(*n_value));
+                        n_eff = ceil_ex(*n_value);
                     } else {
                         n_eff = GiNaC::numeric(static_cast<long>(*rc.bound));
                         notes.push_back("at most " + std::to_string(*rc.bound) + " " + unit_name +
@@ -213,6 +213,11 @@ std::vector<Remark> cache_behaviour(const FeedbackInput& in) {
                 }
                 bool lock_step = loop.is_foreach && rc.lock_step && *rc.lock_step > 1;
 
+                // A count is whole: n/1024 blocks of n = 1000 is one block
+                // (divide_up taken as exact division), not 0.98.
+                if (n_eff)
+                    if (std::optional<double> v = value_of(in.symbols, *n_eff); v && *v != std::floor(*v))
+                        n_eff = ceil_ex(*v);
                 std::optional<GiNaC::ex> best, worst;
                 if (n_eff) {
                     std::optional<double> n_value = value_of(in.symbols, *n_eff);

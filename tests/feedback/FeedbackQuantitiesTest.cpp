@@ -138,6 +138,23 @@ TEST(FeedbackQuantities, WalkStartingAtDataIsNotABroadcast) {
     EXPECT_TRUE(found) << describe(vals);
 }
 
+TEST(FeedbackQuantities, CountsAreWholeAndWorstIsNotBelowBest) {
+    // n = 1000: n / 1024 blocks is one block (divide_up), not 0.98 or 0.
+    for (const char* level : {"hopper", "fermi", "mi100"}) {
+        FeedbackResult r = feedback_for_example("gesummv/gesummv.mcl", level, {{"n", 1000}});
+        ASSERT_EQ(r.diagnostics, "");
+        for (const Remark& c : of_kind(r.remarks, RemarkKind::Cache)) {
+            std::optional<double> best = quantity_value(c, "best_case_fetches");
+            std::optional<double> worst = quantity_value(c, "worst_case_fetches");
+            if (!best || !worst) continue;
+            EXPECT_GE(*best, 1) << level << ": " << c.message;
+            EXPECT_LE(*best, *worst) << level << ": " << c.message;
+        }
+        for (const Remark& d : of_kind(r.remarks, RemarkKind::DataReuse))
+            EXPECT_THAT(d.message, Not(HasSubstr("0.98"))) << d.message;
+    }
+}
+
 TEST(FeedbackQuantities, DeviceFillOfGesummvOnHopper) {
     FeedbackResult r = feedback_for_example("gesummv/gesummv.mcl", "hopper", {{"n", 8192}});
     ASSERT_EQ(r.diagnostics, "");

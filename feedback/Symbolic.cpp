@@ -177,6 +177,14 @@ std::optional<GiNaC::ex> Symbols::expression(const mcpl::Expr& e) {
         if (e.var.size() != 1 || !e.var[0].indices.empty() || e.type.is_array()) return std::nullopt;
         const std::string& name = e.var[0].name;
         if (auto it = constants_.find(name); it != constants_.end()) return it->second;
+        // A local given its value once (`int count = min(256, n - jt * 256);`)
+        // stands for that value: its name is no parameter --param could set.
+        if (e.decl && !e.decl->is_const && e.decl->init && !e.decl->is_written && expanding_ < 32) {
+            ++expanding_;
+            std::optional<GiNaC::ex> value = expression(*e.decl->init);
+            --expanding_;
+            return value;
+        }
         return GiNaC::ex(symbol(name));
     }
     case K::Call: {
@@ -192,6 +200,10 @@ std::optional<GiNaC::ex> Symbols::expression(const mcpl::Expr& e) {
             auto x = GiNaC::ex_to<GiNaC::numeric>(*a), y = GiNaC::ex_to<GiNaC::numeric>(*b);
             return GiNaC::ex(e.callee == "min" ? (x < y ? x : y) : (x < y ? y : x));
         }
+        // The tail of a tiled loop, min(256, n - jt * 256): at most the
+        // number, which counts every tile as full.
+        if (e.callee == "min" && (GiNaC::is_a<GiNaC::numeric>(*a) || GiNaC::is_a<GiNaC::numeric>(*b)))
+            return GiNaC::is_a<GiNaC::numeric>(*a) ? *a : *b;
         return std::nullopt;
     }
     case K::Unary: {

@@ -27,10 +27,13 @@ public:
     GiNaC::symbol symbol(const std::string& name);
 
     // `e` as a GiNaC expression: literals, + - * / (exact division), `^`,
-    // divide_up/min/max of expressible arguments, hardware values (their
-    // number), scalar variables (a symbol each; a `const int` with a value
-    // is replaced by that value's expression). nullopt when `e` reads an
-    // array or calls a function: the quantity is then not expressible.
+    // divide_up/min/max of expressible arguments (min of a number and a
+    // symbolic value as the number: an upper bound, the full tile of a tiled
+    // loop), hardware values (their number), scalar variables (a symbol
+    // each; a `const int` with a value, and a local assigned only where it
+    // is declared, are replaced by their value's expression). nullopt when
+    // `e` reads an array or calls a function: the quantity is then not
+    // expressible.
     std::optional<GiNaC::ex> expression(const mcpl::Expr& e);
 
     // Remembers the value of a `const` declaration so that later uses of
@@ -57,6 +60,7 @@ private:
     const Params& params_;
     std::map<std::string, GiNaC::symbol> symbols_;
     std::map<std::string, GiNaC::ex> constants_;
+    int expanding_ = 0;  // depth of locals expanded into their values
 };
 
 // MCPL's integer `/` and `%` on the non-negative values of indices and

@@ -67,6 +67,20 @@ TEST(FeedbackQuantities, TriangularLoopAfterTranslation) {
     EXPECT_TRUE(same_expression(computations->expr, "n*(n+1)/2")) << Symbols::text(computations->expr);
 }
 
+TEST(FeedbackQuantities, LocalsAssignedOnceStandForTheirValue) {
+    // nbody_gpu: `int count = min(tile, n - jt * tile);` bounds the inner
+    // loop; its name is no parameter, so the totals use the full tile.
+    std::ifstream in(std::string(MCL_EXAMPLES_DIR) + "/runtime/nbody/nbody_gpu.mcl");
+    std::stringstream text;
+    text << in.rdbuf();
+    FeedbackResult r = feedback_for(text.str(), "hopper");
+    ASSERT_EQ(r.diagnostics, "");
+    auto ops = of_kind(r.remarks, RemarkKind::Operations);
+    ASSERT_FALSE(ops.empty());
+    for (const Remark& o : ops)
+        for (const NamedQuantity& q : o.quantities) EXPECT_FALSE(mentions_symbol(q.expr, "count")) << o.message;
+}
+
 TEST(FeedbackQuantities, FloorDivisionAndRemainderSimplify) {
     GiNaC::symbol w("w"), lane("lane"), n("n");
     EXPECT_TRUE(floor_quotient(32 * w + 5, 16).is_equal(2 * w));

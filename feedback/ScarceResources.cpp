@@ -56,9 +56,11 @@ struct Declared {
     std::string names;               // "l_a, l_b"
 };
 
-Declared declared_in(const FeedbackInput& in, AddressAnalysis& addresses, const std::string& space) {
+// The declarations of one statement of the function's body in `space`
+// and their bytes together.
+Declared declared_by(const Stmt& statement, AddressAnalysis& addresses, const std::string& space) {
     Declared d;
-    declarations_in(*in.function.body, space, d.decls);
+    declarations_in(statement, space, d.decls);
     GiNaC::ex total = 0;
     bool known = true;
     for (const mcpl::Decl* decl : d.decls) {
@@ -71,6 +73,34 @@ Declared declared_in(const FeedbackInput& in, AddressAnalysis& addresses, const 
     }
     if (known) d.bytes = total.expand();
     return d;
+}
+
+// What one block declares in `space`. Each statement of the function's
+// body is a launch of its own (its foreach nest runs after the previous
+// one has finished), so the launches do not add up: the largest counts.
+// When their sizes cannot be compared (no --param values), their sum is
+// the bound used.
+Declared declared_in(const FeedbackInput& in, AddressAnalysis& addresses, const std::string& space) {
+    const Stmt& body = *in.function.body;
+    if (body.kind != Stmt::Kind::Block) return declared_by(body, addresses, space);
+    std::vector<Declared> launches;
+    for (const auto& statement : body.body) {
+        Declared d = declared_by(*statement, addresses, space);
+        if (!d.decls.empty()) launches.push_back(std::move(d));
+    }
+    if (launches.size() <= 1) return launches.empty() ? Declared{} : launches.front();
+    const Declared* largest = nullptr;
+    double largest_bytes = -1;
+    for (const Declared& d : launches) {
+        std::optional<double> value = d.bytes ? in.symbols.quantity("", *d.bytes).value : std::nullopt;
+        if (!value) {
+            largest = nullptr;
+            break;
+        }
+        if (*value > largest_bytes) largest = &d, largest_bytes = *value;
+    }
+    if (largest) return *largest;
+    return declared_by(body, addresses, space);
 }
 
 

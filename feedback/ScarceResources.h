@@ -12,7 +12,9 @@
 //     sm: 228 kB / 32 blocks = 7296 bytes). The remark compares that share
 //     with what the kernel declares in the space (the sum over declarations
 //     of extents x element size, symbolic: `shared float[p] l_a` is 4*p
-//     bytes) and, with values, says whether it fits. Memories outside an
+//     bytes; each statement of the body is a launch of its own and the
+//     largest launch counts, with values) and, with values, says whether it
+//     fits. Memories outside an
 //     execution unit (device memory) and non-addressable ones (registers)
 //     are not divided this way and are not reported.
 //   - Performance-feedback functions (RemarkKind::Occupancy): every name a

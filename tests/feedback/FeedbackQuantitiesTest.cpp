@@ -81,6 +81,20 @@ TEST(FeedbackQuantities, LocalsAssignedOnceStandForTheirValue) {
         for (const NamedQuantity& q : o.quantities) EXPECT_FALSE(mentions_symbol(q.expr, "count")) << o.message;
 }
 
+TEST(FeedbackQuantities, SeparateLaunchesDoNotAddTheirSharedMemory) {
+    // kmeans_gpu: the assignment launch declares l_c and l_p, the update
+    // launch part and l_count; a block holds one launch's arrays at a time.
+    std::ifstream in(std::string(MCL_EXAMPLES_DIR) + "/runtime/kmeans/kmeans_gpu.mcl");
+    std::stringstream text;
+    text << in.rdbuf();
+    FeedbackResult r = feedback_for(text.str(), "hopper", {{"d", 4}, {"k", 16}, {"n", 100000}});
+    ASSERT_EQ(r.diagnostics, "");
+    auto scarce = of_kind(r.remarks, RemarkKind::ScarceResource);
+    ASSERT_EQ(scarce.size(), 1u) << describe(r.remarks);
+    EXPECT_THAT(scarce[0].message, HasSubstr("(= 5120) bytes per block (part, l_count)"));
+    EXPECT_EQ(quantity_value(scarce[0], "declared"), 5120.0);
+}
+
 TEST(FeedbackQuantities, FloorDivisionAndRemainderSimplify) {
     GiNaC::symbol w("w"), lane("lane"), n("n");
     EXPECT_TRUE(floor_quotient(32 * w + 5, 16).is_equal(2 * w));

@@ -49,20 +49,23 @@ std::optional<GiNaC::ex> exact_multiple(const GiNaC::ex& term, const GiNaC::ex& 
 GiNaC::ex floor_quotient_eval(const GiNaC::ex& a, const GiNaC::ex& b);
 GiNaC::ex remainder_eval(const GiNaC::ex& a, const GiNaC::ex& b);
 
-void floor_quotient_print(const GiNaC::ex& a, const GiNaC::ex& b, const GiNaC::print_context& c) {
-    c.s << "floor(";
+// "floor(a/b)", "(a mod b)": operands printed above a product's precedence,
+// so that a sum or product is parenthesised.
+void print_operation(const char* open, const GiNaC::ex& a, const char* op, const GiNaC::ex& b,
+                     const GiNaC::print_context& c) {
+    c.s << open;
     a.print(c, 50);
-    c.s << "/";
-    b.print(c, 50);  // above a product's precedence: a sum or product divisor is parenthesised
+    c.s << op;
+    b.print(c, 50);
     c.s << ")";
 }
 
+void floor_quotient_print(const GiNaC::ex& a, const GiNaC::ex& b, const GiNaC::print_context& c) {
+    print_operation("floor(", a, "/", b, c);
+}
+
 void remainder_print(const GiNaC::ex& a, const GiNaC::ex& b, const GiNaC::print_context& c) {
-    c.s << "(";
-    a.print(c, 50);
-    c.s << " mod ";
-    b.print(c, 50);  // above a product's precedence: a sum or product divisor is parenthesised
-    c.s << ")";
+    print_operation("(", a, " mod ", b, c);
 }
 
 DECLARE_FUNCTION_2P(mcpl_floor_quotient)

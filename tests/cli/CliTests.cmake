@@ -259,3 +259,7 @@ shown=$($mclc feedback --hwd hopper $f | grep -c ': remark: '); \
 echo all=$all json=$json shown=$shown; [ $all -eq $json ] && [ $shown -le 15 ] && [ $shown -lt $all ]")
 mclc_test(feedback_device_fill_gesummv 0 "keeps 8 of 132 sm units busy, 124 idle"
           feedback --hwd hopper --param n=8192 ${CMAKE_SOURCE_DIR}/examples/gesummv/gesummv.mcl)
+# The top remark of each application at its refined version's level is the
+# one the refinement acted on.
+add_test(NAME cli.feedback_top_remarks
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/top_remarks.py $<TARGET_FILE:mclc> ${CMAKE_SOURCE_DIR}/examples)

@@ -119,6 +119,9 @@ const DeviceNode* execution_unit_of(const DeviceNode& n) {
 
 std::vector<Remark> blocks_per_multiprocessor(const FeedbackInput& in, const DeviceNode& named_at) {
     std::vector<Remark> out;
+    // A function that returns a value runs inside a kernel's threads: it is
+    // not launched, so no blocks of its own occupy a multiprocessor.
+    if (!in.function.resolved_return_type.is_void()) return out;
     const DeviceNode* unit = execution_unit_of(named_at);
     if (!unit) return out;
     std::vector<const hdl::ParGroup*> groups = in.model.par_groups();

@@ -95,6 +95,14 @@ TEST(FeedbackQuantities, SeparateLaunchesDoNotAddTheirSharedMemory) {
     EXPECT_EQ(quantity_value(scarce[0], "declared"), 5120.0);
 }
 
+TEST(FeedbackQuantities, NoOccupancyForAFunctionThatIsNotLaunched) {
+    FeedbackResult r = feedback_for_example("blackscholes/blackscholes.mcl", "hopper", {{"n", 16777216}});
+    ASSERT_EQ(r.diagnostics, "");
+    auto occupancy = of_kind(r.remarks, RemarkKind::Occupancy);
+    ASSERT_EQ(occupancy.size(), 1u) << "only the kernel, not cnd: " << describe(occupancy);
+    EXPECT_THAT(occupancy[0].message, HasSubstr("2 of 32 blocks per multiprocessor fit"));
+}
+
 TEST(FeedbackQuantities, FloorDivisionAndRemainderSimplify) {
     GiNaC::symbol w("w"), lane("lane"), n("n");
     EXPECT_TRUE(floor_quotient(32 * w + 5, 16).is_equal(2 * w));

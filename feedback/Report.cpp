@@ -252,10 +252,16 @@ std::vector<BenchmarkResult> match_benchmarks(const ReportVersion& version, bool
         out.push_back(name.substr(start));
         return out;
     };
+    // bench/ names are app/backend/variant/what: a variant name such as
+    // mcl_perfect is shared by every app, so a name with several components
+    // matches only when one of them is the version's function.
     auto matching = [&](const std::vector<std::string>& wanted) {
         std::vector<BenchmarkResult> out;
         for (const BenchmarkResult& b : benchmarks) {
             std::vector<std::string> parts = components(b.name);
+            if (parts.size() > 1 && std::find(parts.begin(), parts.end(), version.function) == parts.end() &&
+                std::find(parts.begin(), parts.end(), version.stem) == parts.end())
+                continue;
             if (std::any_of(parts.begin(), parts.end(), [&](const std::string& p) {
                     return std::find(wanted.begin(), wanted.end(), p) != wanted.end();
                 }))

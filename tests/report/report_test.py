@@ -124,6 +124,18 @@ def html_mode(mclc, source, work):
     check(all("cublas" not in row_of(os.path.basename(f)) for f in files), "cublas matches no version")
     check("computation" in row_of("matmul.mcl"), "matmul at hopper is limited by computation at 8192")
 
+    # The measured H100 results name every app: another app's variant of the
+    # same name (gesummv/cuda/mcl_perfect) is not matmul.mcl's.
+    measured = os.path.join(source, "bench", "gpu", "results", "h100-2026-11-23.json")
+    real_out = os.path.join(work, "report_h100.html")
+    status, _, stderr = run([mclc, "report", *files, "--hwd", "hopper", "--param", "n=4096", "--param", "m=4096",
+                             "--param", "p=4096", "--bench", measured, "-o", real_out])
+    check(status == 0, f"mclc report with the H100 results exits 0, not {status}: {stderr}")
+    real = open(real_out, encoding="utf-8").read()
+    check("gesummv/" not in real, "no gesummv benchmark matched to a matmul version")
+    rows = real.split("<tr>")
+    check("matmul/cuda/mcl_perfect/kernel" in row_of("matmul.mcl"), "matmul.mcl has its own H100 time")
+
     # As a person sees it: headless Chromium.
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:

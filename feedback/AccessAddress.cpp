@@ -10,30 +10,6 @@ using mcpl::Expr;
 using mcpl::Stmt;
 
 
-int64_t element_bytes(const mcpl::Type& t) {
-    if (t.record) {
-        int64_t total = 0;
-        for (const auto& field : t.record->fields) {
-            const mcpl::Type& ft = field->forms.back().resolved_type;
-            if (ft.is_array()) return 0;
-            int64_t b = element_bytes(ft);
-            if (b == 0) return 0;
-            total += b;
-        }
-        return total;
-    }
-    if (!t.primitive) return 0;
-    switch (*t.primitive) {
-    case mcpl::Primitive::Int:
-    case mcpl::Primitive::Float: return 4;
-    case mcpl::Primitive::Double: return 8;
-    case mcpl::Primitive::Byte:
-    case mcpl::Primitive::Bool: return 1;
-    case mcpl::Primitive::Void: return 0;
-    }
-    return 0;
-}
-
 AddressAnalysis::AddressAnalysis(const mcpl::Function& f, Symbols& symbols) : symbols_(symbols) {
     collect(*f.body);
 }
@@ -159,7 +135,7 @@ Address AddressAnalysis::address(const Access& a) {
     Address out;
     const Expr& e = *a.expr;
     const mcpl::BasicDecl& form = e.form ? *e.form : a.variable->forms.back();
-    out.element_size = element_bytes(form.resolved_type);
+    out.element_size = mcpl::element_byte_size(form.resolved_type);
     if (out.element_size == 0) {
         out.problem = "the size of its elements is unknown";
         return out;
@@ -214,7 +190,7 @@ GiNaC::ex AddressAnalysis::stride(const GiNaC::ex& offset, const Loop& loop) {
 std::optional<GiNaC::ex> AddressAnalysis::declared_bytes(const mcpl::Decl& d) {
     std::optional<GiNaC::ex> best;
     for (const mcpl::BasicDecl& form : d.forms) {
-        int64_t size = element_bytes(form.resolved_type);
+        int64_t size = mcpl::element_byte_size(form.resolved_type);
         if (size == 0) return std::nullopt;
         GiNaC::ex bytes = size;
         for (const auto& group : form.type.dimensions)

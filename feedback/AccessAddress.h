@@ -36,8 +36,6 @@
 namespace mcl::feedback {
 
 
-// Bytes of one element of `t` (array groups ignored); 0 when unknown.
-int64_t element_bytes(const mcpl::Type& t);
 
 struct Address {
     std::optional<GiNaC::ex> offset;  // bytes from the start of the variable

@@ -1,5 +1,7 @@
 #include "feedback/Bound.h"
 
+#include "feedback/AccessAddress.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -127,8 +129,6 @@ MemoryRate memory_rate(const HardwareModel& model) {
     const hdl::MemorySpace* space = nullptr;
     for (const hdl::MemorySpace& s : model.memory_spaces)
         if (s.is_default || !space) space = &s;
-    for (const hdl::MemorySpace& s : model.memory_spaces)
-        if (s.is_default) space = &s;
     if (!space) {
         out.text = "the description has no top-level memory space";
         return out;
@@ -185,30 +185,18 @@ struct Traffic {
 // The compulsory device-memory traffic of the parameters (see Bound.h).
 Traffic compulsory_traffic(const FeedbackInput& in) {
     Traffic out;
+    AddressAnalysis addresses(in.function, in.symbols);
     for (const auto& p : in.function.params) {
         const mcpl::Decl& d = *p;
         bool is_array = d.forms.back().resolved_type.is_array();
         int times = (d.is_read && (is_array || d.is_written) ? 1 : 0) + (d.is_written ? 1 : 0);
         if (times == 0) continue;
-        const mcpl::BasicDecl& form = d.forms.front();
-        int64_t element = mcpl::element_byte_size(form.resolved_type);
-        if (element <= 0) {
+        std::optional<GiNaC::ex> size = addresses.declared_bytes(d);
+        if (!size) {
             out.uncounted.push_back(d.name());
             continue;
         }
-        GiNaC::ex size = GiNaC::numeric(element);
-        bool known = true;
-        for (const auto& group : form.type.dimensions)
-            for (const auto& extent : group) {
-                std::optional<GiNaC::ex> e = in.symbols.expression(*extent);
-                if (!e) known = false;
-                else size *= *e;
-            }
-        if (!known) {
-            out.uncounted.push_back(d.name());
-            continue;
-        }
-        out.bytes += times * size;
+        out.bytes += times * *size;
     }
     out.bytes = out.bytes.expand();
     return out;

@@ -98,7 +98,7 @@ std::map<std::string, bool> settable_names(const mcpl::Program& program) {
             for (const auto& p : f->params) {
                 const mcpl::Type& t = p->forms.back().resolved_type;
                 bool is_int = !t.is_array() && t.primitive == mcpl::Primitive::Int;
-                names[p->name()] = names.count(p->name()) ? names[p->name()] || is_int : is_int;
+                names[p->name()] |= is_int;
             }
     return names;
 }

@@ -142,7 +142,6 @@ std::optional<std::vector<LanePattern>> lane_patterns(const GiNaC::ex& offset, c
         };
         GiNaC::ex first = at(0);
         for (int64_t lane = 0; lane < width; ++lane) deltas.push_back((at(lane) - first).expand());
-
     } catch (const std::exception&) {
         return std::nullopt;
     }

@@ -243,22 +243,19 @@ OperationTotals count_operations(const FeedbackInput& input) {
 }
 
 std::vector<Remark> operation_statistics(const FeedbackInput& input) {
-    OperationTotals totals = count_operations(input);
-    const Counts counts{totals.computations, totals.indexing, totals.control, totals.approximate};
-    const auto& per_space = totals.per_space;
-    const GiNaC::ex& accesses = totals.accesses;
-    bool approximate = totals.approximate;
+    const OperationTotals totals = count_operations(input);
+    const bool approximate = totals.approximate;
 
     Symbols& sym = input.symbols;
     Remark ops;
     ops.kind = RemarkKind::Operations;
     ops.location = input.function.location;
     ops.approximate = approximate;
-    ops.quantities.push_back(sym.quantity("computations", counts.computations));
-    ops.quantities.push_back(sym.quantity("indexing", counts.indexing));
-    ops.quantities.push_back(sym.quantity("control_flow", counts.control));
+    ops.quantities.push_back(sym.quantity("computations", totals.computations));
+    ops.quantities.push_back(sym.quantity("indexing", totals.indexing));
+    ops.quantities.push_back(sym.quantity("control_flow", totals.control));
     std::string memory;
-    for (auto& [space, ls] : per_space) {
+    for (const auto& [space, ls] : totals.per_space) {
         NamedQuantity loads = sym.quantity("loads_" + space, ls.first);
         NamedQuantity stores = sym.quantity("stores_" + space, ls.second);
         memory += fmt::format("; {} loads {}, stores {}", space, with_value(sym, loads.expr), with_value(sym, stores.expr));
@@ -275,11 +272,11 @@ std::vector<Remark> operation_statistics(const FeedbackInput& input) {
     intensity.kind = RemarkKind::ArithmeticIntensity;
     intensity.location = input.function.location;
     intensity.approximate = approximate;
-    if (accesses.is_zero()) {
+    if (totals.accesses.is_zero()) {
         intensity.message = fmt::format("'{}' accesses no memory: its arithmetic intensity is unbounded",
                                         input.function.name);
     } else {
-        NamedQuantity ai = sym.quantity("arithmetic_intensity", counts.computations / accesses);
+        NamedQuantity ai = sym.quantity("arithmetic_intensity", totals.computations / totals.accesses);
         intensity.quantities.push_back(ai);
         intensity.message = fmt::format("{}arithmetic intensity of '{}': {} computational instructions per data "
                                         "access",

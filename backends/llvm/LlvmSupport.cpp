@@ -1,0 +1,340 @@
+#include "backends/llvm/LlvmSupport.h"
+
+#include <mutex>
+
+#include <llvm/ADT/StringExtras.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/DiagnosticInfo.h>
+#include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/TargetParser/Host.h>
+#include <llvm/TargetParser/Triple.h>
+
+#if LLVM_VERSION_MAJOR < 17
+#error "the llvm backend needs LLVM 17 or later"
+#endif
+#if LLVM_VERSION_MAJOR < 18
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#endif
+
+namespace mcl::backends::llvmir {
+
+namespace {
+
+std::string message_of(llvm::Error error) { return llvm::toString(std::move(error)); }
+
+// The spellings that changed between LLVM versions, each in one place.
+
+#if LLVM_VERSION_MAJOR >= 18
+constexpr auto aggressive_codegen = llvm::CodeGenOptLevel::Aggressive;
+constexpr auto object_file = llvm::CodeGenFileType::ObjectFile;
+constexpr auto assembly_file = llvm::CodeGenFileType::AssemblyFile;
+#else
+constexpr auto aggressive_codegen = llvm::CodeGenOpt::Aggressive;
+constexpr auto object_file = llvm::CGFT_ObjectFile;
+constexpr auto assembly_file = llvm::CGFT_AssemblyFile;
+#endif
+
+// Returned by value from LLVM 19 on, filled through an argument before.
+llvm::StringMap<bool> host_cpu_feature_map() {
+#if LLVM_VERSION_MAJOR >= 19
+    return llvm::sys::getHostCPUFeatures();
+#else
+    llvm::StringMap<bool> features;
+    llvm::sys::getHostCPUFeatures(features);  // false (and no entries) where unknown
+    return features;
+#endif
+}
+
+llvm::TargetMachine* create_machine(const llvm::Target& target, const llvm::Triple& triple, const std::string& cpu,
+                                    const std::string& features, const llvm::TargetOptions& options,
+                                    std::optional<llvm::Reloc::Model> relocation) {
+#if LLVM_VERSION_MAJOR >= 21
+    return target.createTargetMachine(triple, cpu, features, options, relocation, std::nullopt, aggressive_codegen);
+#else
+    return target.createTargetMachine(triple.str(), cpu, features, options, relocation, std::nullopt,
+                                      aggressive_codegen);
+#endif
+}
+
+void set_module_triple(llvm::Module& module, const llvm::Triple& triple) {
+#if LLVM_VERSION_MAJOR >= 21
+    module.setTargetTriple(triple);
+#else
+    module.setTargetTriple(triple.str());
+#endif
+}
+
+llvm::orc::ExecutorSymbolDef absolute_symbol(void* address) {
+    return {llvm::orc::ExecutorAddr::fromPtr(address), llvm::JITSymbolFlags::Exported};
+}
+
+// From LLVM 18 on, LLJIT links every JITDylib to a JITDylib of the process's
+// symbols (and its ELF platform needs that one); before, the main JITDylib
+// searches the process itself.
+bool link_process_symbols([[maybe_unused]] llvm::orc::LLJIT& jit, [[maybe_unused]] std::string& error) {
+#if LLVM_VERSION_MAJOR < 18
+    auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        jit.getDataLayout().getGlobalPrefix());
+    if (!process) {
+        error = "cannot give the JIT the process's symbols: " + message_of(process.takeError());
+        return false;
+    }
+    jit.getMainJITDylib().addGenerator(std::move(*process));
+#endif
+    return true;
+}
+
+// End of the version differences.
+
+// "+avx2", "-avx512fp16", ...: every feature the host CPU reports, so that
+// the static and the JIT machine agree.
+std::vector<std::string> host_cpu_features() {
+    std::vector<std::string> features;
+    for (const auto& feature : host_cpu_feature_map())
+        features.push_back((feature.getValue() ? "+" : "-") + feature.getKey().str());
+    return features;
+}
+
+// The bit-exactness contract: no fused multiply-add that the IR did not ask
+// for (an FMA rounds once where the interpreter rounds twice) and no math
+// that assumes away infinities, NaNs or signed zeros.
+void set_strict_floating_point(llvm::TargetOptions& options) {
+    options.AllowFPOpFusion = llvm::FPOpFusion::Strict;
+    options.UnsafeFPMath = false;
+    options.NoInfsFPMath = false;
+    options.NoNaNsFPMath = false;
+    options.NoSignedZerosFPMath = false;
+    options.ApproxFuncFPMath = false;
+}
+
+std::unique_ptr<llvm::TargetMachine> make_machine(const llvm::Triple& triple, const std::string& cpu,
+                                                  const std::string& features,
+                                                  std::optional<llvm::Reloc::Model> relocation,
+                                                  std::string& error) {
+    initialize_llvm();
+    std::string lookup_error;
+    llvm::Triple found_triple = triple;
+    const llvm::Target* target = llvm::TargetRegistry::lookupTarget("", found_triple, lookup_error);
+    if (!target) {
+        error = "no LLVM target for " + triple.str() + ": " + lookup_error;
+        return nullptr;
+    }
+    llvm::TargetOptions options;
+    set_strict_floating_point(options);
+    std::unique_ptr<llvm::TargetMachine> machine(create_machine(*target, triple, cpu, features, options, relocation));
+    if (!machine) error = "LLVM cannot create a target machine for " + triple.str() + " (" + cpu + ")";
+    return machine;
+}
+
+// Collects the errors that LLVM reports through a context while code is
+// generated (an unsupported construct for the target, say). Without it the
+// context's default handler prints them and exits the process.
+class CollectErrors : public llvm::DiagnosticHandler {
+public:
+    explicit CollectErrors(std::shared_ptr<std::string> errors) : errors_(std::move(errors)) {}
+
+    bool handleDiagnostics(const llvm::DiagnosticInfo& info) override {
+        if (info.getSeverity() != llvm::DS_Error) return false;  // warnings and remarks: LLVM's default
+        llvm::raw_string_ostream stream(*errors_);
+        if (!errors_->empty()) stream << "\n";
+        llvm::DiagnosticPrinterRawOStream printer(stream);
+        info.print(printer);
+        return true;
+    }
+
+private:
+    std::shared_ptr<std::string> errors_;
+};
+
+// Routes a context's errors to a string for as long as it lives, then gives
+// the context its own handler back.
+class ScopedErrorCollection {
+public:
+    explicit ScopedErrorCollection(llvm::LLVMContext& context)
+        : context_(context), errors_(std::make_shared<std::string>()), previous_(context.getDiagnosticHandler()) {
+        context_.setDiagnosticHandler(std::make_unique<CollectErrors>(errors_));
+    }
+    ~ScopedErrorCollection() { context_.setDiagnosticHandler(std::move(previous_)); }
+    ScopedErrorCollection(const ScopedErrorCollection&) = delete;
+    ScopedErrorCollection& operator=(const ScopedErrorCollection&) = delete;
+
+    const std::string& errors() const { return *errors_; }
+
+private:
+    llvm::LLVMContext& context_;
+    std::shared_ptr<std::string> errors_;
+    std::unique_ptr<llvm::DiagnosticHandler> previous_;
+};
+
+bool emit_file(llvm::Module& module, llvm::TargetMachine& machine, llvm::CodeGenFileType type, std::string& bytes,
+               std::string& error) {
+    if (module.getDataLayout() != machine.createDataLayout()) {
+        error = "module '" + module.getName().str() + "' is not prepared for " + machine.getTargetTriple().str();
+        return false;
+    }
+    if (!verify_module(module, error)) return false;
+    llvm::SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream stream(buffer);
+    llvm::legacy::PassManager passes;
+    if (machine.addPassesToEmitFile(passes, stream, nullptr, type)) {
+        error = "LLVM's " + machine.getTargetTriple().str() + " target cannot emit this kind of file";
+        return false;
+    }
+    ScopedErrorCollection collection(module.getContext());
+    passes.run(module);
+    if (!collection.errors().empty()) {
+        error = collection.errors();
+        return false;
+    }
+    bytes.assign(buffer.begin(), buffer.end());
+    return true;
+}
+
+}  // namespace
+
+void initialize_llvm() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        llvm::InitializeNativeTarget();
+        llvm::InitializeNativeTargetAsmPrinter();
+        llvm::InitializeNativeTargetAsmParser();
+#if LLVM_HAS_NVPTX_TARGET
+        LLVMInitializeNVPTXTargetInfo();
+        LLVMInitializeNVPTXTarget();
+        LLVMInitializeNVPTXTargetMC();
+        LLVMInitializeNVPTXAsmPrinter();
+#endif
+    });
+}
+
+std::unique_ptr<llvm::TargetMachine> host_target_machine(std::string& error) {
+    return make_machine(llvm::Triple(llvm::sys::getProcessTriple()), llvm::sys::getHostCPUName().str(),
+                        llvm::join(host_cpu_features(), ","), llvm::Reloc::PIC_, error);
+}
+
+std::unique_ptr<llvm::TargetMachine> nvptx_target_machine(const std::string& sm, std::string& error) {
+    // LLVM 19 defaults to the oldest PTX ISA that `sm` allows (7.8 for
+    // sm_90); 8.0 is the first with sm_90a and is read by every ptxas that
+    // knows sm_90.
+    return make_machine(llvm::Triple("nvptx64-nvidia-cuda"), sm, "+ptx80", std::nullopt, error);
+}
+
+void prepare_module(llvm::Module& module, llvm::TargetMachine& machine) {
+    module.setDataLayout(machine.createDataLayout());
+    set_module_triple(module, machine.getTargetTriple());
+}
+
+bool verify_module(const llvm::Module& module, std::string& error) {
+    std::string findings;
+    llvm::raw_string_ostream stream(findings);
+    if (!llvm::verifyModule(module, &stream)) return true;
+    error = "invalid LLVM IR in module '" + module.getName().str() + "':\n" + findings;
+    return false;
+}
+
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, [[maybe_unused]] bool fast_math) {
+    llvm::LoopAnalysisManager loop_analyses;
+    llvm::FunctionAnalysisManager function_analyses;
+    llvm::CGSCCAnalysisManager cgscc_analyses;
+    llvm::ModuleAnalysisManager module_analyses;
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopVectorization = true;
+    tuning.SLPVectorization = true;
+    llvm::PassBuilder builder(&machine, tuning);
+    builder.registerModuleAnalyses(module_analyses);
+    builder.registerCGSCCAnalyses(cgscc_analyses);
+    builder.registerFunctionAnalyses(function_analyses);
+    builder.registerLoopAnalyses(loop_analyses);
+    builder.crossRegisterProxies(loop_analyses, function_analyses, cgscc_analyses, module_analyses);
+    llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+    passes.run(module, module_analyses);
+}
+
+bool emit_object(llvm::Module& module, llvm::TargetMachine& machine, std::string& bytes, std::string& error) {
+    return emit_file(module, machine, object_file, bytes, error);
+}
+
+bool emit_assembly(llvm::Module& module, llvm::TargetMachine& machine, std::string& text, std::string& error) {
+    return emit_file(module, machine, assembly_file, text, error);
+}
+
+int vector_register_bits(llvm::TargetMachine& machine, const llvm::Function& any_function) {
+    llvm::TargetTransformInfo info = machine.getTargetTransformInfo(any_function);
+    return static_cast<int>(
+        info.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector).getFixedValue());
+}
+
+JitSession::JitSession(std::unique_ptr<llvm::orc::LLJIT> jit, std::shared_ptr<std::string> code_generation_errors)
+    : jit_(std::move(jit)), code_generation_errors_(std::move(code_generation_errors)) {}
+
+JitSession::~JitSession() = default;
+
+std::unique_ptr<JitSession> JitSession::create(std::unique_ptr<llvm::Module> module,
+                                               std::unique_ptr<llvm::LLVMContext> context,
+                                               const std::vector<std::pair<std::string, void*>>& host_symbols,
+                                               std::string& error) {
+    initialize_llvm();
+    if (!verify_module(*module, error)) return nullptr;
+
+    llvm::orc::JITTargetMachineBuilder machine(llvm::Triple(llvm::sys::getProcessTriple()));
+    machine.setCPU(llvm::sys::getHostCPUName().str());
+    machine.addFeatures(host_cpu_features());
+    machine.setCodeGenOptLevel(aggressive_codegen);
+    // Changed in place: the builder's own options (emulated TLS, init
+    // arrays) are what the JIT's linker expects.
+    set_strict_floating_point(machine.getOptions());
+
+    llvm::orc::LLJITBuilder builder;
+    builder.setJITTargetMachineBuilder(std::move(machine));
+    llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = builder.create();
+    if (!jit) {
+        error = "cannot create the LLVM JIT: " + message_of(jit.takeError());
+        return nullptr;
+    }
+    llvm::orc::JITDylib& library = (*jit)->getMainJITDylib();
+
+    llvm::orc::SymbolMap symbols;
+    for (const auto& [name, address] : host_symbols) symbols[(*jit)->mangleAndIntern(name)] = absolute_symbol(address);
+    if (llvm::Error failure = library.define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
+        error = "cannot give the JIT its host symbols: " + message_of(std::move(failure));
+        return nullptr;
+    }
+    if (!link_process_symbols(**jit, error)) return nullptr;
+
+    // Code is generated on lookup, long after this function returns: the
+    // errors it meets go to a string the session shares with the context.
+    auto code_generation_errors = std::make_shared<std::string>();
+    context->setDiagnosticHandler(std::make_unique<CollectErrors>(code_generation_errors));
+    llvm::orc::ThreadSafeModule owned(std::move(module), std::move(context));
+    if (llvm::Error failure = (*jit)->addIRModule(std::move(owned))) {
+        error = "the JIT does not accept the module: " + message_of(std::move(failure));
+        return nullptr;
+    }
+    return std::unique_ptr<JitSession>(new JitSession(std::move(*jit), std::move(code_generation_errors)));
+}
+
+void* JitSession::lookup(const std::string& name, std::string& error) {
+    llvm::Expected<llvm::orc::ExecutorAddr> address = jit_->lookup(name);
+    if (!code_generation_errors_->empty()) {
+        if (address) error = *code_generation_errors_;
+        else error = *code_generation_errors_ + "\n" + message_of(address.takeError());
+        return nullptr;
+    }
+    if (!address) {
+        error = "JIT lookup of '" + name + "' failed: " + message_of(address.takeError());
+        return nullptr;
+    }
+    return address->toPtr<void*>();
+}
+
+}  // namespace mcl::backends::llvmir

@@ -1,0 +1,111 @@
+// The llvm backend's contact with LLVM itself (DESIGN.md section 11): target
+// machines for this CPU and for NVIDIA GPUs, the O3 pipeline, object and PTX
+// emission, and an ORC JIT session. The one place that absorbs differences
+// between LLVM versions: the other files of backends/llvm/ include LLVM only
+// through this header or the IR headers it includes.
+//
+// Needs: LLVM 17 or later (built and tested against 19); the NVPTX target in
+//   the LLVM build for nvptx_target_machine (Debian's has it).
+// Does:
+//   - Target machines compile with FPOpFusion::Strict and no unsafe math, so
+//     a multiply and an add stay two rounded operations and results equal
+//     the interpreter's bit for bit; only fast-math flags that the lowering
+//     sets on instructions relax that. Host code is position independent
+//     (it is linked into PIE executables and shared objects) and tuned for
+//     this machine's CPU and its features.
+//   - optimize runs the new pass manager's default O3 pipeline with the
+//     machine's cost models, so the loop and SLP vectorizers target it.
+//   - A JitSession compiles one optimized module in process; its code may
+//     call the host symbols it was given and the C library of the process.
+// Guarantees: failures come back as false or null with a message in `error`
+//   (nothing here aborts on a bad module that the verifier catches); what
+//   creates a machine or a JIT session initializes LLVM first; everything is
+//   safe to call from several threads on distinct modules, contexts and
+//   target machines.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <llvm/IR/Function.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Target/TargetMachine.h>
+
+namespace llvm::orc {
+class LLJIT;
+}
+
+namespace mcl::backends::llvmir {
+
+// Registers the native target (with its assembly printer and parser) and
+// NVPTX; once per process, whichever thread comes first.
+void initialize_llvm();
+
+// A machine for this process's triple, CPU and CPU features, at -O3.
+std::unique_ptr<llvm::TargetMachine> host_target_machine(std::string& error);
+
+// A machine for nvptx64-nvidia-cuda and the GPU architecture `sm` (e.g.
+// "sm_90"), emitting PTX ISA 8.0 (what sm_90a needs; ptxas of CUDA 12.0 and
+// later reads it).
+std::unique_ptr<llvm::TargetMachine> nvptx_target_machine(const std::string& sm, std::string& error);
+
+// Gives `module` the machine's data layout and triple; emit_* and the JIT
+// need a module prepared for their machine.
+void prepare_module(llvm::Module& module, llvm::TargetMachine& machine);
+
+// The IR verifier: false, with its findings in `error`, when `module` is
+// malformed. Run it before optimize on IR that was just built, since LLVM's
+// passes assume valid IR.
+bool verify_module(const llvm::Module& module, std::string& error);
+
+// The default O3 pipeline for `machine`. `fast_math` says whether the
+// lowering put fast-math flags on instructions; the pipeline is the same
+// either way (those flags are what allow reassociation and contraction).
+void optimize(llvm::Module& module, llvm::TargetMachine& machine, bool fast_math);
+
+// Machine code for `module` as an object file (ELF here) or as assembly text
+// (PTX for an NVPTX machine), into `bytes`.
+bool emit_object(llvm::Module& module, llvm::TargetMachine& machine, std::string& bytes, std::string& error);
+bool emit_assembly(llvm::Module& module, llvm::TargetMachine& machine, std::string& text, std::string& error);
+
+// The width in bits of the vectors that the vectorizers use for
+// `any_function` on `machine`: the widest vector registers, unless the CPU
+// prefers narrower ones (LLVM uses 256 bits on AVX-512 CPUs such as Skylake
+// server and Sapphire Rapids unless the function has the attribute
+// "prefer-vector-width"="512").
+int vector_register_bits(llvm::TargetMachine& machine, const llvm::Function& any_function);
+
+// One module compiled in process by ORC's LLJIT for this machine (same CPU,
+// features, FP options and code generation level as host_target_machine).
+// The session owns the module, its context and the machine code; addresses
+// from lookup stay valid while it lives.
+class JitSession {
+public:
+    // `module` should be optimized already (the JIT only generates code) and
+    // use `context`. Generated code may call each of `host_symbols` (name,
+    // address: functions compiled into the caller, such as runtime_symbols())
+    // and any C library function of the process (expf, memset, ...).
+    static std::unique_ptr<JitSession> create(std::unique_ptr<llvm::Module> module,
+                                              std::unique_ptr<llvm::LLVMContext> context,
+                                              const std::vector<std::pair<std::string, void*>>& host_symbols,
+                                              std::string& error);
+    ~JitSession();
+
+    // The address of the function or global `name` (its IR name), compiling
+    // the module on first use; null, with a message, when it is absent or
+    // code generation fails. One thread at a time.
+    void* lookup(const std::string& name, std::string& error);
+
+private:
+    JitSession(std::unique_ptr<llvm::orc::LLJIT> jit, std::shared_ptr<std::string> code_generation_errors);
+
+    std::unique_ptr<llvm::orc::LLJIT> jit_;
+    // What LLVM reported while generating the module's code (the context's
+    // diagnostic handler writes here).
+    std::shared_ptr<std::string> code_generation_errors_;
+};
+
+}  // namespace mcl::backends::llvmir

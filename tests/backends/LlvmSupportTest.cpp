@@ -1,0 +1,339 @@
+// The llvm backend's LLVM infrastructure and runtime: IR built by hand is
+// optimized, JIT-compiled and called (with the thread pool and the C library
+// of the process), emitted as an object file and as PTX that ptxas accepts;
+// malformed input comes back as an error; the pool covers every iteration
+// once, nests and takes turns; the first fault wins.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/MC/MCSubtargetInfo.h>
+
+#include "backends/llvm/LlvmSupport.h"
+#include "backends/llvm/ParallelRuntime.h"
+#include "runtime/mcl_llvm.h"
+
+namespace mcl::backends::llvmir {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+struct OwnedModule {
+    std::unique_ptr<llvm::LLVMContext> context = std::make_unique<llvm::LLVMContext>();
+    std::unique_ptr<llvm::Module> module = std::make_unique<llvm::Module>("test", *context);
+};
+
+llvm::Function* declare(llvm::Module& module, const char* name, llvm::Type* result,
+                        std::vector<llvm::Type*> parameters) {
+    auto* type = llvm::FunctionType::get(result, parameters, false);
+    return llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module);
+}
+
+// float add(float a, float b) { return a + b; }
+void build_add(llvm::Module& module) {
+    llvm::IRBuilder<> b(module.getContext());
+    llvm::Function* add = declare(module, "add", b.getFloatTy(), {b.getFloatTy(), b.getFloatTy()});
+    b.SetInsertPoint(llvm::BasicBlock::Create(module.getContext(), "entry", add));
+    b.CreateRet(b.CreateFAdd(add->getArg(0), add->getArg(1)));
+}
+
+// float multiply_add(float a, float b, float c) { return a * b + c; }, two
+// roundings unless something fuses them.
+void build_multiply_add(llvm::Module& module) {
+    llvm::IRBuilder<> b(module.getContext());
+    llvm::Type* f = b.getFloatTy();
+    llvm::Function* fn = declare(module, "multiply_add", f, {f, f, f});
+    b.SetInsertPoint(llvm::BasicBlock::Create(module.getContext(), "entry", fn));
+    b.CreateRet(b.CreateFAdd(b.CreateFMul(fn->getArg(0), fn->getArg(1)), fn->getArg(2)));
+}
+
+// float sine(float x) { return sinf(x); }: sinf comes from the process.
+void build_sine(llvm::Module& module) {
+    llvm::IRBuilder<> b(module.getContext());
+    llvm::Function* sinf = declare(module, "sinf", b.getFloatTy(), {b.getFloatTy()});
+    llvm::Function* sine = declare(module, "sine", b.getFloatTy(), {b.getFloatTy()});
+    b.SetInsertPoint(llvm::BasicBlock::Create(module.getContext(), "entry", sine));
+    b.CreateRet(b.CreateCall(sinf, {sine->getArg(0)}));
+}
+
+// void fill(int64_t* a, int64_t n): a[i] = 3 * i + 1 for i in [0, n), through
+//   mcl_llvm_parallel_for(fill_chunk, a, n), where fill_chunk loops over
+//   [begin, end).
+void build_parallel_fill(llvm::Module& module) {
+    llvm::LLVMContext& context = module.getContext();
+    llvm::IRBuilder<> b(context);
+    llvm::Type* i64 = b.getInt64Ty();
+    llvm::Type* ptr = b.getPtrTy();
+
+    llvm::Function* chunk = declare(module, "fill_chunk", b.getVoidTy(), {ptr, i64, i64});
+    chunk->setLinkage(llvm::Function::InternalLinkage);
+    auto* entry = llvm::BasicBlock::Create(context, "entry", chunk);
+    auto* loop = llvm::BasicBlock::Create(context, "loop", chunk);
+    auto* done = llvm::BasicBlock::Create(context, "done", chunk);
+    b.SetInsertPoint(entry);
+    b.CreateCondBr(b.CreateICmpSLT(chunk->getArg(1), chunk->getArg(2)), loop, done);
+    b.SetInsertPoint(loop);
+    llvm::PHINode* i = b.CreatePHI(i64, 2);
+    i->addIncoming(chunk->getArg(1), entry);
+    llvm::Value* value = b.CreateAdd(b.CreateMul(i, b.getInt64(3)), b.getInt64(1));
+    b.CreateStore(value, b.CreateGEP(i64, chunk->getArg(0), i));
+    llvm::Value* next = b.CreateAdd(i, b.getInt64(1));
+    i->addIncoming(next, loop);
+    b.CreateCondBr(b.CreateICmpSLT(next, chunk->getArg(2)), loop, done);
+    b.SetInsertPoint(done);
+    b.CreateRetVoid();
+
+    llvm::Function* parallel_for = declare(module, "mcl_llvm_parallel_for", b.getVoidTy(), {ptr, ptr, i64});
+    llvm::Function* fill = declare(module, "fill", b.getVoidTy(), {ptr, i64});
+    b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", fill));
+    b.CreateCall(parallel_for, {chunk, fill->getArg(0), fill->getArg(1)});
+    b.CreateRetVoid();
+}
+
+std::unique_ptr<llvm::TargetMachine> host_machine() {
+    std::string error;
+    std::unique_ptr<llvm::TargetMachine> machine = host_target_machine(error);
+    EXPECT_TRUE(machine) << error;
+    return machine;
+}
+
+TEST(LlvmSupport, JitCompiledFunctionsCallThePoolAndTheCLibrary) {
+    std::unique_ptr<llvm::TargetMachine> machine = host_machine();
+    ASSERT_TRUE(machine);
+    OwnedModule owned;
+    build_add(*owned.module);
+    build_multiply_add(*owned.module);
+    build_sine(*owned.module);
+    build_parallel_fill(*owned.module);
+    prepare_module(*owned.module, *machine);
+    std::string error;
+    ASSERT_TRUE(verify_module(*owned.module, error)) << error;
+    optimize(*owned.module, *machine, false);
+
+    std::unique_ptr<JitSession> jit =
+        JitSession::create(std::move(owned.module), std::move(owned.context), runtime_symbols(), error);
+    ASSERT_TRUE(jit) << error;
+
+    auto add = reinterpret_cast<float (*)(float, float)>(jit->lookup("add", error));
+    ASSERT_TRUE(add) << error;
+    EXPECT_EQ(add(1.5f, 2.25f), 3.75f);
+
+    // (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46 rounds to 1 + 2^-22, so the sum is 0;
+    // a fused multiply-add would keep 2^-46.
+    auto multiply_add = reinterpret_cast<float (*)(float, float, float)>(jit->lookup("multiply_add", error));
+    ASSERT_TRUE(multiply_add) << error;
+    float a = 1.0f + std::ldexp(1.0f, -23);
+    EXPECT_EQ(multiply_add(a, a, -(1.0f + std::ldexp(1.0f, -22))), 0.0f);
+
+    auto sine = reinterpret_cast<float (*)(float)>(jit->lookup("sine", error));
+    ASSERT_TRUE(sine) << error;
+    volatile float half = 0.5f;  // sinf of the C library, not the compiler's folding
+    EXPECT_EQ(sine(half), std::sin(half));
+
+    auto fill = reinterpret_cast<void (*)(int64_t*, int64_t)>(jit->lookup("fill", error));
+    ASSERT_TRUE(fill) << error;
+    std::vector<int64_t> values(100000, -1);
+    fill(values.data(), int64_t(values.size()));
+    for (int64_t i = 0; i < int64_t(values.size()); ++i) ASSERT_EQ(values[i], 3 * i + 1) << "at " << i;
+
+    EXPECT_EQ(jit->lookup("no_such_function", error), nullptr);
+    EXPECT_THAT(error, HasSubstr("no_such_function"));
+}
+
+TEST(LlvmSupport, ObjectFileIsElf) {
+    std::unique_ptr<llvm::TargetMachine> machine = host_machine();
+    ASSERT_TRUE(machine);
+    OwnedModule owned;
+    build_add(*owned.module);
+    build_parallel_fill(*owned.module);
+    prepare_module(*owned.module, *machine);
+    optimize(*owned.module, *machine, false);
+    std::string object, error;
+    ASSERT_TRUE(emit_object(*owned.module, *machine, object, error)) << error;
+    EXPECT_THAT(object, StartsWith("\x7f" "ELF"));
+}
+
+TEST(LlvmSupport, VectorRegistersOfThisMachine) {
+    std::unique_ptr<llvm::TargetMachine> machine = host_machine();
+    ASSERT_TRUE(machine);
+    OwnedModule owned;
+    build_add(*owned.module);
+    prepare_module(*owned.module, *machine);
+    llvm::Function& add = *owned.module->getFunction("add");
+    int bits = vector_register_bits(*machine, add);
+    EXPECT_GE(bits, 128);
+    // The preference that LLVM gives some AVX-512 CPUs yields to the
+    // function's own request.
+    add.addFnAttr("prefer-vector-width", "512");
+    if (machine->getMCSubtargetInfo()->checkFeatures("+avx512f")) {
+        EXPECT_EQ(vector_register_bits(*machine, add), 512);
+    }
+    std::cout << "vector registers: " << bits << " bits (" << vector_register_bits(*machine, add)
+              << " with prefer-vector-width=512)\n";
+}
+
+TEST(LlvmSupport, PtxForSm90) {
+    std::string error;
+    std::unique_ptr<llvm::TargetMachine> machine = nvptx_target_machine("sm_90", error);
+    ASSERT_TRUE(machine) << error;
+    // A kernel that stores 1.0 through its global-memory argument.
+    OwnedModule owned;
+    llvm::IRBuilder<> b(*owned.context);
+    llvm::Function* kernel = declare(*owned.module, "one", b.getVoidTy(), {b.getPtrTy(1)});
+    kernel->setCallingConv(llvm::CallingConv::PTX_Kernel);
+    b.SetInsertPoint(llvm::BasicBlock::Create(*owned.context, "entry", kernel));
+    b.CreateStore(llvm::ConstantFP::get(b.getFloatTy(), 1.0), kernel->getArg(0));
+    b.CreateRetVoid();
+    prepare_module(*owned.module, *machine);
+    optimize(*owned.module, *machine, false);
+    std::string ptx;
+    ASSERT_TRUE(emit_assembly(*owned.module, *machine, ptx, error)) << error;
+    EXPECT_THAT(ptx, HasSubstr(".version 8.0"));
+    EXPECT_THAT(ptx, HasSubstr(".target sm_90"));
+    EXPECT_THAT(ptx, HasSubstr(".entry one("));
+
+    const char* ptxas = "/usr/local/cuda/bin/ptxas";
+    if (!std::filesystem::exists(ptxas)) GTEST_SKIP() << "no " << ptxas << " to assemble the PTX";
+    std::filesystem::path directory = std::filesystem::temp_directory_path() /
+                                      ("mcl_llvm_support_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(directory);
+    std::ofstream(directory / "one.ptx") << ptx;
+    std::string command = std::string(ptxas) + " -arch=sm_90 " + (directory / "one.ptx").string() + " -o " +
+                          (directory / "one.cubin").string();
+    int status = std::system(command.c_str());
+    std::filesystem::remove_all(directory);
+    EXPECT_EQ(status, 0) << command;
+}
+
+TEST(LlvmSupport, MalformedModulesAreErrorsNotCrashes) {
+    std::unique_ptr<llvm::TargetMachine> machine = host_machine();
+    ASSERT_TRUE(machine);
+    std::string error;
+
+    OwnedModule unterminated;
+    llvm::Function* f = declare(*unterminated.module, "f", llvm::Type::getVoidTy(*unterminated.context), {});
+    llvm::BasicBlock::Create(*unterminated.context, "entry", f);
+    prepare_module(*unterminated.module, *machine);
+    EXPECT_FALSE(verify_module(*unterminated.module, error));
+    EXPECT_THAT(error, HasSubstr("invalid LLVM IR"));
+    std::string object;
+    EXPECT_FALSE(emit_object(*unterminated.module, *machine, object, error));
+    error.clear();
+    EXPECT_FALSE(JitSession::create(std::move(unterminated.module), std::move(unterminated.context), {}, error));
+    EXPECT_THAT(error, HasSubstr("invalid LLVM IR"));
+
+    OwnedModule unprepared;
+    build_add(*unprepared.module);
+    EXPECT_FALSE(emit_object(*unprepared.module, *machine, object, error));
+    EXPECT_THAT(error, HasSubstr("not prepared"));
+}
+
+// The pool, called directly through runtime/mcl_llvm.h.
+
+TEST(ParallelRuntime, EmptyAndSingleIterationRanges) {
+    static std::atomic<int> calls;
+    static std::atomic<int64_t> covered;
+    auto body = [](void*, int64_t begin, int64_t end) {
+        ++calls;
+        covered += end - begin;
+    };
+    calls = 0;
+    covered = 0;
+    mcl_llvm_parallel_for(body, nullptr, 0);
+    mcl_llvm_parallel_for(body, nullptr, -5);
+    EXPECT_EQ(calls, 0);
+    mcl_llvm_parallel_for(body, nullptr, 1);
+    EXPECT_EQ(calls, 1);
+    EXPECT_EQ(covered, 1);
+}
+
+struct Coverage {
+    std::vector<int> visits;
+    std::atomic<int64_t> sum{0};
+};
+
+void count_chunk(void* context, int64_t begin, int64_t end) {
+    auto& coverage = *static_cast<Coverage*>(context);
+    int64_t sum = 0;
+    for (int64_t i = begin; i < end; ++i) {
+        ++coverage.visits[i];
+        sum += i;
+    }
+    coverage.sum += sum;
+}
+
+TEST(ParallelRuntime, EveryIterationExactlyOnce) {
+    const int64_t total = 1000000;
+    Coverage coverage;
+    coverage.visits.assign(total, 0);
+    mcl_llvm_parallel_for(count_chunk, &coverage, total);
+    EXPECT_EQ(coverage.sum, total * (total - 1) / 2);
+    for (int64_t i = 0; i < total; ++i) ASSERT_EQ(coverage.visits[i], 1) << "at " << i;
+}
+
+TEST(ParallelRuntime, NestedCallsRunInTheCaller) {
+    static std::atomic<int64_t> inner_iterations;
+    inner_iterations = 0;
+    auto outer = [](void*, int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+            auto inner = [](void*, int64_t b, int64_t e) { inner_iterations += e - b; };
+            mcl_llvm_parallel_for(inner, nullptr, 1000);
+        }
+    };
+    mcl_llvm_parallel_for(outer, nullptr, 100);
+    EXPECT_EQ(inner_iterations, 100 * 1000);
+}
+
+TEST(ParallelRuntime, CallersFromSeveralThreadsTakeTurns) {
+    std::vector<Coverage> coverages(4);
+    std::vector<std::thread> callers;
+    for (Coverage& coverage : coverages) {
+        coverage.visits.assign(100000, 0);
+        callers.emplace_back([&coverage] {
+            for (int repeat = 0; repeat < 20; ++repeat) mcl_llvm_parallel_for(count_chunk, &coverage, 100000);
+        });
+    }
+    for (std::thread& caller : callers) caller.join();
+    for (Coverage& coverage : coverages) {
+        EXPECT_EQ(coverage.sum, 20 * (100000LL * 99999 / 2));
+        EXPECT_EQ(coverage.visits[0], 20);
+        EXPECT_EQ(coverage.visits[99999], 20);
+    }
+}
+
+TEST(ParallelRuntime, FirstFaultWinsAndTakeClears) {
+    int32_t code = 0, site = 0;
+    EXPECT_FALSE(mcl_llvm_take_fault(&code, &site));
+    // Every chunk faults; exactly one of them is recorded.
+    auto faulting = [](void*, int64_t begin, int64_t) {
+        mcl_llvm_fault(mcl_llvm_fault_index_out_of_range, int32_t(begin));
+    };
+    mcl_llvm_parallel_for(faulting, nullptr, 10000);
+    ASSERT_TRUE(mcl_llvm_take_fault(&code, &site));
+    EXPECT_EQ(code, mcl_llvm_fault_index_out_of_range);
+    EXPECT_GE(site, 0);
+    EXPECT_LT(site, 10000);
+    EXPECT_FALSE(mcl_llvm_take_fault(&code, &site));
+
+    mcl_llvm_fault(mcl_llvm_fault_division_by_zero, 7);
+    mcl_llvm_fault(mcl_llvm_fault_division_overflow, 8);
+    ASSERT_TRUE(mcl_llvm_take_fault(&code, &site));
+    EXPECT_EQ(code, mcl_llvm_fault_division_by_zero);
+    EXPECT_EQ(site, 7);
+    EXPECT_FALSE(mcl_llvm_take_fault(&code, &site));
+}
+
+}  // namespace
+}  // namespace mcl::backends::llvmir

@@ -189,6 +189,12 @@ int run(int argc, char** argv) {
         ->type_name("B");
     run_cmd->add_option("--target", run_options.target, "The leaf to generate code for, with --backend")
         ->type_name("LEAF");
+    run_cmd->add_option("--engine", run_options.engine,
+                        "Execute with this engine: llvm (JIT, the default where built) or interp (the reference "
+                        "interpreter)")
+        ->type_name("E");
+    run_cmd->add_option("--emit-llvm", run_options.emit_llvm, "With the llvm engine: write the optimized LLVM IR here")
+        ->type_name("FILE");
     add_include(run_cmd);
     add_hwd_path(run_cmd);
     run_cmd->callback([&] {
@@ -207,6 +213,10 @@ int run(int argc, char** argv) {
     verify->add_option("--backends", verify_options.backends, "Backends to run (default: cpp,hls,opencl)")
         ->delimiter(',');
     verify->add_option("--targets", verify_options.targets, "Leaves to translate to (default: every configured leaf)")
+        ->delimiter(',');
+    verify->add_option("--engine", verify_options.engines,
+                       "Engines to check besides the reference interpreter (default: llvm where built; "
+                       "interp: none)")
         ->delimiter(',');
     verify->add_option("--rtol", verify_options.tolerance.relative, "Relative tolerance for floating point (1e-4)");
     verify->add_option("--atol", verify_options.tolerance.absolute, "Absolute tolerance for floating point (1e-5)");

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 #include <ostream>
 #include <sstream>
@@ -19,6 +20,9 @@
 #include "driver/BackendRunner.h"
 #include "driver/GenCommands.h"
 #include "support/Spelling.h"
+#ifdef MCL_WITH_LLVM
+#include "backends/llvm/LlvmEngine.h"
+#endif
 
 namespace mcl::driver {
 
@@ -159,12 +163,60 @@ std::map<std::string, std::string> configured_leaves(const FrontendOptions& opti
     return backends::find_target_configs(config_dirs(options.hardware));
 }
 
+// Runs `kernel` with the llvm engine on `data`; "" on success, else the
+// located error. `compile_seconds` gets the time of lowering, O3 and code
+// generation.
+std::string run_llvm_engine(Session& session, const mcpl::Function& kernel, std::vector<KernelData*> runs,
+                            double* compile_seconds = nullptr, const std::string& ir_file = "") {
+#ifdef MCL_WITH_LLVM
+    std::string error;
+    size_t diagnostics_before = session.diags.diagnostics().size();
+    auto compiled = backends::llvmir::CompiledKernel::compile(kernel, session.library, {}, session.diags, error);
+    if (!compiled) {
+        const auto& all = session.diags.diagnostics();
+        if (all.size() > diagnostics_before) return session.diags.format_text(all[diagnostics_before]);
+        return "llvm engine: " + error;
+    }
+    if (compile_seconds) *compile_seconds = compiled->times().total();
+    if (!ir_file.empty()) {
+        std::ofstream ir(ir_file);
+        ir << compiled->optimized_ir();
+        if (!ir) return fmt::format("mclc: error: cannot write '{}'\n", ir_file);
+    }
+    for (KernelData* data : runs)
+        if (auto fault = compiled->run(data->storages)) return located(session, *fault);
+    return "";
+#else
+    (void)session, (void)kernel, (void)runs, (void)compile_seconds, (void)ir_file;
+    return "this mclc was built without LLVM";
+#endif
+}
+
 }  // namespace
+
+const std::vector<std::string>& available_engines() {
+#ifdef MCL_WITH_LLVM
+    static const std::vector<std::string> engines{"llvm", "interp"};
+#else
+    static const std::vector<std::string> engines{"interp"};
+#endif
+    return engines;
+}
 
 int run_command(const FrontendOptions& options, const std::string& file, const RunOptions& run, std::ostream& out,
                 std::ostream& err) {
     if (run.backend.empty() != run.target.empty()) {
         err << "mclc: error: --backend and --target go together\n";
+        return kUsageError;
+    }
+    const std::vector<std::string>& engines = available_engines();
+    std::string engine_name = run.engine.empty() ? engines.front() : run.engine;
+    if (std::find(engines.begin(), engines.end(), engine_name) == engines.end()) {
+        err << fmt::format("mclc: error: no engine '{}' (available: {})\n", engine_name, fmt::join(engines, ", "));
+        return kUsageError;
+    }
+    if (!run.engine.empty() && !run.backend.empty()) {
+        err << "mclc: error: --engine and --backend exclude each other\n";
         return kUsageError;
     }
     bool usage = false;
@@ -181,7 +233,18 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
     }
     auto start = std::chrono::steady_clock::now();
     std::string engine = "interpreter";
-    if (run.backend.empty()) {
+    std::string compile_note;
+    if (run.backend.empty() && engine_name == "llvm") {
+        double compile_seconds = 0;
+        start = std::chrono::steady_clock::now();
+        std::string problem = run_llvm_engine(*loaded->session, kernel, {&data}, &compile_seconds, run.emit_llvm);
+        if (!problem.empty()) {
+            err << problem;
+            return 1;
+        }
+        engine = "llvm engine";
+        compile_note = fmt::format("compile: {:.3f} s\n", compile_seconds);
+    } else if (run.backend.empty()) {
         interpret::InterpretOptions io;
         io.seed = run.execution.seed;
         if (auto error = interpret::run_kernel(loaded->session->library, kernel, data.storages, io)) {
@@ -218,7 +281,7 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
         return 1;
     }
     out << fmt::format("{} ({}, {}, seed {})\n", kernel.name, engine, describe_sizes(sizes), run.execution.seed)
-        << output_checksums(data) << fmt::format("time: {:.3f} s\n", elapsed);
+        << output_checksums(data) << compile_note << fmt::format("time: {:.3f} s\n", elapsed);
     return 0;
 }
 
@@ -281,6 +344,7 @@ private:
         interpret::InterpretOptions reverse;
         reverse.order = interpret::UnitOrder::Reverse;
         check_interpreter(reference, file, fmt::format("interpreter at {}, units in reverse order", level), reverse);
+        check_engines(reference, file, level);
         return true;
     }
 
@@ -325,6 +389,29 @@ private:
                 return;
             }
         }
+        report(file, engine, "");
+    }
+
+    // The engines other than the interpreter (the llvm JIT) on the version
+    // as loaded (at its own level or translated to a leaf).
+    void check_engines(LoadedKernel& version, const std::string& file, const std::string& level) {
+        const std::vector<std::string>& wanted = verify_.engines.empty() ? available_engines() : verify_.engines;
+        if (std::find(wanted.begin(), wanted.end(), "llvm") == wanted.end()) return;
+        std::string engine = fmt::format("llvm engine at {}", level);
+        if (!same_parameters(*version.kernel, file, engine)) return;
+        std::vector<KernelData> runs;
+        std::vector<KernelData*> pointers;
+        for (const KernelData& in : inputs_) runs.push_back(in.clone());
+        for (KernelData& d : runs) pointers.push_back(&d);
+        if (std::string problem = run_llvm_engine(*version.session, *version.kernel, pointers); !problem.empty()) {
+            report(file, engine, problem.substr(0, problem.find('\n')));
+            return;
+        }
+        for (size_t r = 0; r < runs.size(); ++r)
+            if (std::string d = difference(runs[r], r); !d.empty()) {
+                report(file, engine, d);
+                return;
+            }
         report(file, engine, "");
     }
 
@@ -408,6 +495,7 @@ private:
                 return;
             }
             check_interpreter(*version, file, fmt::format("interpreter at {}", version->kernel->hardware), {});
+            check_engines(*version, file, version->kernel->hardware);
         }
         std::string level;
         {
@@ -432,6 +520,7 @@ private:
                 continue;
             }
             check_interpreter(*version, file, fmt::format("interpreter at {}", leaf), {});
+            check_engines(*version, file, leaf);
             std::optional<backends::TargetConfig> config = load_config(*version->session, leaf, config_path);
             if (!config) {
                 // A broken configuration is the user's error, not a leaf to skip quietly.
@@ -473,6 +562,11 @@ private:
 
 int verify_command(const FrontendOptions& options, const std::vector<std::string>& files,
                    const VerifyOptions& verify, std::ostream& out, std::ostream& err) {
+    for (const std::string& e : verify.engines)
+        if (std::find(available_engines().begin(), available_engines().end(), e) == available_engines().end()) {
+            err << fmt::format("mclc: error: no engine '{}' (available: {})\n", e, fmt::join(available_engines(), ", "));
+            return kUsageError;
+        }
     for (const std::string& b : verify.backends)
         if (std::find(runnable_backends().begin(), runnable_backends().end(), b) == runnable_backends().end()) {
             err << fmt::format("mclc: error: backend '{}' cannot run here (runnable: {})\n", b,

@@ -1,10 +1,12 @@
 // The `mclc` subcommands that execute kernels (DESIGN.md section 10):
-// `run FILE` runs one kernel on seeded inputs with the reference
-// interpreter, or through a backend runnable here, and prints a checksum per
+// `run FILE` runs one kernel on seeded inputs with an engine (the llvm
+// JIT where built, else the reference interpreter), or through a backend
+// runnable here, and prints a checksum per
 // output and the time; `verify FILE...` runs every given version of a kernel
 // (the first file is the reference) with the interpreter at its own level,
 // with the interpreter after translation to each leaf that has a target
-// configuration, and through every backend runnable here, on the same
+// configuration, with the llvm engine at each of those levels, and through
+// every backend runnable here, on the same
 // inputs at several sizes, and names the first element, version and engine
 // that differ.
 //
@@ -28,8 +30,15 @@ struct ExecutionOptions {
     uint64_t seed = 1;
 };
 
+// The engines that execute a kernel without generating a backend's code:
+// the reference interpreter, and the llvm engine (JIT) where mclc was built
+// with LLVM. The first is the default of `mclc run`.
+const std::vector<std::string>& available_engines();
+
 struct RunOptions {
     ExecutionOptions execution;
+    std::string engine;   // empty: the default (available_engines().front())
+    std::string emit_llvm;  // with the llvm engine: write the optimized IR to this file
     std::string backend;  // empty: the interpreter
     std::string target;   // the leaf, with a backend
 };
@@ -42,6 +51,7 @@ struct VerifyOptions {
     std::vector<int64_t> sizes;           // bases of the size sets; default 1, 7, 33
     std::vector<std::string> backends;    // default: every runnable one
     std::vector<std::string> targets;     // default: every leaf with a configuration
+    std::vector<std::string> engines;     // besides the reference interpreter; default: every available one
     Tolerance tolerance;
 };
 

@@ -1,0 +1,2041 @@
+#include "backends/llvm/LowerToIr.h"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <set>
+
+#include <fmt/format.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Verifier.h>
+
+#include "backends/Backend.h"
+#include "backends/llvm/VaryingAnalysis.h"
+#include "compiler/ast/AstWalk.h"
+#include "compiler/ast/ConstantValue.h"
+#include "runtime/mcl_llvm.h"
+
+namespace mcl::backends::llvmir {
+
+using mcpl::BasicDecl;
+using mcpl::Decl;
+using mcpl::Expr;
+using mcpl::Function;
+using mcpl::Primitive;
+using mcpl::Stmt;
+using mcpl::Type;
+using mcpl::TypeExpr;
+using mcpl::VarPart;
+
+namespace {
+
+constexpr int kFaultDivisionByZero = mcl_llvm_fault_division_by_zero;
+constexpr int kFaultDivisionOverflow = mcl_llvm_fault_division_overflow;
+constexpr int kFaultIndex = mcl_llvm_fault_index_out_of_range;
+constexpr int kNoBarrier = 1 << 30;
+// Local arrays of at most this many bytes live on the stack (the cpp
+// backend keeps 4096 floats there); larger ones, or ones of a size known
+// only at run time, on the heap.
+constexpr uint64_t kMaxStackBytes = 16 * 1024;
+
+Primitive primitive_of(const Type& t) { return t.primitive.value_or(Primitive::Int); }
+bool is_floating(Primitive p) { return p == Primitive::Float || p == Primitive::Double; }
+
+// C's usual arithmetic conversions.
+Primitive common_type(Primitive a, Primitive b) {
+    if (a == Primitive::Double || b == Primitive::Double) return Primitive::Double;
+    if (a == Primitive::Float || b == Primitive::Float) return Primitive::Float;
+    return Primitive::Int;
+}
+
+bool is_comparison(const std::string& op) {
+    return op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
+}
+
+// A value in registers: a scalar (Uniform), the base of lanes base+0..W-1
+// (Linear, ints only) or one value per lane (Varying, a vector).
+struct Val {
+    llvm::Value* v = nullptr;
+    Shape shape = Shape::Uniform;
+    Primitive type = Primitive::Int;
+};
+
+// Where a variable lives.
+struct Binding {
+    bool is_array = false;
+    Type element;                  // the MCPL element type
+    llvm::Type* memory = nullptr;  // the LLVM type of one element in memory
+    // Scalars: the address of the value (or of the vector of lanes, or of
+    // the linear base, in vector code). Arrays: the address of a slot
+    // holding the data pointer (a whole-array swap exchanges slots' contents).
+    llvm::Value* storage = nullptr;
+    std::vector<llvm::Value*> extents;  // i64, every dimension group in order
+    bool private_array = false;         // a local array: its accesses are not marked parallel
+    // Lock-step code: one copy per unit of the first `unit_depth` dimensions;
+    // `storage` is then the base of all copies (data, for arrays), each
+    // `unit_stride` elements long.
+    int unit_depth = -1;
+    llvm::Value* unit_stride = nullptr;
+    Shape shape = Shape::Uniform;  // in vector code
+    int storage_id = 0;            // forms and views of one storage share it
+};
+
+// A place in memory that an expression names: one element or a sub-array.
+struct Place {
+    llvm::Value* address = nullptr;  // Uniform/Linear: the (first lane's) element; Varying: vector of pointers
+    Shape shape = Shape::Uniform;
+    llvm::Type* memory = nullptr;
+    Type element;
+    std::vector<llvm::Value*> rest;  // extents not indexed yet
+    bool parallel = false;           // mark accesses for the loop vectorizer
+    llvm::Value* in_range = nullptr;  // i1: false when a checked index was out of range
+};
+
+// One dimension of units that run in lock-step.
+struct UnitDimension {
+    llvm::Value* count = nullptr;  // i64
+    llvm::Value* index = nullptr;  // the index variable's storage (i32)
+};
+
+// What the lowering of one LLVM function keeps.
+struct FunctionState {
+    llvm::Function* function = nullptr;
+    const Function* source = nullptr;
+    llvm::BasicBlock* entry = nullptr;
+    std::map<const BasicDecl*, Binding> env;
+    std::vector<std::vector<llvm::Value*>> heap_scopes;  // arrays to free at the end of each open block
+    std::vector<UnitDimension> units;                    // lock-step dimensions, outermost first
+    int foreach_depth = 0;
+    bool in_lockstep = false;
+};
+
+}  // namespace
+
+llvm::Type* element_type(llvm::LLVMContext& context, const Type& t) {
+    if (t.record) {
+        std::string name = "mcl.record." + (t.record->module ? t.record->module->name + "." : "") + t.record->name;
+        if (llvm::StructType* known = llvm::StructType::getTypeByName(context, name)) return known;
+        llvm::StructType* s = llvm::StructType::create(context, name);
+        std::vector<llvm::Type*> fields;
+        for (const auto& field : t.record->fields) {
+            const BasicDecl& form = field->forms.front();
+            llvm::Type* ft = element_type(context, form.resolved_type);
+            std::vector<int64_t> extents;
+            for (const auto& group : form.type.dimensions)
+                for (const auto& e : group) extents.push_back(e->kind == Expr::Kind::IntLiteral ? e->int_value : 0);
+            for (auto it = extents.rbegin(); it != extents.rend(); ++it)
+                ft = llvm::ArrayType::get(ft, static_cast<uint64_t>(*it));
+            fields.push_back(ft);
+        }
+        s->setBody(fields);
+        return s;
+    }
+    switch (primitive_of(t)) {
+    case Primitive::Int: return llvm::Type::getInt32Ty(context);
+    case Primitive::Float: return llvm::Type::getFloatTy(context);
+    case Primitive::Double: return llvm::Type::getDoubleTy(context);
+    case Primitive::Byte:
+    case Primitive::Bool: return llvm::Type::getInt8Ty(context);
+    case Primitive::Void: return llvm::Type::getVoidTy(context);
+    }
+    return llvm::Type::getInt32Ty(context);
+}
+
+std::string kernel_symbol(const Function& kernel) {
+    std::string module = kernel.module ? kernel.module->name : "module";
+    return "mcl_llvm_" + module + "_" + kernel.name;
+}
+
+namespace {
+
+class Lowering {
+public:
+    Lowering(const hdl::HardwareLibrary& library, const LoweringOptions& options, llvm::Module& module,
+             LoweredModule& lowered, DiagnosticEngine& diags)
+        : library_(library), options_(options), module_(module), context_(module.getContext()),
+          builder_(context_), lowered_(lowered), diags_(diags), errors_at_start_(diags.error_count()) {
+        llvm::FastMathFlags flags;
+        if (options.fast_math) flags.setFast();
+        builder_.setFastMathFlags(flags);
+    }
+
+    bool run(const std::vector<const Function*>& kernels) {
+        for (const Function* k : kernels) declare_function(*k, true);
+        for (const Function* k : kernels) {
+            define_function(*k);
+            LoweredKernel out{k, kernel_symbol(*k), kernel_symbol(*k) + "_entry"};
+            define_entry(*k, *functions_.at(k), out.entry_symbol);
+            lowered_.kernels.push_back(out);
+        }
+        while (!pending_.empty()) {
+            const Function* f = pending_.back();
+            pending_.pop_back();
+            define_function(*f);
+        }
+        if (diags_.error_count() != errors_at_start_) return false;
+        std::string problems;
+        llvm::raw_string_ostream os(problems);
+        if (llvm::verifyModule(module_, &os)) {
+            diags_.error(kernels.empty() ? SourceLocation{} : kernels.front()->location,
+                         "internal error: the llvm backend produced invalid IR: " + os.str());
+            return false;
+        }
+        return true;
+    }
+
+private:
+    // --- types -------------------------------------------------------------------------
+
+    llvm::Type* register_type(Primitive p) {
+        switch (p) {
+        case Primitive::Int: return builder_.getInt32Ty();
+        case Primitive::Float: return builder_.getFloatTy();
+        case Primitive::Double: return builder_.getDoubleTy();
+        case Primitive::Byte: return builder_.getInt8Ty();
+        case Primitive::Bool: return builder_.getInt1Ty();
+        case Primitive::Void: return builder_.getVoidTy();
+        }
+        return builder_.getInt32Ty();
+    }
+    llvm::Type* memory_type(const Type& t) { return element_type(context_, t.element()); }
+    llvm::Type* vector_of(llvm::Type* t) { return llvm::FixedVectorType::get(t, static_cast<unsigned>(width_)); }
+    llvm::Type* shaped_type(Primitive p, Shape s) {
+        return s == Shape::Varying ? vector_of(register_type(p)) : register_type(p);
+    }
+    uint64_t byte_size(llvm::Type* t) { return module_.getDataLayout().getTypeAllocSize(t).getFixedValue(); }
+    llvm::Align alignment(llvm::Type* t) { return module_.getDataLayout().getABITypeAlign(t); }
+    llvm::Value* i64(int64_t v) { return builder_.getInt64(static_cast<uint64_t>(v)); }
+    llvm::Value* i32(int64_t v) { return builder_.getInt32(static_cast<uint32_t>(v)); }
+
+    // --- diagnostics -------------------------------------------------------------------
+
+    void unsupported(SourceLocation at, const std::string& what) {
+        diags_.error(at, fmt::format("backend 'llvm' does not support {}", what));
+    }
+
+    int fault_site(SourceLocation at) {
+        lowered_.fault_sites.push_back(at);
+        return static_cast<int>(lowered_.fault_sites.size() - 1);
+    }
+
+    // Calls mcl_llvm_fault(code, site) when `bad` (an i1) holds.
+    void fault_if(llvm::Value* bad, int code, SourceLocation at) {
+        llvm::Function* fn = state_->function;
+        llvm::BasicBlock* fault = llvm::BasicBlock::Create(context_, "fault", fn);
+        llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "checked", fn);
+        builder_.CreateCondBr(bad, fault, next, llvm::MDBuilder(context_).createBranchWeights(1, 1 << 20));
+        builder_.SetInsertPoint(fault);
+        llvm::FunctionCallee callee = module_.getOrInsertFunction(
+            "mcl_llvm_fault", builder_.getVoidTy(), builder_.getInt32Ty(), builder_.getInt32Ty());
+        builder_.CreateCall(callee, {i32(code), i32(fault_site(at))});
+        builder_.CreateBr(next);
+        builder_.SetInsertPoint(next);
+    }
+
+    // --- functions ---------------------------------------------------------------------
+
+    // Parameters: scalars by value, arrays, records and written scalars by pointer.
+    static bool by_pointer(const Decl& p) {
+        const Type& t = p.forms.front().resolved_type;
+        return t.is_array() || t.record || p.is_written;
+    }
+
+    llvm::Function* declare_function(const Function& f, bool kernel) {
+        if (auto found = functions_.find(&f); found != functions_.end()) return found->second;
+        std::vector<llvm::Type*> params;
+        for (const auto& p : f.params) {
+            const Type& t = p->forms.front().resolved_type;
+            params.push_back(by_pointer(*p) ? builder_.getPtrTy()
+                             : kernel       ? memory_type(t)
+                                            : register_type(primitive_of(t)));
+        }
+        llvm::Type* result = f.resolved_return_type.record ? memory_type(f.resolved_return_type)
+                                                            : register_type(primitive_of(f.resolved_return_type));
+        if (f.resolved_return_type.is_void() || f.resolved_return_type.is_array()) result = builder_.getVoidTy();
+        auto* type = llvm::FunctionType::get(result, params, false);
+        std::string name = kernel ? kernel_symbol(f)
+                                  : fmt::format("mcl.{}.{}", f.module ? f.module->name : "module", f.name);
+        llvm::Function* fn = llvm::Function::Create(
+            type, kernel ? llvm::Function::ExternalLinkage : llvm::Function::InternalLinkage, name, module_);
+        set_attributes(*fn);
+        for (size_t k = 0; k < f.params.size(); ++k) {
+            fn->getArg(static_cast<unsigned>(k))->setName(f.params[k]->forms.front().name);
+            const Type& t = f.params[k]->forms.front().resolved_type;
+            if (kernel && t.is_array()) fn->addParamAttr(static_cast<unsigned>(k), llvm::Attribute::NoAlias);
+        }
+        functions_[&f] = fn;
+        if (!kernel) pending_.push_back(&f);
+        return fn;
+    }
+
+    // Every generated function: no exceptions, and vectors as wide as the
+    // lowering made them (an AVX-512 CPU that prefers 256-bit vectors would
+    // split 512-bit ones).
+    void set_attributes(llvm::Function& fn) {
+        fn.addFnAttr(llvm::Attribute::NoUnwind);
+        std::string bits = std::to_string(options_.vector_bits);
+        fn.addFnAttr("min-legal-vector-width", bits);
+        fn.addFnAttr("prefer-vector-width", bits);
+    }
+
+    llvm::AllocaInst* entry_alloca(llvm::Type* type, const std::string& name, llvm::Value* count = nullptr) {
+        llvm::IRBuilder<> entry(state_->entry, state_->entry->begin());
+        return entry.CreateAlloca(type, count, name);
+    }
+
+    void define_function(const Function& f) {
+        FunctionState state;
+        state.function = functions_.at(&f);
+        state.source = &f;
+        state.entry = llvm::BasicBlock::Create(context_, "entry", state.function);
+        FunctionState* outer = state_;
+        state_ = &state;
+        builder_.SetInsertPoint(state.entry);
+        bool kernel = state.function->getLinkage() == llvm::Function::ExternalLinkage;
+        for (size_t k = 0; k < f.params.size(); ++k) {
+            const Decl& p = *f.params[k];
+            const BasicDecl& form = p.forms.front();
+            llvm::Argument* arg = state.function->getArg(static_cast<unsigned>(k));
+            Binding b;
+            b.element = form.resolved_type.element();
+            b.memory = memory_type(form.resolved_type);
+            b.storage_id = next_storage_id_++;
+            if (form.resolved_type.is_array()) {
+                b.is_array = true;
+                b.storage = entry_alloca(builder_.getPtrTy(), form.name + ".data");
+                builder_.CreateStore(arg, b.storage);
+            } else if (by_pointer(p)) {
+                b.storage = arg;
+            } else {
+                b.storage = entry_alloca(b.memory, form.name);
+                llvm::Value* v = arg;
+                if (!kernel) v = to_memory(v, primitive_of(form.resolved_type));
+                builder_.CreateStore(v, b.storage);
+            }
+            state.env[&form] = b;
+        }
+        // Array parameters take the extents of their declared types, and
+        // further forms are views, once every scalar is bound.
+        for (const auto& p : f.params) {
+            Binding& first = state.env[&p->forms.front()];
+            if (first.is_array) first.extents = extents_of(p->forms.front().type);
+            for (size_t k = 1; k < p->forms.size(); ++k) bind_view(first, p->forms[k]);
+        }
+        state.heap_scopes.emplace_back();
+        for (const auto& s : f.body->body) stmt(*s);
+        if (!builder_.GetInsertBlock()->getTerminator()) {
+            free_heap_scopes(0);
+            llvm::Type* result = state.function->getReturnType();
+            if (result->isVoidTy()) builder_.CreateRetVoid();
+            else builder_.CreateRet(llvm::Constant::getNullValue(result));
+        }
+        state_ = outer;
+    }
+
+    // void <symbol>_entry(ptr args): one pointer per parameter.
+    void define_entry(const Function& f, llvm::Function& kernel, const std::string& name) {
+        auto* type = llvm::FunctionType::get(builder_.getVoidTy(), {builder_.getPtrTy()}, false);
+        llvm::Function* entry = llvm::Function::Create(type, llvm::Function::ExternalLinkage, name, module_);
+        builder_.SetInsertPoint(llvm::BasicBlock::Create(context_, "entry", entry));
+        std::vector<llvm::Value*> args;
+        for (size_t k = 0; k < f.params.size(); ++k) {
+            llvm::Value* slot = builder_.CreateConstGEP1_64(builder_.getPtrTy(), entry->getArg(0), k);
+            llvm::Value* pointer = builder_.CreateLoad(builder_.getPtrTy(), slot);
+            const Decl& p = *f.params[k];
+            args.push_back(by_pointer(p) ? pointer
+                                         : builder_.CreateLoad(memory_type(p.forms.front().resolved_type), pointer));
+        }
+        builder_.CreateCall(&kernel, args);
+        builder_.CreateRetVoid();
+    }
+
+    void free_heap_scopes(size_t keep) {
+        llvm::FunctionCallee free_fn = module_.getOrInsertFunction("free", builder_.getVoidTy(), builder_.getPtrTy());
+        for (size_t s = state_->heap_scopes.size(); s-- > keep;)
+            for (llvm::Value* p : state_->heap_scopes[s]) builder_.CreateCall(free_fn, {p});
+    }
+
+    // --- values in registers and in memory ----------------------------------------------
+
+    // Booleans are i1 in registers and one byte in memory.
+    llvm::Value* to_memory(llvm::Value* v, Primitive p) {
+        if (p != Primitive::Bool) return v;
+        llvm::Type* byte = v->getType()->isVectorTy() ? vector_of(builder_.getInt8Ty()) : builder_.getInt8Ty();
+        return builder_.CreateZExt(v, byte);
+    }
+    llvm::Value* from_memory(llvm::Value* v, Primitive p) {
+        if (p != Primitive::Bool) return v;
+        return builder_.CreateICmpNE(v, llvm::Constant::getNullValue(v->getType()));
+    }
+
+    llvm::Value* lane_numbers(llvm::Type* element) {
+        std::vector<llvm::Constant*> lanes;
+        for (int k = 0; k < width_; ++k) lanes.push_back(llvm::ConstantInt::get(element, static_cast<uint64_t>(k)));
+        return llvm::ConstantVector::get(lanes);
+    }
+
+    // A value as one value per lane.
+    llvm::Value* widen(const Val& v) {
+        if (v.shape == Shape::Varying) return v.v;
+        llvm::Value* splat = builder_.CreateVectorSplat(static_cast<unsigned>(width_), v.v);
+        if (v.shape == Shape::Linear) return builder_.CreateAdd(splat, lane_numbers(v.v->getType()));
+        return splat;
+    }
+    Val varying(const Val& v) { return Val{widen(v), Shape::Varying, v.type}; }
+
+    llvm::Value* any_lane(llvm::Value* mask) {
+        return mask->getType()->isVectorTy() ? builder_.CreateOrReduce(mask) : mask;
+    }
+    // The active lanes and `m` (null: all lanes).
+    llvm::Value* and_mask(llvm::Value* m) {
+        if (!mask_) return m;
+        return builder_.CreateAnd(mask_, m);
+    }
+
+    // --- bindings ---------------------------------------------------------------------------
+
+    std::vector<llvm::Value*> extents_of(const TypeExpr& type) {
+        std::vector<llvm::Value*> out;
+        for (const auto& group : type.dimensions)
+            for (const auto& extent : group) out.push_back(builder_.CreateSExt(uniform_int(*extent), builder_.getInt64Ty()));
+        return out;
+    }
+
+    llvm::Value* product(const std::vector<llvm::Value*>& values, size_t from = 0) {
+        llvm::Value* p = i64(1);
+        for (size_t k = from; k < values.size(); ++k) p = builder_.CreateMul(p, values[k]);
+        return p;
+    }
+
+    void bind_view(const Binding& of, const BasicDecl& form) {
+        Binding view = of;
+        view.extents = extents_of(form.type);
+        view.element = form.resolved_type.element();
+        view.memory = memory_type(form.resolved_type);
+        state_->env[&form] = view;
+    }
+
+    Binding& binding(const BasicDecl* form, SourceLocation at) {
+        auto found = state_->env.find(form);
+        if (found == state_->env.end()) {
+            unsupported(at, fmt::format("'{}' here (it has no storage)", form ? form->name : "?"));
+            static Binding none;
+            none = Binding{};
+            none.memory = builder_.getInt32Ty();
+            none.storage = entry_alloca(builder_.getInt32Ty(), "missing");
+            return none;
+        }
+        return found->second;
+    }
+
+    // The linear number of the current unit of the first `depth` lock-step dimensions.
+    llvm::Value* unit_number(int depth) {
+        llvm::Value* n = i64(0);
+        for (int k = 0; k < depth; ++k) {
+            const UnitDimension& d = state_->units[static_cast<size_t>(k)];
+            llvm::Value* index = builder_.CreateSExt(builder_.CreateLoad(builder_.getInt32Ty(), d.index), builder_.getInt64Ty());
+            n = builder_.CreateAdd(builder_.CreateMul(n, d.count), index);
+        }
+        return n;
+    }
+
+    // The address of a scalar variable (of the current unit's copy).
+    llvm::Value* scalar_address(const Binding& b) {
+        if (b.unit_depth < 0) return b.storage;
+        return builder_.CreateGEP(b.memory, b.storage, unit_number(b.unit_depth));
+    }
+    // The data pointer of an array variable.
+    llvm::Value* array_data(const Binding& b) {
+        if (b.unit_depth < 0) return builder_.CreateLoad(builder_.getPtrTy(), b.storage);
+        return builder_.CreateGEP(b.memory, b.storage, builder_.CreateMul(unit_number(b.unit_depth), b.unit_stride));
+    }
+
+    // --- places -----------------------------------------------------------------------------
+
+    Val add_offsets(const Val& a, const Val& b) {
+        if (a.shape == Shape::Uniform && b.shape == Shape::Uniform) return {builder_.CreateAdd(a.v, b.v), Shape::Uniform, a.type};
+        if ((a.shape == Shape::Linear && b.shape == Shape::Uniform) || (a.shape == Shape::Uniform && b.shape == Shape::Linear))
+            return {builder_.CreateAdd(a.v, b.v), Shape::Linear, a.type};
+        return {builder_.CreateAdd(widen(a), widen(b)), Shape::Varying, a.type};
+    }
+    Val scale_offset(const Val& a, llvm::Value* factor) {
+        if (a.shape == Shape::Uniform) return {builder_.CreateMul(a.v, factor), Shape::Uniform, a.type};
+        return {builder_.CreateMul(widen(a), builder_.CreateVectorSplat(static_cast<unsigned>(width_), factor)),
+                Shape::Varying, a.type};
+    }
+    Val to_i64(const Val& v) {
+        llvm::Type* t = v.shape == Shape::Varying ? vector_of(builder_.getInt64Ty()) : builder_.getInt64Ty();
+        return {builder_.CreateSExt(v.v, t), v.shape, Primitive::Int};
+    }
+
+    // An index, checked against its extent when asked.
+    Val checked_index(const Expr& index, llvm::Value* extent, Place& place) {
+        Val i = to_i64(value_as(index, Primitive::Int));
+        if (!options_.checks) return i;
+        if (i.shape == Shape::Uniform) {
+            llvm::Value* bad = builder_.CreateICmpUGE(i.v, extent);
+            fault_if(bad, kFaultIndex, index.location);
+            return {builder_.CreateSelect(bad, i64(0), i.v), Shape::Uniform, Primitive::Int};
+        }
+        llvm::Value* lanes = builder_.CreateICmpUGE(widen(i), builder_.CreateVectorSplat(static_cast<unsigned>(width_), extent));
+        llvm::Value* bad = any_lane(and_mask(lanes));
+        fault_if(bad, kFaultIndex, index.location);
+        llvm::Value* ok = builder_.CreateNot(bad);
+        place.in_range = place.in_range ? builder_.CreateAnd(place.in_range, ok) : ok;
+        return i;
+    }
+
+    // Applies one part's indices to `place` (row-major over all groups).
+    void apply_indices(Place& place, const VarPart& part, llvm::Value* base) {
+        std::vector<const Expr*> indices;
+        for (const auto& group : part.indices)
+            for (const auto& i : group) indices.push_back(i.get());
+        if (indices.empty()) {
+            place.address = base;
+            return;
+        }
+        if (indices.size() > place.rest.size()) {
+            unsupported(part.location, fmt::format("more indices than '{}' has dimensions", part.name));
+            place.address = base;
+            return;
+        }
+        std::optional<Val> offset;
+        for (size_t k = 0; k < indices.size(); ++k) {
+            Val i = checked_index(*indices[k], place.rest[k], place);
+            offset = offset ? add_offsets(scale_offset(*offset, place.rest[k]), i) : i;
+        }
+        std::vector<llvm::Value*> rest(place.rest.begin() + static_cast<long>(indices.size()), place.rest.end());
+        if (!rest.empty()) offset = scale_offset(*offset, product(rest));
+        place.rest = std::move(rest);
+        place.shape = offset->shape;
+        // A vector of offsets gives a vector of pointers; a scalar (the first
+        // lane's, when linear) one pointer.
+        place.address = builder_.CreateGEP(place.memory, base, offset->v);
+    }
+
+    // The place a variable expression (`a[i].f[j]`) names.
+    Place place(const Expr& e) {
+        Place p;
+        const Binding& b = binding(e.form, e.location);
+        p.memory = b.memory;
+        p.element = b.element;
+        p.parallel = !b.private_array && current_access_group_ != nullptr;
+        llvm::Value* base;
+        if (b.is_array) {
+            base = array_data(b);
+            p.rest = b.extents;
+        } else {
+            base = scalar_address(b);
+        }
+        apply_indices(p, e.var[0], base);
+        for (size_t k = 1; k < e.var.size(); ++k) {
+            const VarPart& part = e.var[k];
+            const mcpl::RecordType* record = p.element.record;
+            size_t field = 0;
+            while (record && field < record->fields.size() && record->fields[field]->name() != part.name) ++field;
+            if (!record || field == record->fields.size() || !p.rest.empty()) {
+                unsupported(part.location, fmt::format("the field '{}' here", part.name));
+                return p;
+            }
+            if (p.shape == Shape::Linear) {
+                p.address = builder_.CreateGEP(p.memory, p.address, lane_numbers(builder_.getInt64Ty()));
+                p.shape = Shape::Varying;
+            }
+            llvm::Value* field_address = builder_.CreateStructGEP(p.memory, p.address, static_cast<unsigned>(field));
+            const BasicDecl& form = record->fields[field]->forms.front();
+            p.element = form.resolved_type.element();
+            p.memory = memory_type(form.resolved_type);
+            p.rest.clear();
+            for (const auto& group : form.type.dimensions)
+                for (const auto& extent : group) p.rest.push_back(i64(extent->kind == Expr::Kind::IntLiteral ? extent->int_value : 0));
+            apply_indices(p, part, field_address);
+        }
+        return p;
+    }
+
+    // The bytes of the sub-array or element a place names.
+    llvm::Value* place_bytes(const Place& p) { return builder_.CreateMul(product(p.rest), i64(static_cast<int64_t>(byte_size(p.memory)))); }
+
+    void mark(llvm::Instruction* access, const Place& p) {
+        if (p.parallel && current_access_group_) access->setMetadata(llvm::LLVMContext::MD_access_group, current_access_group_);
+    }
+
+    llvm::Value* access_mask(const Place& p) {
+        llvm::Value* m = mask_;
+        if (p.in_range) {
+            llvm::Value* splat = builder_.CreateVectorSplat(static_cast<unsigned>(width_), p.in_range);
+            m = m ? builder_.CreateAnd(m, splat) : splat;
+        }
+        return m;
+    }
+
+    Val load(const Place& p, Primitive type) {
+        llvm::Align align = alignment(p.memory);
+        if (p.shape == Shape::Uniform) {
+            llvm::LoadInst* l = builder_.CreateLoad(p.memory, p.address);
+            mark(l, p);
+            return {from_memory(l, type), Shape::Uniform, type};
+        }
+        llvm::Type* vt = vector_of(p.memory);
+        llvm::Value* m = access_mask(p);
+        llvm::Instruction* l;
+        if (p.shape == Shape::Linear) {
+            if (m) l = builder_.CreateMaskedLoad(vt, p.address, align, m, llvm::Constant::getNullValue(vt));
+            else l = builder_.CreateAlignedLoad(vt, p.address, align);
+        } else {
+            llvm::Value* all = m ? m : llvm::ConstantInt::getTrue(vector_of(builder_.getInt1Ty()));
+            l = builder_.CreateMaskedGather(vt, p.address, align, all, llvm::Constant::getNullValue(vt));
+        }
+        mark(l, p);
+        return {from_memory(l, type), Shape::Varying, type};
+    }
+
+    void store(const Place& p, const Val& v, Primitive type) {
+        llvm::Align align = alignment(p.memory);
+        if (p.shape == Shape::Uniform && v.shape == Shape::Uniform) {
+            mark(builder_.CreateStore(to_memory(v.v, type), p.address), p);
+            return;
+        }
+        llvm::Value* lanes = to_memory(widen(v), type);
+        llvm::Value* m = access_mask(p);
+        llvm::Instruction* s;
+        if (p.shape == Shape::Linear) {
+            if (m) s = builder_.CreateMaskedStore(lanes, p.address, align, m);
+            else s = builder_.CreateAlignedStore(lanes, p.address, align);
+        } else {
+            // One element written by several lanes (a race unless one lane is
+            // active): a scatter stores the lanes in order, so the last wins.
+            llvm::Value* pointers = p.shape == Shape::Varying ? p.address
+                                    : builder_.CreateVectorSplat(static_cast<unsigned>(width_), p.address);
+            llvm::Value* all = m ? m : llvm::ConstantInt::getTrue(vector_of(builder_.getInt1Ty()));
+            s = builder_.CreateMaskedScatter(lanes, pointers, align, all);
+        }
+        mark(s, p);
+    }
+
+    // --- expressions --------------------------------------------------------------------------
+
+    llvm::Value* shaped_constant(llvm::Value* c, Shape s) {
+        return s == Shape::Varying ? builder_.CreateVectorSplat(static_cast<unsigned>(width_), c) : c;
+    }
+
+    // `v` converted to `to` as a C assignment or cast does.
+    Val convert(const Val& v, Primitive to) {
+        if (v.type == to) return v;
+        if (v.shape == Shape::Linear && !(to == Primitive::Int && v.type == Primitive::Int)) return convert(varying(v), to);
+        llvm::Value* x = v.v;
+        llvm::Type* target = shaped_type(to, v.shape);
+        Primitive from = v.type;
+        llvm::Value* out = nullptr;
+        if (to == Primitive::Bool) {
+            out = is_floating(from) ? builder_.CreateFCmpUNE(x, llvm::Constant::getNullValue(x->getType()))
+                                    : builder_.CreateICmpNE(x, llvm::Constant::getNullValue(x->getType()));
+        } else if (is_floating(to)) {
+            if (is_floating(from)) out = builder_.CreateFPCast(x, target);
+            else if (from == Primitive::Int) out = builder_.CreateSIToFP(x, target);
+            else out = builder_.CreateUIToFP(x, target);
+        } else if (is_floating(from)) {
+            // to int or byte (a value out of range is undefined in C; the
+            // interpreter reports it)
+            llvm::Value* as_int = builder_.CreateFPToSI(x, shaped_type(Primitive::Int, v.shape));
+            out = to == Primitive::Int ? as_int : builder_.CreateTrunc(as_int, target);
+        } else if (from == Primitive::Int) {
+            out = builder_.CreateTrunc(x, target);  // to byte: modulo 256
+        } else {
+            out = builder_.CreateZExt(x, target);  // byte or bool to int or byte
+        }
+        return {out, v.shape, to};
+    }
+
+    Val value_as(const Expr& e, Primitive to) { return convert(value(e), to); }
+
+    // An int that every unit agrees on (extents and counts).
+    llvm::Value* uniform_int(const Expr& e) {
+        // constant sizes stay constants, so arrays of them live on the stack
+        if (std::optional<int64_t> c = mcpl::checked_constant_int_value(e)) return i32(*c);
+        Val v = value_as(e, Primitive::Int);
+        if (v.shape != Shape::Uniform) {
+            unsupported(e.location, "a size or count that differs between units");
+            return i32(0);
+        }
+        return v.v;
+    }
+
+    Val constant_value(const Decl& d, SourceLocation at) {
+        if (!d.init) {
+            unsupported(at, fmt::format("the constant '{}' without a value", d.name()));
+            return {i32(0), Shape::Uniform, Primitive::Int};
+        }
+        return value_as(*d.init, primitive_of(d.forms.back().resolved_type));
+    }
+
+    Val variable(const Expr& e) {
+        if (e.hardware) return {i32(e.hardware->value), Shape::Uniform, Primitive::Int};
+        if (!state_->env.count(e.form) && e.decl && e.decl->is_const && !e.form->resolved_type.is_array())
+            return constant_value(*e.decl, e.location);
+        const Binding& b = binding(e.form, e.location);
+        if (b.shape != Shape::Uniform || (width_ && lane_variables_.count(e.form))) {
+            // a variable of the vector body
+            Primitive own = primitive_of(e.form->resolved_type);
+            llvm::Value* v = builder_.CreateLoad(shaped_type(own, b.shape == Shape::Linear ? Shape::Uniform : b.shape), b.storage);
+            return {v, b.shape, own};
+        }
+        Place p = place(e);
+        return load(p, primitive_of(p.element));
+    }
+
+    Val unary_op(const Expr& e) {
+        Val a = value(*e.args[0]);
+        if (e.op == "!") {
+            Val b = convert(a, Primitive::Bool);
+            return {builder_.CreateNot(b.v), b.shape, Primitive::Bool};
+        }
+        if (a.shape == Shape::Linear) a = varying(a);
+        if (a.type == Primitive::Byte || a.type == Primitive::Bool) a = convert(a, Primitive::Int);
+        llvm::Value* v = is_floating(a.type) ? builder_.CreateFNeg(a.v) : builder_.CreateNeg(a.v);
+        return {v, a.shape, a.type};
+    }
+
+    // Two operands in one shape: both scalar, or both vectors.
+    static bool same_shape(const Val& a, const Val& b) {
+        return (a.shape == Shape::Varying) == (b.shape == Shape::Varying) && a.shape != Shape::Linear && b.shape != Shape::Linear;
+    }
+    void unify(Val& a, Val& b) {
+        if (same_shape(a, b)) return;
+        a = varying(a);
+        b = varying(b);
+    }
+
+    // Integer division and remainder: a zero divisor, or INT_MIN / -1, is a
+    // fault when checking; lanes that are not active divide by one.
+    llvm::Value* safe_divisor(llvm::Value* a, llvm::Value* b, SourceLocation at) {
+        if (options_.checks) {
+            llvm::Value* zero = builder_.CreateICmpEQ(b, llvm::Constant::getNullValue(b->getType()));
+            llvm::Value* overflow = builder_.CreateAnd(
+                builder_.CreateICmpEQ(a, shaped_constant(i32(INT32_MIN), a->getType()->isVectorTy() ? Shape::Varying : Shape::Uniform)),
+                builder_.CreateICmpEQ(b, llvm::Constant::getAllOnesValue(b->getType())));
+            bool lanes = b->getType()->isVectorTy();
+            fault_if(lanes ? any_lane(and_mask(zero)) : zero, kFaultDivisionByZero, at);
+            fault_if(lanes ? any_lane(and_mask(overflow)) : overflow, kFaultDivisionOverflow, at);
+            llvm::Value* bad = builder_.CreateOr(zero, overflow);
+            b = builder_.CreateSelect(bad, llvm::ConstantInt::get(b->getType(), 1), b);
+        }
+        if (b->getType()->isVectorTy() && mask_)
+            b = builder_.CreateSelect(mask_, b, llvm::ConstantInt::get(b->getType(), 1));
+        return b;
+    }
+
+    Val arithmetic(const std::string& op, Val a, Val b, SourceLocation at) {
+        Primitive type = common_type(a.type, b.type);
+        a = convert(a, type);
+        b = convert(b, type);
+        if (type == Primitive::Int) {
+            if (op == "+" && ((a.shape == Shape::Linear && b.shape == Shape::Uniform) || (a.shape == Shape::Uniform && b.shape == Shape::Linear)))
+                return {builder_.CreateAdd(a.v, b.v), Shape::Linear, type};
+            if (op == "-" && a.shape == Shape::Linear && b.shape == Shape::Uniform)
+                return {builder_.CreateSub(a.v, b.v), Shape::Linear, type};
+        }
+        unify(a, b);
+        Shape shape = a.shape;
+        llvm::Value *x = a.v, *y = b.v, *r = nullptr;
+        if (is_comparison(op)) {
+            if (is_floating(type)) {
+                llvm::CmpInst::Predicate p = op == "<"    ? llvm::CmpInst::FCMP_OLT
+                                             : op == "<=" ? llvm::CmpInst::FCMP_OLE
+                                             : op == ">"  ? llvm::CmpInst::FCMP_OGT
+                                             : op == ">=" ? llvm::CmpInst::FCMP_OGE
+                                             : op == "==" ? llvm::CmpInst::FCMP_OEQ
+                                                          : llvm::CmpInst::FCMP_UNE;
+                r = builder_.CreateFCmp(p, x, y);
+            } else {
+                llvm::CmpInst::Predicate p = op == "<"    ? llvm::CmpInst::ICMP_SLT
+                                             : op == "<=" ? llvm::CmpInst::ICMP_SLE
+                                             : op == ">"  ? llvm::CmpInst::ICMP_SGT
+                                             : op == ">=" ? llvm::CmpInst::ICMP_SGE
+                                             : op == "==" ? llvm::CmpInst::ICMP_EQ
+                                                          : llvm::CmpInst::ICMP_NE;
+                r = builder_.CreateICmp(p, x, y);
+            }
+            return {r, shape, Primitive::Bool};
+        }
+        if (is_floating(type)) {
+            if (op == "+") r = builder_.CreateFAdd(x, y);
+            else if (op == "-") r = builder_.CreateFSub(x, y);
+            else if (op == "*") r = builder_.CreateFMul(x, y);
+            else if (op == "/") r = builder_.CreateFDiv(x, y);
+            else if (op == "%") r = builder_.CreateFRem(x, y);
+        } else {
+            if (op == "+") r = builder_.CreateAdd(x, y);
+            else if (op == "-") r = builder_.CreateSub(x, y);
+            else if (op == "*") r = builder_.CreateMul(x, y);
+            else if (op == "/") r = builder_.CreateSDiv(x, safe_divisor(x, y, at));
+            else if (op == "%") r = builder_.CreateSRem(x, safe_divisor(x, y, at));
+            else if (op == "&") r = builder_.CreateAnd(x, y);
+            else if (op == "|") r = builder_.CreateOr(x, y);
+            else if (op == "<<" || op == ">>") {
+                // C leaves shifts outside 0..31 undefined (the interpreter
+                // reports them); LLVM's would be poison, so keep them in range.
+                llvm::Value* amount = builder_.CreateAnd(y, llvm::ConstantInt::get(y->getType(), 31));
+                r = op == "<<" ? builder_.CreateShl(x, amount) : builder_.CreateAShr(x, amount);
+            }
+        }
+        if (!r) {
+            unsupported(at, fmt::format("the operator '{}' on {}", op, mcpl::primitive_name(type)));
+            r = llvm::Constant::getNullValue(x->getType());
+        }
+        return {r, shape, type};
+    }
+
+    // a && b, a || b: b only where it decides (it may index what a guards).
+    Val logical(const Expr& e) {
+        bool is_and = e.op == "&&";
+        Val a = value_as(*e.args[0], Primitive::Bool);
+        llvm::Function* fn = state_->function;
+        llvm::BasicBlock* from = builder_.GetInsertBlock();
+        llvm::BasicBlock* rhs = llvm::BasicBlock::Create(context_, "rhs", fn);
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "logic", fn);
+        if (a.shape == Shape::Uniform) {
+            if (is_and) builder_.CreateCondBr(a.v, rhs, done);
+            else builder_.CreateCondBr(a.v, done, rhs);
+            builder_.SetInsertPoint(rhs);
+            Val b = value_as(*e.args[1], Primitive::Bool);
+            if (b.shape != Shape::Uniform) b = varying(b);
+            llvm::BasicBlock* rhs_end = builder_.GetInsertBlock();
+            builder_.CreateBr(done);
+            builder_.SetInsertPoint(done);
+            llvm::PHINode* phi = builder_.CreatePHI(b.v->getType(), 2);
+            phi->addIncoming(shaped_constant(builder_.getInt1(!is_and), b.shape), from);
+            phi->addIncoming(b.v, rhs_end);
+            return {phi, b.shape, Primitive::Bool};
+        }
+        llvm::Value* lanes = widen(a);
+        llvm::Value* deciding = is_and ? lanes : builder_.CreateNot(lanes);
+        llvm::Value* rhs_mask = and_mask(deciding);
+        builder_.CreateCondBr(any_lane(rhs_mask), rhs, done);
+        builder_.SetInsertPoint(rhs);
+        llvm::Value* saved = mask_;
+        mask_ = rhs_mask;
+        Val b = value_as(*e.args[1], Primitive::Bool);
+        mask_ = saved;
+        llvm::Value* combined = is_and ? builder_.CreateAnd(lanes, widen(b)) : builder_.CreateOr(lanes, widen(b));
+        llvm::BasicBlock* rhs_end = builder_.GetInsertBlock();
+        builder_.CreateBr(done);
+        builder_.SetInsertPoint(done);
+        llvm::PHINode* phi = builder_.CreatePHI(lanes->getType(), 2);
+        phi->addIncoming(lanes, from);
+        phi->addIncoming(combined, rhs_end);
+        return {phi, Shape::Varying, Primitive::Bool};
+    }
+
+    // a ^ b: exact for integers, pow in the operands' precision otherwise
+    // (the interpreter's Value.h power()).
+    Val power(const Expr& e) {
+        Primitive result = primitive_of(e.type);
+        Val a = value(*e.args[0]), b = value(*e.args[1]);
+        if ((result == Primitive::Int || result == Primitive::Byte) && !is_floating(a.type) && !is_floating(b.type)) {
+            a = convert(a, Primitive::Int);
+            b = convert(b, Primitive::Int);
+            unify(a, b);
+            return convert(per_lane_call(integer_power(), {a, b}, Primitive::Int), result);
+        }
+        Primitive type = common_type(a.type, b.type) == Primitive::Double || result == Primitive::Double ? Primitive::Double
+                                                                                                         : Primitive::Float;
+        a = convert(a, type);
+        b = convert(b, type);
+        unify(a, b);
+        llvm::Value* r = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a.v, b.v);
+        return convert({r, a.shape, type}, result);
+    }
+
+    // int mcl.ipow(int base, int exponent): exact powers (a negative
+    // exponent truncates the fraction, as pow followed by a conversion does).
+    llvm::Function* integer_power() {
+        if (llvm::Function* known = module_.getFunction("mcl.ipow")) return known;
+        llvm::Type* i32t = builder_.getInt32Ty();
+        auto* fn = llvm::Function::Create(llvm::FunctionType::get(i32t, {i32t, i32t}, false),
+                                          llvm::Function::InternalLinkage, "mcl.ipow", module_);
+        llvm::IRBuilder<> b(llvm::BasicBlock::Create(context_, "entry", fn));
+        llvm::Value *base = fn->getArg(0), *exponent = fn->getArg(1);
+        llvm::BasicBlock* negative = llvm::BasicBlock::Create(context_, "negative", fn);
+        llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "loop", fn);
+        llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "body", fn);
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "done", fn);
+        llvm::BasicBlock* entry = b.GetInsertBlock();
+        b.CreateCondBr(b.CreateICmpSLT(exponent, b.getInt32(0)), negative, loop);
+        b.SetInsertPoint(negative);
+        // 1 ^ -k = 1, (-1) ^ -k = +-1, anything else truncates to 0
+        llvm::Value* odd = b.CreateICmpNE(b.CreateAnd(exponent, b.getInt32(1)), b.getInt32(0));
+        llvm::Value* minus_one = b.CreateSelect(odd, b.getInt32(static_cast<uint32_t>(-1)), b.getInt32(1));
+        b.CreateRet(b.CreateSelect(b.CreateICmpEQ(base, b.getInt32(1)), b.getInt32(1),
+                                   b.CreateSelect(b.CreateICmpEQ(base, b.getInt32(static_cast<uint32_t>(-1))), minus_one, b.getInt32(0))));
+        b.SetInsertPoint(loop);
+        llvm::PHINode* k = b.CreatePHI(i32t, 2);
+        llvm::PHINode* acc = b.CreatePHI(i32t, 2);
+        k->addIncoming(b.getInt32(0), entry);
+        acc->addIncoming(b.getInt32(1), entry);
+        b.CreateCondBr(b.CreateICmpSLT(k, exponent), body, done);
+        b.SetInsertPoint(body);
+        llvm::Value* next = b.CreateMul(acc, base);
+        k->addIncoming(b.CreateAdd(k, b.getInt32(1)), body);
+        acc->addIncoming(next, body);
+        b.CreateBr(loop);
+        b.SetInsertPoint(done);
+        b.CreateRet(acc);
+        return fn;
+    }
+
+    // Calls `fn` once (uniform arguments) or once per active lane.
+    Val per_lane_call(llvm::FunctionCallee fn, const std::vector<Val>& args, Primitive result) {
+        bool uniform = std::all_of(args.begin(), args.end(), [](const Val& a) { return a.shape == Shape::Uniform; });
+        if (uniform) {
+            std::vector<llvm::Value*> values;
+            for (const Val& a : args) values.push_back(a.v);
+            return {builder_.CreateCall(fn, values), Shape::Uniform, result};
+        }
+        std::vector<llvm::Value*> lanes;
+        for (const Val& a : args) lanes.push_back(widen(a));
+        llvm::Type* rt = fn.getFunctionType()->getReturnType();
+        llvm::Value* out = rt->isVoidTy() ? nullptr : llvm::Constant::getNullValue(vector_of(rt));
+        llvm::AllocaInst* slot = out ? entry_alloca(vector_of(rt), "lanes") : nullptr;
+        if (slot) builder_.CreateStore(out, slot);
+        for (int lane = 0; lane < width_; ++lane) {
+            llvm::BasicBlock* call = llvm::BasicBlock::Create(context_, "lane", state_->function);
+            llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "lane.next", state_->function);
+            llvm::Value* active = mask_ ? builder_.CreateExtractElement(mask_, static_cast<uint64_t>(lane)) : builder_.getTrue();
+            builder_.CreateCondBr(active, call, next);
+            builder_.SetInsertPoint(call);
+            std::vector<llvm::Value*> values;
+            for (llvm::Value* l : lanes) values.push_back(builder_.CreateExtractElement(l, static_cast<uint64_t>(lane)));
+            llvm::Value* r = builder_.CreateCall(fn, values);
+            if (slot) {
+                llvm::Value* v = builder_.CreateLoad(vector_of(rt), slot);
+                builder_.CreateStore(builder_.CreateInsertElement(v, r, static_cast<uint64_t>(lane)), slot);
+            }
+            builder_.CreateBr(next);
+            builder_.SetInsertPoint(next);
+        }
+        return {slot ? builder_.CreateLoad(vector_of(rt), slot) : nullptr, Shape::Varying, result};
+    }
+
+    // --- calls --------------------------------------------------------------------------------
+
+    Val builtin(const Expr& e) {
+        const std::string& c = e.callee;
+        if (c == "toFloat") return value_as(*e.args[0], Primitive::Float);
+        if (c == "toDouble") return value_as(*e.args[0], Primitive::Double);
+        if (c == "toInt") return value_as(*e.args[0], Primitive::Int);
+        if (c == "min" || c == "max") {
+            Primitive t = primitive_of(e.type);
+            Val a = value_as(*e.args[0], t), b = value_as(*e.args[1], t);
+            unify(a, b);
+            llvm::Value* a_less = is_floating(t) ? builder_.CreateFCmpOLT(a.v, b.v) : builder_.CreateICmpSLT(a.v, b.v);
+            llvm::Value* r = c == "min" ? builder_.CreateSelect(a_less, a.v, b.v) : builder_.CreateSelect(a_less, b.v, a.v);
+            return {r, a.shape, t};
+        }
+        if (c == "divide_up") {
+            Val a = value_as(*e.args[0], Primitive::Int), b = value_as(*e.args[1], Primitive::Int);
+            unify(a, b);
+            llvm::Value* divisor = b.v;
+            if (options_.checks) {
+                llvm::Value* bad = builder_.CreateICmpSLE(divisor, llvm::Constant::getNullValue(divisor->getType()));
+                fault_if(divisor->getType()->isVectorTy() ? any_lane(and_mask(bad)) : bad, kFaultDivisionByZero, e.location);
+                divisor = builder_.CreateSelect(bad, llvm::ConstantInt::get(divisor->getType(), 1), divisor);
+            }
+            if (divisor->getType()->isVectorTy() && mask_)
+                divisor = builder_.CreateSelect(mask_, divisor, llvm::ConstantInt::get(divisor->getType(), 1));
+            llvm::Value* zero = llvm::Constant::getNullValue(a.v->getType());
+            llvm::Value* q = builder_.CreateSDiv(a.v, divisor);
+            llvm::Value* inexact = builder_.CreateICmpNE(builder_.CreateSRem(a.v, divisor), zero);
+            llvm::Value* up = builder_.CreateAnd(inexact, builder_.CreateICmpSGT(a.v, zero));
+            return {builder_.CreateAdd(q, builder_.CreateZExt(up, a.v->getType())), a.shape, Primitive::Int};
+        }
+        unsupported(e.location, fmt::format("the builtin '{}'", c));
+        return {i32(0), Shape::Uniform, Primitive::Int};
+    }
+
+    // A library function with a builtin body: LLVM's exact intrinsics where
+    // they exist, else the C library's single-precision function (the ones
+    // the interpreter and the cpp backend call).
+    Val library_function(const Expr& e) {
+        const std::string& c = e.callee;
+        if (c == "atomicAdd" || c == "atomicAddInt") {
+            if (width_) {
+                unsupported(e.location, "an atomic update in vector code");
+                return {nullptr, Shape::Uniform, Primitive::Void};
+            }
+            Place target = place(*e.args[0]);
+            Primitive t = primitive_of(target.element);
+            Val a = value_as(*e.args[1], t);
+            builder_.CreateAtomicRMW(is_floating(t) ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add, target.address, a.v,
+                                     alignment(target.memory), llvm::AtomicOrdering::Monotonic);
+            return {nullptr, Shape::Uniform, Primitive::Void};
+        }
+        std::vector<Val> args;
+        for (const auto& a : e.args) args.push_back(value_as(*a, Primitive::Float));
+        if (args.size() == 2) unify(args[0], args[1]);
+        if (args.size() == 3) {
+            for (Val& a : args)
+                if (std::any_of(args.begin(), args.end(), [](const Val& x) { return x.shape != Shape::Uniform; })) a = varying(a);
+        }
+        Shape shape = args.empty() ? Shape::Uniform : args[0].shape;
+        static const std::map<std::string, llvm::Intrinsic::ID> exact = {
+            {"sqrt", llvm::Intrinsic::sqrt},   {"fabs", llvm::Intrinsic::fabs},     {"floor", llvm::Intrinsic::floor},
+            {"ceil", llvm::Intrinsic::ceil},   {"fmin", llvm::Intrinsic::minnum},   {"fmax", llvm::Intrinsic::maxnum},
+            {"fma", llvm::Intrinsic::fma},
+        };
+        if (auto found = exact.find(c); found != exact.end()) {
+            std::vector<llvm::Value*> values;
+            for (const Val& a : args) values.push_back(a.v);
+            return {builder_.CreateIntrinsic(found->second, {values[0]->getType()}, values), shape, Primitive::Float};
+        }
+        if (c == "rsqrt" && args.size() == 1) {
+            llvm::Value* root = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0].v);
+            return {builder_.CreateFDiv(llvm::ConstantFP::get(root->getType(), 1.0), root), shape, Primitive::Float};
+        }
+        static const std::set<std::string> libm = {"exp", "exp2", "log", "log2", "sin", "cos", "tan", "tanh", "erf"};
+        if (libm.count(c) && args.size() == 1) {
+            llvm::FunctionCallee fn = module_.getOrInsertFunction(c + "f", builder_.getFloatTy(), builder_.getFloatTy());
+            return per_lane_call(fn, args, Primitive::Float);
+        }
+        unsupported(e.location, fmt::format("the library function '{}'", c));
+        return {llvm::ConstantFP::get(builder_.getFloatTy(), 0.0), Shape::Uniform, Primitive::Float};
+    }
+
+    Val user_call(const Expr& e) {
+        const Function& callee = *e.function;
+        if (barrier_scope_of_function(callee) != kNoBarrier) {
+            unsupported(e.location, "a call of a function that contains a barrier");
+            return {i32(0), Shape::Uniform, Primitive::Int};
+        }
+        llvm::Function* fn = declare_function(callee, false);
+        Primitive result = primitive_of(callee.resolved_return_type);
+        std::vector<Val> args;
+        for (size_t k = 0; k < callee.params.size(); ++k) {
+            const Decl& p = *callee.params[k];
+            if (by_pointer(p)) {
+                Place target = place(*e.args[k]);
+                if (target.shape != Shape::Uniform) unsupported(e.args[k]->location, "a per-lane place as an argument in vector code");
+                args.push_back({target.address, Shape::Uniform, Primitive::Int});
+            } else {
+                args.push_back(value_as(*e.args[k], primitive_of(p.forms.front().resolved_type)));
+            }
+        }
+        if (callee.resolved_return_type.record) {
+            std::vector<llvm::Value*> values;
+            for (const Val& a : args) values.push_back(a.v);
+            return {builder_.CreateCall(fn, values), Shape::Uniform, Primitive::Void};
+        }
+        if (width_) return per_lane_call(fn, args, result);
+        std::vector<llvm::Value*> values;
+        for (const Val& a : args) values.push_back(a.v);
+        return {builder_.CreateCall(fn, values), Shape::Uniform, result};
+    }
+
+    Val value(const Expr& e) {
+        switch (e.kind) {
+        case Expr::Kind::IntLiteral: return {i32(e.int_value), Shape::Uniform, Primitive::Int};
+        case Expr::Kind::FloatLiteral:
+            if (e.type.primitive == Primitive::Double)
+                return {llvm::ConstantFP::get(builder_.getDoubleTy(), e.float_value), Shape::Uniform, Primitive::Double};
+            return {llvm::ConstantFP::get(builder_.getFloatTy(), static_cast<double>(static_cast<float>(e.float_value))),
+                    Shape::Uniform, Primitive::Float};
+        case Expr::Kind::BoolLiteral: return {builder_.getInt1(e.bool_value), Shape::Uniform, Primitive::Bool};
+        case Expr::Kind::Var: return variable(e);
+        case Expr::Kind::Call:
+            if (!e.function) return builtin(e);
+            if (e.function->builtin_body) return library_function(e);
+            return user_call(e);
+        case Expr::Kind::Unary: return unary_op(e);
+        case Expr::Kind::Binary: {
+            if (e.op == "&&" || e.op == "||") return logical(e);
+            if (e.op == "^") return power(e);
+            Val a = value(*e.args[0]);
+            Val b = value(*e.args[1]);
+            // the operands decide the type, as in C (and in the interpreter)
+            return arithmetic(e.op, a, b, e.location);
+        }
+        }
+        return {i32(0), Shape::Uniform, Primitive::Int};
+    }
+
+    // --- barriers (the interpreter's rules: Interpreter.cpp) -------------------------------------
+
+    // The position of par_group `name` in `fn`'s description, outermost 0.
+    int group_level(const Function& fn, const std::string& name) {
+        const hdl::HardwareModel* model = library_.find(fn.hardware);
+        if (!model) return 0;
+        std::vector<const hdl::ParGroup*> groups = model->par_groups();
+        for (size_t k = 0; k < groups.size(); ++k)
+            if (groups[k]->name == name) return static_cast<int>(k);
+        return 0;
+    }
+
+    // 0 for a top-level memory space, k inside the units of the k-th par_group.
+    int space_scope(const Function& fn, const std::string& space) {
+        const hdl::HardwareModel* model = library_.find(fn.hardware);
+        if (!model) return 0;
+        const hdl::ParUnit* owner = model->memory_space_owner(space);
+        if (!owner) return 0;
+        std::vector<const hdl::ParGroup*> groups = model->par_groups();
+        for (size_t k = 0; k < groups.size(); ++k)
+            if (groups[k]->unit.get() == owner) return static_cast<int>(k) + 1;
+        return 0;
+    }
+
+    // The smallest scope of a barrier that `s` reaches, through calls too.
+    int barrier_scope(const Stmt& s, const Function& fn) {
+        if (auto found = barrier_scopes_.find(&s); found != barrier_scopes_.end()) return found->second;
+        int scope = kNoBarrier;
+        if (s.kind == Stmt::Kind::Barrier) scope = space_scope(fn, s.name);
+        mcpl::for_each_own_expr(s, [&](const Expr& e) {
+            mcpl::for_each_call(e, [&](const Expr& c) {
+                if (c.function && !c.function->builtin_body && c.function->body &&
+                    functions_in_progress_.insert(c.function).second) {
+                    scope = std::min(scope, barrier_scope(*c.function->body, *c.function));
+                    functions_in_progress_.erase(c.function);
+                }
+            });
+        });
+        mcpl::for_each_child_stmt(s, [&](const Stmt& child) { scope = std::min(scope, barrier_scope(child, fn)); });
+        barrier_scopes_.emplace(&s, scope);
+        return scope;
+    }
+    int barrier_scope_of_function(const Function& f) { return f.body ? barrier_scope(*f.body, f) : kNoBarrier; }
+    bool has_barrier(const Stmt& s) { return barrier_scope(s, *state_->source) != kNoBarrier; }
+    // The units of `s` synchronise at a barrier inside it: they run in lock-step.
+    bool is_lockstep(const Stmt& s) {
+        return barrier_scope(*s.loop_body, *state_->source) <= group_level(*state_->source, s.name);
+    }
+
+    // --- statements ------------------------------------------------------------------------------
+
+    bool terminated() { return builder_.GetInsertBlock()->getTerminator() != nullptr; }
+    // Code after a return goes into a block nothing reaches.
+    void continue_unreachable() {
+        builder_.SetInsertPoint(llvm::BasicBlock::Create(context_, "unreachable", state_->function));
+    }
+
+    void block(const Stmt& s) {
+        if (s.kind != Stmt::Kind::Block) {
+            stmt(s);
+            return;
+        }
+        state_->heap_scopes.emplace_back();
+        for (const auto& child : s.body) stmt(*child);
+        if (!terminated()) free_heap_scopes(state_->heap_scopes.size() - 1);
+        state_->heap_scopes.pop_back();
+    }
+
+    void stmt(const Stmt& s) {
+        if (terminated()) continue_unreachable();
+        switch (s.kind) {
+        case Stmt::Kind::Block: block(s); return;
+        case Stmt::Kind::Decl: declare(*s.decl); return;
+        case Stmt::Kind::Assign: assign(*s.target, s.op, s.value.get(), s.location); return;
+        case Stmt::Kind::Step: assign(*s.target, s.op == "++" ? "+=" : "-=", nullptr, s.location); return;
+        case Stmt::Kind::Swap: swap(s); return;
+        case Stmt::Kind::Call: value(*s.call); return;
+        case Stmt::Kind::Return: return_stmt(s); return;
+        case Stmt::Kind::If: if_stmt(s); return;
+        case Stmt::Kind::For: for_stmt(s); return;
+        case Stmt::Kind::Foreach: foreach(s); return;
+        case Stmt::Kind::Barrier: return;  // outside lock-step code nothing runs beside this unit
+        case Stmt::Kind::As: views(s); return;
+        }
+    }
+
+    void return_stmt(const Stmt& s) {
+        if (state_->foreach_depth > 0 || width_) {
+            unsupported(s.location, "a return inside a foreach (a unit cannot leave the whole loop)");
+            return;
+        }
+        llvm::Value* result = nullptr;
+        if (s.value) {
+            const Type& rt = state_->source->resolved_return_type;
+            if (rt.record) result = builder_.CreateLoad(memory_type(rt), place(*s.value).address);
+            else result = value_as(*s.value, primitive_of(rt)).v;
+        }
+        free_heap_scopes(0);
+        if (state_->function->getReturnType()->isVoidTy()) builder_.CreateRetVoid();
+        else builder_.CreateRet(result ? result : llvm::Constant::getNullValue(state_->function->getReturnType()));
+    }
+
+    void zero_fill(llvm::Value* data, llvm::Value* bytes) {
+        builder_.CreateMemSet(data, builder_.getInt8(0), bytes, llvm::MaybeAlign(1));
+    }
+
+    // New storage of `elements` elements of `memory`, zeroed: on the stack
+    // when small and of constant size, else on the heap until the block ends.
+    llvm::Value* allocate(llvm::Type* memory, llvm::Value* elements, const std::string& name, bool* on_heap = nullptr) {
+        uint64_t size = byte_size(memory);
+        auto* constant = llvm::dyn_cast<llvm::ConstantInt>(elements);
+        if (constant && constant->getZExtValue() * size <= kMaxStackBytes) {
+            uint64_t n = std::max<uint64_t>(constant->getZExtValue(), 1);
+            llvm::Value* data = entry_alloca(memory, name, i64(static_cast<int64_t>(n)));
+            zero_fill(data, i64(static_cast<int64_t>(n * size)));
+            if (on_heap) *on_heap = false;
+            return data;
+        }
+        llvm::FunctionCallee calloc_fn =
+            module_.getOrInsertFunction("calloc", builder_.getPtrTy(), builder_.getInt64Ty(), builder_.getInt64Ty());
+        llvm::Value* count = builder_.CreateSelect(builder_.CreateICmpSGT(elements, i64(0)), elements, i64(1));
+        llvm::Value* data = builder_.CreateCall(calloc_fn, {count, i64(static_cast<int64_t>(size))}, name);
+        if (on_heap) *on_heap = true;
+        return data;
+    }
+
+    void declare(const Decl& d) {
+        const BasicDecl& first = d.forms.front();
+        auto existing = state_->env.find(&first);
+        if (existing != state_->env.end() && existing->second.unit_depth >= 0 && per_unit_.count(&d)) {
+            // storage for every unit was made before the unit loop
+            Binding& b = existing->second;
+            if (b.is_array) zero_fill(array_data(b), builder_.CreateMul(b.unit_stride, i64(static_cast<int64_t>(byte_size(b.memory)))));
+            initialize(d, b);
+            return;
+        }
+        Binding b;
+        b.element = first.resolved_type.element();
+        b.memory = memory_type(first.resolved_type);
+        b.storage_id = next_storage_id_++;
+        if (width_ && lane_variables_.count(&first)) {
+            b.shape = varying_->shape_of(&d);
+            llvm::Type* t = shaped_type(primitive_of(first.resolved_type), b.shape == Shape::Varying ? Shape::Varying : Shape::Uniform);
+            b.storage = entry_alloca(t, first.name);
+            builder_.CreateStore(llvm::Constant::getNullValue(t), b.storage);
+            state_->env[&first] = b;
+            if (d.init) assign_lane_variable(b, first, value(*d.init), true);
+            return;
+        }
+        if (first.resolved_type.is_array()) {
+            b.is_array = true;
+            b.private_array = true;
+            b.extents = extents_of(first.type);
+            bool on_heap = false;
+            llvm::Value* data = allocate(b.memory, product(b.extents), first.name, &on_heap);
+            if (on_heap) state_->heap_scopes.back().push_back(data);
+            b.storage = entry_alloca(builder_.getPtrTy(), first.name + ".data");
+            builder_.CreateStore(data, b.storage);
+        } else {
+            b.storage = entry_alloca(b.memory, first.name);
+            builder_.CreateStore(llvm::Constant::getNullValue(b.memory), b.storage);
+        }
+        state_->env[&first] = b;
+        for (size_t k = 1; k < d.forms.size(); ++k) bind_view(state_->env[&first], d.forms[k]);
+        initialize(d, state_->env[&first]);
+    }
+
+    void initialize(const Decl& d, const Binding& b) {
+        if (!d.init) return;
+        const BasicDecl& last = d.forms.back();
+        if (last.resolved_type.record) {
+            copy_record(scalar_address(state_->env[&last]), *d.init);
+            return;
+        }
+        Val v = value_as(*d.init, primitive_of(last.resolved_type));
+        builder_.CreateStore(to_memory(v.v, v.type), scalar_address(d.forms.size() > 1 ? state_->env[&last] : b));
+    }
+
+    // A record assigned from a variable (copied) or a call (its result).
+    void copy_record(llvm::Value* to, const Expr& from) {
+        llvm::Type* t = memory_type(from.type);
+        if (from.kind == Expr::Kind::Var) {
+            Place source = place(from);
+            builder_.CreateMemCpy(to, alignment(t), source.address, alignment(t), byte_size(t));
+        } else {
+            builder_.CreateStore(value(from).v, to);
+        }
+    }
+
+    void assign_lane_variable(const Binding& b, const BasicDecl& form, Val v, bool declaration) {
+        Primitive type = primitive_of(form.resolved_type);
+        v = convert(v, type);
+        if (b.shape == Shape::Varying) {
+            llvm::Value* lanes = widen(v);
+            if (mask_ && !declaration)
+                lanes = builder_.CreateSelect(mask_, lanes, builder_.CreateLoad(lanes->getType(), b.storage));
+            builder_.CreateStore(lanes, b.storage);
+            return;
+        }
+        if (v.shape == Shape::Varying) {
+            unsupported(form.location, "a per-lane value in a variable every lane shares (internal error)");
+            return;
+        }
+        builder_.CreateStore(v.v, b.storage);  // uniform value, or the base of a linear one
+    }
+
+    // target op= value (value null: the step's 1).
+    void assign(const Expr& target, const std::string& op, const Expr* value_expr, SourceLocation at) {
+        if (width_ && target.var.size() == 1 && target.var[0].indices.empty() && lane_variables_.count(target.form)) {
+            const Binding& b = binding(target.form, at);
+            Val v = value_expr ? value(*value_expr) : Val{i32(1), Shape::Uniform, Primitive::Int};
+            if (op != "=") v = arithmetic(op.substr(0, op.size() - 1), variable(target), v, at);
+            assign_lane_variable(b, *target.form, v, false);
+            return;
+        }
+        if (op == "=" && target.type.record && !target.type.is_array()) {
+            copy_record(place(target).address, *value_expr);
+            return;
+        }
+        Place p = place(target);
+        Primitive type = primitive_of(p.element);
+        Val v = value_expr ? value(*value_expr) : Val{i32(1), Shape::Uniform, Primitive::Int};
+        if (op != "=") v = arithmetic(op.substr(0, op.size() - 1), load(p, type), v, at);
+        store(p, convert(v, type), type);
+    }
+
+    void swap(const Stmt& s) {
+        const Expr &a = *s.target, &b = *s.value;
+        bool whole = a.var.size() == 1 && a.var[0].indices.empty() && b.var.size() == 1 && b.var[0].indices.empty() &&
+                     a.form->resolved_type.is_array();
+        if (whole) {
+            // the two names trade their storage, as pointers would
+            Binding &x = binding(a.form, a.location), &y = binding(b.form, b.location);
+            if (x.unit_depth >= 0 || y.unit_depth >= 0) {
+                unsupported(s.location, "a swap of arrays that exist once per unit in lock-step code");
+                return;
+            }
+            llvm::Value* px = builder_.CreateLoad(builder_.getPtrTy(), x.storage);
+            llvm::Value* py = builder_.CreateLoad(builder_.getPtrTy(), y.storage);
+            builder_.CreateStore(py, x.storage);
+            builder_.CreateStore(px, y.storage);
+            return;
+        }
+        if (width_) {
+            unsupported(s.location, "a swap in vector code");
+            return;
+        }
+        Place pa = place(a), pb = place(b);
+        llvm::Value* bytes = place_bytes(pa);
+        // byte by byte through a register: the two places may be sub-arrays
+        llvm::Function* fn = state_->function;
+        llvm::BasicBlock* before = builder_.GetInsertBlock();
+        llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "swap", fn);
+        llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "swap.body", fn);
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "swap.done", fn);
+        builder_.CreateBr(loop);
+        builder_.SetInsertPoint(loop);
+        llvm::PHINode* k = builder_.CreatePHI(builder_.getInt64Ty(), 2);
+        k->addIncoming(i64(0), before);
+        builder_.CreateCondBr(builder_.CreateICmpSLT(k, bytes), body, done);
+        builder_.SetInsertPoint(body);
+        llvm::Value* xa = builder_.CreateGEP(builder_.getInt8Ty(), pa.address, k);
+        llvm::Value* xb = builder_.CreateGEP(builder_.getInt8Ty(), pb.address, k);
+        llvm::Value* va = builder_.CreateLoad(builder_.getInt8Ty(), xa);
+        llvm::Value* vb = builder_.CreateLoad(builder_.getInt8Ty(), xb);
+        builder_.CreateStore(vb, xa);
+        builder_.CreateStore(va, xb);
+        k->addIncoming(builder_.CreateAdd(k, i64(1)), body);
+        builder_.CreateBr(loop);
+        builder_.SetInsertPoint(done);
+    }
+
+    void views(const Stmt& s) {
+        Place of = place(*s.target);
+        if (of.shape != Shape::Uniform) {
+            unsupported(s.location, "a view of a per-lane place");
+            return;
+        }
+        const Binding& source = binding(s.target->form, s.target->location);
+        for (const BasicDecl& v : s.views) {
+            Binding b;
+            b.is_array = v.resolved_type.is_array();
+            b.element = v.resolved_type.element();
+            b.memory = memory_type(v.resolved_type);
+            b.storage_id = source.storage_id;
+            b.private_array = source.private_array;
+            if (b.is_array) {
+                b.storage = entry_alloca(builder_.getPtrTy(), v.name + ".data");
+                builder_.CreateStore(of.address, b.storage);
+                b.extents = extents_of(v.type);
+            } else {
+                b.storage = of.address;
+            }
+            state_->env[&v] = b;
+        }
+    }
+
+    // --- control flow ------------------------------------------------------------------------------
+
+    void if_stmt(const Stmt& s) {
+        Val c = value_as(*s.condition, Primitive::Bool);
+        llvm::Function* fn = state_->function;
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "endif", fn);
+        if (c.shape == Shape::Uniform) {
+            llvm::BasicBlock* then_block = llvm::BasicBlock::Create(context_, "then", fn);
+            llvm::BasicBlock* else_block = s.else_branch ? llvm::BasicBlock::Create(context_, "else", fn) : done;
+            builder_.CreateCondBr(c.v, then_block, else_block);
+            builder_.SetInsertPoint(then_block);
+            block(*s.then_branch);
+            if (!terminated()) builder_.CreateBr(done);
+            if (s.else_branch) {
+                builder_.SetInsertPoint(else_block);
+                block(*s.else_branch);
+                if (!terminated()) builder_.CreateBr(done);
+            }
+            builder_.SetInsertPoint(done);
+            return;
+        }
+        // lanes disagree: each branch under its mask, skipped when no lane takes it
+        llvm::Value* lanes = widen(c);
+        llvm::Value* saved = mask_;
+        auto masked_branch = [&](llvm::Value* branch_mask, const Stmt& body) {
+            llvm::BasicBlock* run = llvm::BasicBlock::Create(context_, "lanes", fn);
+            llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "lanes.next", fn);
+            builder_.CreateCondBr(any_lane(branch_mask), run, next);
+            builder_.SetInsertPoint(run);
+            mask_ = branch_mask;
+            block(body);
+            mask_ = saved;
+            builder_.CreateBr(next);
+            builder_.SetInsertPoint(next);
+        };
+        llvm::Value* else_mask = s.else_branch ? and_mask(builder_.CreateNot(lanes)) : nullptr;
+        masked_branch(and_mask(lanes), *s.then_branch);
+        if (s.else_branch) masked_branch(else_mask, *s.else_branch);
+        builder_.CreateBr(done);
+        builder_.SetInsertPoint(done);
+    }
+
+    // Attaches loop metadata (e.g. parallel accesses) to a loop's latch branch.
+    void set_loop_metadata(llvm::BranchInst* latch, llvm::MDNode* parallel_group) {
+        llvm::SmallVector<llvm::Metadata*, 3> items;
+        items.push_back(nullptr);  // the loop's own identity, replaced below
+        if (parallel_group)
+            items.push_back(llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.parallel_accesses"), parallel_group}));
+        llvm::MDNode* loop = llvm::MDNode::getDistinct(context_, items);
+        loop->replaceOperandWith(0, loop);
+        latch->setMetadata(llvm::LLVMContext::MD_loop, loop);
+    }
+
+    void for_stmt(const Stmt& s) {
+        llvm::Function* fn = state_->function;
+        state_->heap_scopes.emplace_back();
+        declare(*s.decl);
+        llvm::BasicBlock* header = llvm::BasicBlock::Create(context_, "for", fn);
+        llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "for.body", fn);
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "for.done", fn);
+        llvm::Value* saved = mask_;
+        llvm::AllocaInst* loop_mask = nullptr;
+        if (width_) {
+            // the lanes still in the loop (a lane that left stays out)
+            loop_mask = entry_alloca(vector_of(builder_.getInt1Ty()), "loop.lanes");
+            builder_.CreateStore(mask_ ? mask_ : llvm::ConstantInt::getTrue(vector_of(builder_.getInt1Ty())), loop_mask);
+        }
+        builder_.CreateBr(header);
+        builder_.SetInsertPoint(header);
+        Val c = value_as(*s.condition, Primitive::Bool);
+        if (c.shape == Shape::Uniform) {
+            builder_.CreateCondBr(c.v, body, done);
+            builder_.SetInsertPoint(body);
+        } else {
+            llvm::Value* lanes = builder_.CreateAnd(builder_.CreateLoad(loop_mask->getAllocatedType(), loop_mask), widen(c));
+            builder_.CreateStore(lanes, loop_mask);
+            builder_.CreateCondBr(any_lane(lanes), body, done);
+            builder_.SetInsertPoint(body);
+            mask_ = lanes;
+        }
+        block(*s.loop_body);
+        if (!terminated()) {
+            stmt(*s.step);
+            builder_.CreateBr(header);
+        }
+        mask_ = saved;
+        builder_.SetInsertPoint(done);
+        free_heap_scopes(state_->heap_scopes.size() - 1);
+        state_->heap_scopes.pop_back();
+    }
+
+    // --- foreach -----------------------------------------------------------------------------------
+
+    static bool contains_foreach(const Stmt& body) {
+        bool found = false;
+        mcpl::for_each_stmt(body, [&](const Stmt& s) { found = found || s.kind == Stmt::Kind::Foreach; });
+        return found;
+    }
+
+    // How many units a vector holds for an innermost foreach: the
+    // description's width where its units run on SIMD lanes, else as many of
+    // the body's widest values as the widest vector register holds.
+    int vector_width(const Stmt& s) {
+        if (const hdl::HardwareModel* model = library_.find(state_->source->hardware))
+            if (const hdl::ParGroup* group = model->find_par_group(s.name))
+                for (const hdl::DeviceNode* unit : model->execution_units_for(group->unit->name))
+                    if (unit->kind == hdl::BlockKind::SimdUnit && group->units.bound == hdl::UnitCount::Bound::Exact &&
+                        !group->units.count.unlimited)
+                        return static_cast<int>(std::clamp<int64_t>(group->units.count.value, 1, 64));
+        int widest = 8;
+        mcpl::for_each_stmt(*s.loop_body, [&](const Stmt& inner) {
+            mcpl::for_each_own_expr(inner, [&](const Expr& e) {
+                std::function<void(const Expr&)> visit = [&](const Expr& x) {
+                    if (x.type.primitive == Primitive::Double) widest = std::max(widest, 64);
+                    if (x.type.primitive == Primitive::Int || x.type.primitive == Primitive::Float) widest = std::max(widest, 32);
+                    for (const auto& a : x.args) visit(*a);
+                    for (const VarPart& part : x.var)
+                        for (const auto& group : part.indices)
+                            for (const auto& i : group) visit(*i);
+                };
+                visit(e);
+            });
+        });
+        return std::max(1, options_.vector_bits / widest);
+    }
+
+    // A foreach's number of units as an i32 that is at least 0.
+    llvm::Value* unit_count(const Stmt& s) {
+        llvm::Value* n = uniform_int(*s.count);
+        return builder_.CreateSelect(builder_.CreateICmpSGT(n, i32(0)), n, i32(0));
+    }
+
+    void bind_index(const Stmt& s, Shape shape) {
+        Binding b;
+        b.memory = builder_.getInt32Ty();
+        b.element = s.decl->forms.front().resolved_type;
+        b.storage = entry_alloca(builder_.getInt32Ty(), s.decl->name());
+        b.shape = shape;
+        b.storage_id = next_storage_id_++;
+        state_->env[&s.decl->forms.front()] = b;
+    }
+    llvm::Value* index_storage(const Stmt& s) { return state_->env.at(&s.decl->forms.front()).storage; }
+
+    void foreach(const Stmt& s) {
+        if (width_) {
+            unsupported(s.location, "a foreach inside vector code (internal error)");
+            return;
+        }
+        if (is_lockstep(s)) {
+            lockstep_foreach(s);
+            return;
+        }
+        bool is_kernel = state_->function->getLinkage() == llvm::Function::ExternalLinkage;
+        if (options_.parallel && is_kernel && !in_parallel_ && state_->foreach_depth == 0 && !state_->in_lockstep) {
+            parallel_foreach(s);
+            return;
+        }
+        bool innermost = !contains_foreach(*s.loop_body);
+        if (innermost && !state_->in_lockstep) {
+            VaryingInfo info = analyze_varying(s);
+            int w = vector_width(s);
+            if (info.vectorizable && w > 1) {
+                vector_loop(s, info, w);
+                return;
+            }
+        }
+        scalar_loop(s, innermost);
+    }
+
+    // for (i = 0; i < count; ++i) body, its accesses marked parallel when innermost.
+    void scalar_loop(const Stmt& s, bool innermost) {
+        llvm::Value* count = unit_count(s);
+        bind_index(s, Shape::Uniform);
+        llvm::Value* index = index_storage(s);
+        llvm::Function* fn = state_->function;
+        builder_.CreateStore(i32(0), index);
+        llvm::BasicBlock* header = llvm::BasicBlock::Create(context_, "foreach", fn);
+        llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "foreach.body", fn);
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "foreach.done", fn);
+        builder_.CreateBr(header);
+        builder_.SetInsertPoint(header);
+        builder_.CreateCondBr(builder_.CreateICmpSLT(builder_.CreateLoad(builder_.getInt32Ty(), index), count), body, done);
+        builder_.SetInsertPoint(body);
+        llvm::MDNode* saved_group = current_access_group_;
+        llvm::MDNode* group = innermost ? llvm::MDNode::getDistinct(context_, {}) : nullptr;
+        if (innermost) current_access_group_ = group;
+        ++state_->foreach_depth;
+        block(*s.loop_body);
+        --state_->foreach_depth;
+        current_access_group_ = saved_group;
+        builder_.CreateStore(builder_.CreateAdd(builder_.CreateLoad(builder_.getInt32Ty(), index), i32(1)), index);
+        set_loop_metadata(builder_.CreateBr(header), group);
+        builder_.SetInsertPoint(done);
+    }
+
+    // The body of `s` for the W units from `base` (an i32) on, of `count`:
+    // all W at once when they all exist, else under the mask of those that do.
+    void vector_body(const Stmt& s, const VaryingInfo& info, int w, llvm::Value* base, llvm::Value* count) {
+        int saved_width = width_;
+        const VaryingInfo* saved_info = varying_;
+        std::set<const BasicDecl*> saved_lanes = lane_variables_;
+        width_ = w;
+        varying_ = &info;
+        lane_variables_.clear();
+        lane_variables_.insert(&s.decl->forms.front());
+        for (const auto& [decl, shape] : info.shapes) lane_variables_.insert(&decl->forms.front());
+        bind_index(s, Shape::Linear);
+        builder_.CreateStore(base, index_storage(s));
+        llvm::Function* fn = state_->function;
+        llvm::BasicBlock* full = llvm::BasicBlock::Create(context_, "vector.full", fn);
+        llvm::BasicBlock* tail = llvm::BasicBlock::Create(context_, "vector.tail", fn);
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "vector.done", fn);
+        llvm::Value* end = builder_.CreateAdd(builder_.CreateSExt(base, builder_.getInt64Ty()), i64(w));
+        builder_.CreateCondBr(builder_.CreateICmpSLE(end, builder_.CreateSExt(count, builder_.getInt64Ty())), full, tail);
+        ++state_->foreach_depth;
+        builder_.SetInsertPoint(full);
+        mask_ = nullptr;
+        block(*s.loop_body);
+        builder_.CreateBr(done);
+        builder_.SetInsertPoint(tail);
+        mask_ = builder_.CreateICmpSLT(widen({base, Shape::Linear, Primitive::Int}),
+                                       builder_.CreateVectorSplat(static_cast<unsigned>(w), count));
+        block(*s.loop_body);
+        builder_.CreateBr(done);
+        --state_->foreach_depth;
+        builder_.SetInsertPoint(done);
+        mask_ = nullptr;
+        width_ = saved_width;
+        varying_ = saved_info;
+        lane_variables_ = saved_lanes;
+    }
+
+    // for (base = 0; base < count; base += W) vector_body(base)
+    void vector_loop(const Stmt& s, const VaryingInfo& info, int w) {
+        llvm::Value* count = unit_count(s);
+        llvm::Function* fn = state_->function;
+        llvm::AllocaInst* base = entry_alloca(builder_.getInt32Ty(), "vector.base");
+        builder_.CreateStore(i32(0), base);
+        llvm::BasicBlock* header = llvm::BasicBlock::Create(context_, "vectors", fn);
+        llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "vectors.body", fn);
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "vectors.done", fn);
+        builder_.CreateBr(header);
+        builder_.SetInsertPoint(header);
+        builder_.CreateCondBr(builder_.CreateICmpSLT(builder_.CreateLoad(builder_.getInt32Ty(), base), count), body, done);
+        builder_.SetInsertPoint(body);
+        vector_body(s, info, w, builder_.CreateLoad(builder_.getInt32Ty(), base), count);
+        builder_.CreateStore(builder_.CreateAdd(builder_.CreateLoad(builder_.getInt32Ty(), base), i32(w)), base);
+        set_loop_metadata(builder_.CreateBr(header), nullptr);
+        builder_.SetInsertPoint(done);
+    }
+
+    // --- the thread pool ---------------------------------------------------------------------------
+
+    // What an outlined foreach body takes from the function around it.
+    struct Capture {
+        enum class Kind { Array, Value, Address };
+        const BasicDecl* form = nullptr;
+        Kind kind = Kind::Value;
+        std::vector<llvm::Value*> values;  // at the call: data pointer and extents, the value, or the address
+    };
+
+    std::vector<Capture> captures_of(const Stmt& body) {
+        std::vector<const BasicDecl*> forms;
+        std::set<const BasicDecl*> seen, addressed;
+        auto note = [&](const Expr& v) {
+            if (v.form && state_->env.count(v.form) && seen.insert(v.form).second) forms.push_back(v.form);
+        };
+        mcpl::for_each_stmt(body, [&](const Stmt& s) {
+            mcpl::for_each_own_expr(s, [&](const Expr& e) {
+                mcpl::for_each_var(e, note);
+                mcpl::for_each_call(e, [&](const Expr& c) {
+                    if (!c.function) return;
+                    for (size_t k = 0; k < c.function->params.size() && k < c.args.size(); ++k)
+                        if (by_pointer(*c.function->params[k]) && c.args[k]->form) addressed.insert(c.args[k]->form);
+                });
+            });
+            if (s.target && s.target->form) addressed.insert(s.target->form);
+            if (s.kind == Stmt::Kind::Swap && s.value && s.value->form) addressed.insert(s.value->form);
+        });
+        std::vector<Capture> out;
+        for (const BasicDecl* form : forms) {
+            const Binding& b = state_->env.at(form);
+            Capture c;
+            c.form = form;
+            if (b.is_array) {
+                c.kind = Capture::Kind::Array;
+                c.values.push_back(array_data(b));
+                c.values.insert(c.values.end(), b.extents.begin(), b.extents.end());
+            } else if (addressed.count(form) || form->resolved_type.record) {
+                c.kind = Capture::Kind::Address;
+                c.values.push_back(scalar_address(b));
+            } else {
+                c.kind = Capture::Kind::Value;
+                c.values.push_back(builder_.CreateLoad(b.memory, scalar_address(b)));
+            }
+            out.push_back(std::move(c));
+        }
+        return out;
+    }
+
+    bool has_swap_or_view(const Function& f) {
+        bool found = false;
+        mcpl::for_each_stmt(*f.body, [&](const Stmt& s) {
+            found = found || s.kind == Stmt::Kind::Swap || s.kind == Stmt::Kind::As;
+        });
+        return found;
+    }
+
+    // The outermost foreach nest of a kernel on the thread pool: its units
+    // (vectors of units, when the innermost loop is vector code) are numbered
+    // 0..total-1 and handed out in ranges to an outlined function.
+    void parallel_foreach(const Stmt& s) {
+        std::vector<const Stmt*> nest{&s};
+        for (;;) {
+            const Stmt* body = nest.back()->loop_body.get();
+            if (body->kind == Stmt::Kind::Block && body->body.size() == 1) body = body->body.front().get();
+            if (body->kind != Stmt::Kind::Foreach || body->name != s.name || is_lockstep(*body)) break;
+            nest.push_back(body);
+        }
+        const Stmt& inner = *nest.back();
+        std::vector<llvm::Value*> counts;  // i32, at least 0
+        for (const Stmt* loop : nest) counts.push_back(unit_count(*loop));
+        VaryingInfo info;
+        int w = 1;
+        if (!contains_foreach(*inner.loop_body)) {
+            info = analyze_varying(inner);
+            w = info.vectorizable ? vector_width(inner) : 1;
+        }
+        bool vectorize = w > 1;
+        std::vector<llvm::Value*> dims;  // i64 work items per loop
+        for (size_t k = 0; k < counts.size(); ++k) {
+            llvm::Value* c = builder_.CreateSExt(counts[k], builder_.getInt64Ty());
+            if (vectorize && k + 1 == counts.size()) c = builder_.CreateSDiv(builder_.CreateAdd(c, i64(w - 1)), i64(w));
+            dims.push_back(c);
+        }
+        llvm::Value* total = product(dims);
+
+        std::vector<Capture> captures = captures_of(*s.loop_body);
+        std::set<int> ids;
+        bool distinct = !has_swap_or_view(*state_->source);
+        for (const Capture& c : captures)
+            if (c.kind == Capture::Kind::Array) distinct = distinct && ids.insert(state_->env.at(c.form).storage_id).second;
+
+        // impl(begin, end, counts..., captures...)
+        std::vector<llvm::Type*> params{builder_.getInt64Ty(), builder_.getInt64Ty()};
+        std::vector<llvm::Value*> args;
+        for (llvm::Value* c : counts) {
+            params.push_back(builder_.getInt32Ty());
+            args.push_back(c);
+        }
+        for (const Capture& c : captures)
+            for (llvm::Value* v : c.values) {
+                params.push_back(v->getType());
+                args.push_back(v);
+            }
+        std::string name = fmt::format("{}.foreach{}", state_->function->getName().str(), ++outlined_);
+        auto* impl = llvm::Function::Create(llvm::FunctionType::get(builder_.getVoidTy(), params, false),
+                                            llvm::Function::InternalLinkage, name + ".units", module_);
+        set_attributes(*impl);
+        impl->addFnAttr(llvm::Attribute::NoInline);  // keeps its noalias parameters meaningful
+        unsigned next = 2 + static_cast<unsigned>(counts.size());
+        for (const Capture& c : captures) {
+            if (c.kind == Capture::Kind::Array && distinct) impl->addParamAttr(next, llvm::Attribute::NoAlias);
+            next += static_cast<unsigned>(c.values.size());
+        }
+
+        // body(ctx, begin, end): what mcl_llvm_parallel_for calls
+        std::vector<llvm::Type*> fields;
+        for (size_t k = 2; k < params.size(); ++k) fields.push_back(params[k]);
+        llvm::StructType* context_type = llvm::StructType::get(context_, fields);
+        auto* trampoline = llvm::Function::Create(
+            llvm::FunctionType::get(builder_.getVoidTy(), {builder_.getPtrTy(), builder_.getInt64Ty(), builder_.getInt64Ty()}, false),
+            llvm::Function::InternalLinkage, name, module_);
+        set_attributes(*trampoline);
+        {
+            llvm::IRBuilder<> b(llvm::BasicBlock::Create(context_, "entry", trampoline));
+            std::vector<llvm::Value*> unpacked{trampoline->getArg(1), trampoline->getArg(2)};
+            for (unsigned k = 0; k < fields.size(); ++k)
+                unpacked.push_back(b.CreateLoad(fields[k], b.CreateStructGEP(context_type, trampoline->getArg(0), k)));
+            b.CreateCall(impl, unpacked);
+            b.CreateRetVoid();
+        }
+
+        // the call: the context on the stack, the pool runs the ranges
+        llvm::AllocaInst* ctx = entry_alloca(context_type, name + ".context");
+        for (unsigned k = 0; k < args.size(); ++k) builder_.CreateStore(args[k], builder_.CreateStructGEP(context_type, ctx, k));
+        llvm::FunctionCallee pool = module_.getOrInsertFunction(
+            "mcl_llvm_parallel_for", builder_.getVoidTy(), builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt64Ty());
+        builder_.CreateCall(pool, {trampoline, ctx, total});
+
+        define_units(*impl, nest, captures, vectorize ? &info : nullptr, w);
+    }
+
+    // The outlined function: for each work item of [begin, end), the units'
+    // indices from its number, then the innermost body.
+    void define_units(llvm::Function& impl, const std::vector<const Stmt*>& nest, const std::vector<Capture>& captures,
+                      const VaryingInfo* info, int w) {
+        llvm::IRBuilderBase::InsertPointGuard guard(builder_);
+        FunctionState state;
+        state.function = &impl;
+        state.source = state_->source;
+        state.entry = llvm::BasicBlock::Create(context_, "entry", &impl);
+        state.heap_scopes.emplace_back();
+        FunctionState* outer = state_;
+        state_ = &state;
+        builder_.SetInsertPoint(state.entry);
+        unsigned arg = 2;
+        std::vector<llvm::Value*> counts;
+        for (size_t k = 0; k < nest.size(); ++k) counts.push_back(impl.getArg(arg++));
+        for (const Capture& c : captures) {
+            Binding b = outer->env.at(c.form);
+            b.unit_depth = -1;
+            if (c.kind == Capture::Kind::Array) {
+                llvm::Value* data = impl.getArg(arg++);
+                b.extents.clear();
+                for (size_t e = 1; e < c.values.size(); ++e) b.extents.push_back(impl.getArg(arg++));
+                b.storage = entry_alloca(builder_.getPtrTy(), c.form->name + ".data");
+                builder_.CreateStore(data, b.storage);
+            } else if (c.kind == Capture::Kind::Address) {
+                b.storage = impl.getArg(arg++);
+            } else {
+                b.storage = entry_alloca(b.memory, c.form->name);
+                builder_.CreateStore(impl.getArg(arg++), b.storage);
+            }
+            state.env[c.form] = b;
+        }
+        bool was_parallel = in_parallel_;
+        in_parallel_ = true;
+
+        llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "items", &impl);
+        llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "item", &impl);
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "items.done", &impl);
+        llvm::AllocaInst* item = entry_alloca(builder_.getInt64Ty(), "item");
+        builder_.CreateStore(impl.getArg(0), item);
+        builder_.CreateBr(loop);
+        builder_.SetInsertPoint(loop);
+        builder_.CreateCondBr(builder_.CreateICmpSLT(builder_.CreateLoad(builder_.getInt64Ty(), item), impl.getArg(1)), body, done);
+        builder_.SetInsertPoint(body);
+        llvm::Value* rest = builder_.CreateLoad(builder_.getInt64Ty(), item);
+        std::vector<llvm::Value*> indices(nest.size());
+        for (size_t k = nest.size(); k-- > 0;) {
+            llvm::Value* count = builder_.CreateSExt(counts[k], builder_.getInt64Ty());
+            if (info && k + 1 == nest.size()) count = builder_.CreateSDiv(builder_.CreateAdd(count, i64(w - 1)), i64(w));
+            if (k == 0) {
+                indices[k] = rest;
+            } else {
+                indices[k] = builder_.CreateSRem(rest, count);
+                rest = builder_.CreateSDiv(rest, count);
+            }
+        }
+        const Stmt& inner = *nest.back();
+        for (size_t k = 0; k + 1 < nest.size(); ++k) {
+            bind_index(*nest[k], Shape::Uniform);
+            builder_.CreateStore(builder_.CreateTrunc(indices[k], builder_.getInt32Ty()), index_storage(*nest[k]));
+        }
+        state.foreach_depth = static_cast<int>(nest.size()) - 1;
+        llvm::MDNode* group = nullptr;
+        if (info) {
+            llvm::Value* base = builder_.CreateTrunc(builder_.CreateMul(indices.back(), i64(w)), builder_.getInt32Ty());
+            vector_body(inner, *info, w, base, counts.back());
+        } else {
+            bind_index(inner, Shape::Uniform);
+            builder_.CreateStore(builder_.CreateTrunc(indices.back(), builder_.getInt32Ty()), index_storage(inner));
+            if (!contains_foreach(*inner.loop_body)) group = llvm::MDNode::getDistinct(context_, {});
+            llvm::MDNode* saved_group = current_access_group_;
+            current_access_group_ = group;
+            ++state.foreach_depth;
+            block(*inner.loop_body);
+            --state.foreach_depth;
+            current_access_group_ = saved_group;
+        }
+        builder_.CreateStore(builder_.CreateAdd(builder_.CreateLoad(builder_.getInt64Ty(), item), i64(1)), item);
+        set_loop_metadata(builder_.CreateBr(loop), group);
+        builder_.SetInsertPoint(done);
+        builder_.CreateRetVoid();
+        in_parallel_ = was_parallel;
+        state_ = outer;
+    }
+
+    // --- units in lock-step (work-item loops) ------------------------------------------------------
+
+    static std::vector<const Stmt*> statements_of(const Stmt& s) {
+        std::vector<const Stmt*> out;
+        if (s.kind == Stmt::Kind::Block)
+            for (const auto& child : s.body) out.push_back(child.get());
+        else
+            out.push_back(&s);
+        return out;
+    }
+
+    // The first unit: what a condition around a barrier is evaluated for
+    // (the units agree on it; the interpreter checks that they do).
+    void select_first_unit() {
+        for (const UnitDimension& d : state_->units) builder_.CreateStore(i32(0), d.index);
+    }
+
+    // Runs `body` for every unit of the lock-step dimensions, one after the other.
+    void for_every_unit(const std::function<void()>& body) {
+        llvm::Function* fn = state_->function;
+        std::vector<std::pair<llvm::BasicBlock*, llvm::BasicBlock*>> loops;  // header, done
+        for (const UnitDimension& d : state_->units) {
+            builder_.CreateStore(i32(0), d.index);
+            llvm::BasicBlock* header = llvm::BasicBlock::Create(context_, "unit", fn);
+            llvm::BasicBlock* inside = llvm::BasicBlock::Create(context_, "unit.body", fn);
+            llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "unit.done", fn);
+            builder_.CreateBr(header);
+            builder_.SetInsertPoint(header);
+            llvm::Value* index = builder_.CreateSExt(builder_.CreateLoad(builder_.getInt32Ty(), d.index), builder_.getInt64Ty());
+            builder_.CreateCondBr(builder_.CreateICmpSLT(index, d.count), inside, done);
+            builder_.SetInsertPoint(inside);
+            loops.emplace_back(header, done);
+        }
+        state_->heap_scopes.emplace_back();
+        body();
+        if (!terminated()) free_heap_scopes(state_->heap_scopes.size() - 1);
+        state_->heap_scopes.pop_back();
+        for (size_t k = loops.size(); k-- > 0;) {
+            if (!terminated()) {
+                llvm::Value* index = state_->units[k].index;
+                builder_.CreateStore(builder_.CreateAdd(builder_.CreateLoad(builder_.getInt32Ty(), index), i32(1)), index);
+                builder_.CreateBr(loops[k].first);
+            }
+            builder_.SetInsertPoint(loops[k].second);
+        }
+    }
+
+    // One copy of `d` per unit of the current lock-step dimensions, made
+    // before the units run (its extents as the first unit computes them).
+    void allocate_per_unit(const Decl& d, std::vector<llvm::Value*>& heap) {
+        const BasicDecl& first = d.forms.front();
+        select_first_unit();
+        Binding b;
+        b.element = first.resolved_type.element();
+        b.memory = memory_type(first.resolved_type);
+        b.is_array = first.resolved_type.is_array();
+        b.private_array = true;
+        b.storage_id = next_storage_id_++;
+        b.extents = b.is_array ? extents_of(first.type) : std::vector<llvm::Value*>{};
+        b.unit_stride = b.is_array ? product(b.extents) : i64(1);
+        b.unit_depth = static_cast<int>(state_->units.size());
+        std::vector<llvm::Value*> counts;
+        for (const UnitDimension& u : state_->units) counts.push_back(u.count);
+        bool on_heap = false;
+        b.storage = allocate(b.memory, builder_.CreateMul(product(counts), b.unit_stride), first.name + ".units", &on_heap);
+        if (on_heap) heap.push_back(b.storage);
+        state_->env[&first] = b;
+        for (size_t k = 1; k < d.forms.size(); ++k) bind_view(b, d.forms[k]);
+        per_unit_.insert(&d);
+    }
+
+    // Statements of units in lock-step: each stretch without a barrier runs
+    // for every unit before any unit goes on.
+    // Per-unit storage on the heap is freed at the end of the statement list
+    // that declared it (the only way out of lock-step code: it has no return).
+    void free_all(const std::vector<llvm::Value*>& heap) {
+        llvm::FunctionCallee free_fn = module_.getOrInsertFunction("free", builder_.getVoidTy(), builder_.getPtrTy());
+        if (!terminated())
+            for (llvm::Value* p : heap) builder_.CreateCall(free_fn, {p});
+    }
+
+    void lockstep_statements(const std::vector<const Stmt*>& list) {
+        std::vector<llvm::Value*> heap;
+        size_t k = 0;
+        while (k < list.size()) {
+            if (terminated()) continue_unreachable();
+            if (has_barrier(*list[k])) {
+                lockstep_statement(*list[k]);
+                ++k;
+                continue;
+            }
+            size_t end = k;
+            while (end < list.size() && !has_barrier(*list[end])) ++end;
+            if (end < list.size())  // declarations that later stretches see
+                for (size_t j = k; j < end; ++j)
+                    if (list[j]->kind == Stmt::Kind::Decl) allocate_per_unit(*list[j]->decl, heap);
+            for_every_unit([&] {
+                for (size_t j = k; j < end; ++j) stmt(*list[j]);
+            });
+            k = end;
+        }
+        free_all(heap);
+    }
+
+    void lockstep_statement(const Stmt& s) {
+        llvm::Function* fn = state_->function;
+        switch (s.kind) {
+        case Stmt::Kind::Barrier: return;  // the end of a stretch
+        case Stmt::Kind::Block: lockstep_statements(statements_of(s)); return;
+        case Stmt::Kind::If: {
+            select_first_unit();
+            Val c = value_as(*s.condition, Primitive::Bool);
+            llvm::BasicBlock* then_block = llvm::BasicBlock::Create(context_, "units.then", fn);
+            llvm::BasicBlock* else_block = llvm::BasicBlock::Create(context_, "units.else", fn);
+            llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "units.endif", fn);
+            builder_.CreateCondBr(c.v, then_block, else_block);
+            builder_.SetInsertPoint(then_block);
+            lockstep_statements(statements_of(*s.then_branch));
+            builder_.CreateBr(done);
+            builder_.SetInsertPoint(else_block);
+            if (s.else_branch) lockstep_statements(statements_of(*s.else_branch));
+            builder_.CreateBr(done);
+            builder_.SetInsertPoint(done);
+            return;
+        }
+        case Stmt::Kind::For: {
+            std::vector<llvm::Value*> heap;
+            allocate_per_unit(*s.decl, heap);
+            for_every_unit([&] { declare(*s.decl); });
+            llvm::BasicBlock* header = llvm::BasicBlock::Create(context_, "units.for", fn);
+            llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "units.for.body", fn);
+            llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "units.for.done", fn);
+            builder_.CreateBr(header);
+            builder_.SetInsertPoint(header);
+            select_first_unit();
+            builder_.CreateCondBr(value_as(*s.condition, Primitive::Bool).v, body, done);
+            builder_.SetInsertPoint(body);
+            lockstep_statements(statements_of(*s.loop_body));
+            for_every_unit([&] { stmt(*s.step); });
+            builder_.CreateBr(header);
+            builder_.SetInsertPoint(done);
+            free_all(heap);
+            return;
+        }
+        case Stmt::Kind::Foreach: {
+            select_first_unit();
+            llvm::Value* count = builder_.CreateSExt(unit_count(s), builder_.getInt64Ty());
+            bind_index(s, Shape::Uniform);
+            state_->units.push_back({count, index_storage(s)});
+            ++state_->foreach_depth;
+            lockstep_statements(statements_of(*s.loop_body));
+            --state_->foreach_depth;
+            state_->units.pop_back();
+            return;
+        }
+        default:
+            unsupported(s.location, "a barrier inside a call, in code whose units run in lock-step");
+            return;
+        }
+    }
+
+    // A foreach whose units synchronise at a barrier inside it.
+    void lockstep_foreach(const Stmt& s) {
+        bool was_lockstep = state_->in_lockstep;
+        state_->in_lockstep = true;
+        lockstep_statement(s);
+        state_->in_lockstep = was_lockstep;
+    }
+
+    const hdl::HardwareLibrary& library_;
+    const LoweringOptions& options_;
+    llvm::Module& module_;
+    llvm::LLVMContext& context_;
+    llvm::IRBuilder<> builder_;
+    LoweredModule& lowered_;
+    DiagnosticEngine& diags_;
+    size_t errors_at_start_;
+
+    std::map<const Function*, llvm::Function*> functions_;
+    std::vector<const Function*> pending_;  // device functions declared, not yet defined
+    FunctionState* state_ = nullptr;
+    std::map<const Stmt*, int> barrier_scopes_;
+    std::set<const Function*> functions_in_progress_;
+    std::set<const Decl*> per_unit_;
+    int next_storage_id_ = 1;
+    int outlined_ = 0;
+    bool in_parallel_ = false;
+    llvm::MDNode* current_access_group_ = nullptr;
+    // vector code
+    int width_ = 0;  // 0: scalar code
+    llvm::Value* mask_ = nullptr;  // the active lanes; null: all
+    const VaryingInfo* varying_ = nullptr;
+    std::set<const BasicDecl*> lane_variables_;
+};
+
+}  // namespace
+
+bool lower_to_ir(const std::vector<const Function*>& kernels, const hdl::HardwareLibrary& library,
+                 const LoweringOptions& options, llvm::Module& module, LoweredModule& lowered, DiagnosticEngine& diags) {
+    return Lowering(library, options, module, lowered, diags).run(kernels);
+}
+
+}  // namespace mcl::backends::llvmir

@@ -1,0 +1,96 @@
+// Pass: lower checked MCPL kernels to LLVM IR for this CPU (DESIGN.md
+// section 11), at whatever level they are written: perfect, cpu, x86_avx2,
+// and the GPU levels, whose barriers run here too.
+//
+// Needs: a checked Program (translated or not), the kernels to lower, the
+//   hardware library (par_groups, memory-space scopes, SIMD widths), and an
+//   llvm::Module prepared for the target (LlvmSupport.h: triple and data
+//   layout set).
+// Does:
+//   - every kernel becomes `void <symbol>(params...)` with C linkage:
+//     scalars by value (int i32, float, double, byte i8, bool i8), arrays,
+//     records and written scalars as pointers; and `void <symbol>_entry(ptr
+//     args)` that takes one pointer per parameter (to the value of a
+//     scalar), for the JIT. Device functions (user functions the kernels
+//     call, across modules) become internal functions; library functions
+//     with builtin bodies are the math intrinsics and libm's single-precision
+//     functions, and atomic read-modify-writes.
+//   - arrays are flat and row-major over all dimension groups, offsets in 64
+//     bits (`float[n,m]` element [i,j] at i*m + j); int is i32 with wrapping
+//     arithmetic; C's conversions; no floating-point contraction or
+//     reassociation (unless fast_math), so results equal the interpreter's.
+//   - the outermost foreach nest of a kernel (loops over one par_group,
+//     collapsed) runs on the thread pool (mcl_llvm_parallel_for, in
+//     runtime/mcl_llvm.h): its body is outlined into a function over a range
+//     of units;
+//   - an innermost foreach whose body is vectorizable (VaryingAnalysis.h)
+//     becomes explicit vector code: W units a vector (W: the description's
+//     width when the par_group runs on SIMD lanes, else the widest vector
+//     register of the target for the body's widest element), uniform values
+//     scalar, linear indices contiguous (masked) loads and stores, others
+//     gathers and scatters, conditions as masks, a masked tail. Other
+//     innermost foreach loops are scalar loops whose accesses to parameters
+//     and outer arrays are marked parallel (llvm.loop.parallel_accesses) for
+//     LLVM's loop vectorizer;
+//   - a foreach whose units synchronise at a barrier (as the interpreter
+//     decides: a barrier whose memory space's scope is at or outside the
+//     foreach's par_group) runs its units in lock-step with work-item loops
+//     (as PoCL does): each stretch of statements between barriers is a loop
+//     over all units; variables that live across a barrier get one copy per
+//     unit; a condition or loop around a barrier is evaluated by the first
+//     unit (MCPL requires the units to agree; the interpreter checks it).
+//   - with `checks`, integer division by zero or overflow and every index
+//     outside its extent call mcl_llvm_fault(code, site) and go on with a
+//     harmless value instead of undefined behaviour; `fault_sites` maps each
+//     site to the source location.
+//   Constructs the backend cannot run (a barrier inside a called function, a
+//   return inside a foreach, a swap of arrays that live one per unit) are
+//   located errors.
+// Guarantees: on success the module verifies (llvm::verifyModule) and each
+//   kernel computes what the interpreter computes for a program without
+//   undefined behaviour; on failure an error was reported to `diags`.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "backends/llvm/LlvmSupport.h"
+#include "compiler/sema/Program.h"
+#include "hdl/HardwareLibrary.h"
+#include "support/Diagnostics.h"
+
+namespace mcl::backends::llvmir {
+
+struct LoweringOptions {
+    int vector_bits = 256;   // the target's widest vector register (LlvmSupport.h: vector_register_bits)
+    bool checks = false;     // fault instead of undefined behaviour (mclc run and verify)
+    bool fast_math = false;  // allow contraction and reassociation
+    bool parallel = true;    // the outermost foreach nest on the thread pool
+};
+
+struct LoweredKernel {
+    const mcpl::Function* kernel = nullptr;
+    std::string symbol;        // void symbol(params...), C linkage
+    std::string entry_symbol;  // void entry(void** args)
+};
+
+struct LoweredModule {
+    std::vector<LoweredKernel> kernels;
+    std::vector<SourceLocation> fault_sites;  // site number -> location
+};
+
+// The symbol of a kernel's function: mcl_llvm_<module>_<kernel>.
+std::string kernel_symbol(const mcpl::Function& kernel);
+
+// Lowers `kernels` and everything they call into `module` (see above);
+// false after reporting an error to `diags`.
+bool lower_to_ir(const std::vector<const mcpl::Function*>& kernels, const hdl::HardwareLibrary& library,
+                 const LoweringOptions& options, llvm::Module& module, LoweredModule& lowered,
+                 DiagnosticEngine& diags);
+
+// The LLVM type of one element of `t` (records as structs, in C's layout);
+// the JIT engine lays out its buffers with it.
+llvm::Type* element_type(llvm::LLVMContext& context, const mcpl::Type& t);
+
+}  // namespace mcl::backends::llvmir

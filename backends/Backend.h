@@ -21,6 +21,7 @@
 #include "backends/TargetConfig.h"
 #include "backends/WriteCoverage.h"
 #include "compiler/sema/Program.h"
+#include "hdl/HardwareLibrary.h"
 #include "hdl/HardwareModel.h"
 #include "support/Diagnostics.h"
 
@@ -44,6 +45,9 @@ struct GenerationInput {
     // codelet generator sets it (e.g. `mcl_leaf_hopper_opencl::matmul_gpu_v1`) so
     // that one version generated for several leaves links into one program.
     std::string host_namespace = {};
+    // The whole hardware library, for backends that need the descriptions of
+    // functions at other levels than the leaf (llvm); may be null.
+    const hdl::HardwareLibrary* library = nullptr;
 };
 
 class Backend {

@@ -6,6 +6,9 @@
 #include "backends/cuda/CudaBackend.h"
 #include "backends/hls/HlsBackend.h"
 #include "backends/opencl/OpenClBackend.h"
+#ifdef MCL_WITH_LLVM
+#include "backends/llvm/LlvmBackend.h"
+#endif
 
 namespace mcl::backends {
 
@@ -15,6 +18,9 @@ std::vector<std::unique_ptr<Backend>> make_all_backends() {
     all.push_back(std::make_unique<CudaBackend>());
     all.push_back(std::make_unique<HlsBackend>());
     all.push_back(std::make_unique<OpenClBackend>());
+#ifdef MCL_WITH_LLVM
+    all.push_back(std::make_unique<LlvmBackend>());
+#endif
     return all;
 }
 

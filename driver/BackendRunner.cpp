@@ -51,7 +51,11 @@ int run_command(const std::string& command, const std::string& log) {
 }  // namespace
 
 const std::vector<std::string>& runnable_backends() {
+#ifdef MCL_WITH_LLVM
+    static const std::vector<std::string> names = {"cpp", "hls", "llvm", "opencl"};
+#else
     static const std::vector<std::string> names = {"cpp", "hls", "opencl"};
+#endif
     return names;
 }
 
@@ -139,7 +143,8 @@ BackendHarness::BackendHarness(const backends::GenerationInput& input, const bac
     std::vector<std::string> sources;
     for (const auto& f : files) {
         std::ofstream(gen / f.name, std::ios::binary) << f.text;
-        if (fs::path(f.name).extension() == ".cpp") sources.push_back(shell_quoted((gen / f.name).string()));
+        std::string extension = fs::path(f.name).extension().string();
+        if (extension == ".cpp" || extension == ".o") sources.push_back(shell_quoted((gen / f.name).string()));
     }
     fs::path harness = fs::path(work_dir) / "harness.cpp";
     std::ofstream(harness) << harness_source(input.module, kernel);

@@ -5,7 +5,8 @@
 // back, builds it with the host C++ compiler ($CXX, else c++; -Wall -Wextra
 // -Werror, so generated code that warns fails), and runs it.
 //
-// Backends whose code runs here: cpp and hls (C simulation) natively, and
+// Backends whose code runs here: cpp, hls (C simulation) and llvm (its
+// object linked into the harness) natively, and
 // opencl on any OpenCL device the glue finds (PoCL on this machine); its
 // OpenCL build log must be clean. cuda needs a CUDA device and nvcc, so it is
 // not run here.

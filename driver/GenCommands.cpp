@@ -93,7 +93,7 @@ int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostr
 
     const mcpl::Module& module = *program.roots.front();
     backends::GenerationInput input{program, module, *session.library.find(gen.target), *config,
-                                    std::move(coverage)};
+                                    std::move(coverage), "", &session.library};
     std::vector<backends::GeneratedFile> files = backend->generate(input, session.diags);
     int status = session.report(err);
     if (status != 0) return status;

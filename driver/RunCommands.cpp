@@ -265,7 +265,7 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
         if (!config) return session.report(err);
         TemporaryDirectory work;
         backends::GenerationInput input{loaded->program, *loaded->program.roots.front(),
-                                        *session.library.find(run.target), *config};
+                                        *session.library.find(run.target), *config, {}, "", &session.library};
         BackendHarness harness(input, *backend, kernel, work.sub("run"), session.diags);
         if (session.diags.has_errors()) return session.report(err);
         start = std::chrono::steady_clock::now();
@@ -433,7 +433,7 @@ private:
         Session& session = *version->session;
         size_t diagnostics_before = session.diags.diagnostics().size();
         backends::GenerationInput input{version->program, *version->program.roots.front(),
-                                        *session.library.find(leaf), config};
+                                        *session.library.find(leaf), config, {}, "", &session.library};
         job.work = std::make_unique<TemporaryDirectory>();
         job.harness = std::make_unique<BackendHarness>(input, backend, *version->kernel, job.work->sub("harness"),
                                                        session.diags);

@@ -228,7 +228,7 @@ int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, s
             std::string ns = "mcl_leaf_" + backends::host_identifier(impl.leaf) + "_" + backend_name + "::" +
                              backends::host_identifier(v.module->name);
             backends::GenerationInput input{program, *program.roots.front(), *session.library.find(impl.leaf),
-                                            configs.at(impl.leaf), v.coverage, ns};
+                                            configs.at(impl.leaf), v.coverage, ns, &session.library};
             std::vector<backends::GeneratedFile> made =
                 backends::find_backend(backend_name)->generate(input, session.diags);
             if (session.diags.has_errors()) return session.report(err);

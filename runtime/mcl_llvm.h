@@ -1,10 +1,10 @@
 // The runtime that code from the llvm backend calls: a parallel loop on a
 // persistent thread pool, and the record of the first fault of a kernel run.
 // mclc links it for its JIT (backends/llvm/ParallelRuntime.cpp); `mclc gen
-// --backend llvm` copies this file beside the object files it writes, and
-// exactly one translation unit of the application defines
-// MCL_LLVM_RUNTIME_IMPLEMENTATION before including it, which makes it define
-// the functions (the generated glue does; the others only declare them).
+// --backend llvm` copies this file beside the object files it writes. A
+// translation unit that defines MCL_LLVM_RUNTIME_IMPLEMENTATION before
+// including it defines the functions, weakly (each module's generated glue
+// does, and the linker keeps one); others only declare them.
 //
 // mcl_llvm_parallel_for(body, context, total) calls body(context, begin, end)
 // on consecutive chunks covering [0, total) exactly once and returns when
@@ -43,6 +43,11 @@ bool mcl_llvm_take_fault(int32_t* code, int32_t* site);
 }
 
 #ifdef MCL_LLVM_RUNTIME_IMPLEMENTATION
+
+// Weak: the glue of every module of an application defines the runtime, and
+// the linker keeps one definition (the pool and the fault record are
+// function-local statics of inline functions, so they are one object too).
+#define MCL_LLVM_WEAK __attribute__((weak))
 
 #include <algorithm>
 #include <atomic>
@@ -158,17 +163,17 @@ inline std::atomic<uint64_t>& fault_record() {
 
 }  // namespace mcl::llvm_runtime
 
-extern "C" void mcl_llvm_parallel_for(void (*body)(void*, int64_t, int64_t), void* context, int64_t total) {
+extern "C" MCL_LLVM_WEAK void mcl_llvm_parallel_for(void (*body)(void*, int64_t, int64_t), void* context, int64_t total) {
     mcl::llvm_runtime::ThreadPool::instance().parallel_for(body, context, total);
 }
 
-extern "C" void mcl_llvm_fault(int32_t code, int32_t site) {
+extern "C" MCL_LLVM_WEAK void mcl_llvm_fault(int32_t code, int32_t site) {
     uint64_t none = 0;
     uint64_t fault = (uint64_t(uint32_t(code)) << 32) | uint32_t(site);
     mcl::llvm_runtime::fault_record().compare_exchange_strong(none, fault);
 }
 
-extern "C" bool mcl_llvm_take_fault(int32_t* code, int32_t* site) {
+extern "C" MCL_LLVM_WEAK bool mcl_llvm_take_fault(int32_t* code, int32_t* site) {
     uint64_t fault = mcl::llvm_runtime::fault_record().exchange(0);
     if (fault == 0) return false;
     *code = int32_t(uint32_t(fault >> 32));

@@ -104,15 +104,6 @@ interpret::Scalar read_cell(const std::byte* at, Primitive type) {
     return interpret::Scalar{};
 }
 
-// The widest vectors of this CPU: explicit vector code uses all of them
-// (LLVM's own vectorizers prefer 256 bits on AVX-512 CPUs).
-int widest_vector_bits(const llvm::TargetMachine& machine) {
-    std::string features = machine.getTargetFeatureString().str();
-    if (features.find("+avx512f") != std::string::npos) return 512;
-    if (features.find("+avx") != std::string::npos) return 256;
-    return 128;
-}
-
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -153,7 +144,8 @@ std::unique_ptr<CompiledKernel> CompiledKernel::compile(const mcpl::Function& ke
     lowering.fast_math = options.fast_math;
     lowering.vector_bits = widest_vector_bits(*machine);
     LoweredModule lowered;
-    if (!lower_to_ir({&kernel}, library, lowering, *module, lowered, diags)) return nullptr;
+    FindModel find_model = [&library](const std::string& name) { return library.find(name); };
+    if (!lower_to_ir({&kernel}, find_model, lowering, *module, lowered, diags)) return nullptr;
     auto impl = std::make_unique<Impl>();
     impl->fault_sites = lowered.fault_sites;
     const llvm::DataLayout& data_layout = module->getDataLayout();

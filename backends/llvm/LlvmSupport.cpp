@@ -12,6 +12,7 @@
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
@@ -220,6 +221,17 @@ void initialize_llvm() {
 std::unique_ptr<llvm::TargetMachine> host_target_machine(std::string& error) {
     return make_machine(llvm::Triple(llvm::sys::getProcessTriple()), llvm::sys::getHostCPUName().str(),
                         llvm::join(host_cpu_features(), ","), llvm::Reloc::PIC_, error);
+}
+
+int widest_vector_bits(const llvm::TargetMachine& machine) {
+    const llvm::MCSubtargetInfo* cpu = machine.getMCSubtargetInfo();
+    if (cpu->checkFeatures("+avx512f")) return 512;
+    if (cpu->checkFeatures("+avx")) return 256;
+    return 128;
+}
+
+std::unique_ptr<llvm::TargetMachine> cpu_target_machine(const std::string& cpu, std::string& error) {
+    return make_machine(llvm::Triple(llvm::sys::getProcessTriple()), cpu, "", llvm::Reloc::PIC_, error);
 }
 
 std::unique_ptr<llvm::TargetMachine> nvptx_target_machine(const std::string& sm, std::string& error) {

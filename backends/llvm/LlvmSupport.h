@@ -47,6 +47,11 @@ void initialize_llvm();
 // A machine for this process's triple, CPU and CPU features, at -O3.
 std::unique_ptr<llvm::TargetMachine> host_target_machine(std::string& error);
 
+// A machine for this process's triple and the CPU `cpu` (an LLVM CPU name
+// such as "x86-64-v3" or "skylake-avx512", with the features it implies):
+// objects for a leaf that name its CPU, not this machine's.
+std::unique_ptr<llvm::TargetMachine> cpu_target_machine(const std::string& cpu, std::string& error);
+
 // A machine for nvptx64-nvidia-cuda and the GPU architecture `sm` (e.g.
 // "sm_90"), emitting PTX ISA 8.0 (what sm_90a needs; ptxas of CUDA 12.0 and
 // later reads it).
@@ -77,6 +82,11 @@ bool emit_assembly(llvm::Module& module, llvm::TargetMachine& machine, std::stri
 // server and Sapphire Rapids unless the function has the attribute
 // "prefer-vector-width"="512").
 int vector_register_bits(llvm::TargetMachine& machine, const llvm::Function& any_function);
+
+// The widest vector registers of `machine`'s CPU in bits (512 with
+// AVX-512, 256 with AVX, else 128): explicit vector code uses all of them,
+// where LLVM's own vectorizers may prefer narrower ones.
+int widest_vector_bits(const llvm::TargetMachine& machine);
 
 // One module compiled in process by ORC's LLJIT for this machine (same CPU,
 // features, FP options and code generation level as host_target_machine).

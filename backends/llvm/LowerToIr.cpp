@@ -152,9 +152,9 @@ namespace {
 
 class Lowering {
 public:
-    Lowering(const hdl::HardwareLibrary& library, const LoweringOptions& options, llvm::Module& module,
+    Lowering(const FindModel& find_model, const LoweringOptions& options, llvm::Module& module,
              LoweredModule& lowered, DiagnosticEngine& diags)
-        : library_(library), options_(options), module_(module), context_(module.getContext()),
+        : find_model_(find_model), options_(options), module_(module), context_(module.getContext()),
           builder_(context_), lowered_(lowered), diags_(diags), errors_at_start_(diags.error_count()) {
         llvm::FastMathFlags flags;
         if (options.fast_math) flags.setFast();
@@ -1064,7 +1064,7 @@ private:
 
     // The position of par_group `name` in `fn`'s description, outermost 0.
     int group_level(const Function& fn, const std::string& name) {
-        const hdl::HardwareModel* model = library_.find(fn.hardware);
+        const hdl::HardwareModel* model = find_model_(fn.hardware);
         if (!model) return 0;
         std::vector<const hdl::ParGroup*> groups = model->par_groups();
         for (size_t k = 0; k < groups.size(); ++k)
@@ -1074,7 +1074,7 @@ private:
 
     // 0 for a top-level memory space, k inside the units of the k-th par_group.
     int space_scope(const Function& fn, const std::string& space) {
-        const hdl::HardwareModel* model = library_.find(fn.hardware);
+        const hdl::HardwareModel* model = find_model_(fn.hardware);
         if (!model) return 0;
         const hdl::ParUnit* owner = model->memory_space_owner(space);
         if (!owner) return 0;
@@ -1460,7 +1460,7 @@ private:
     // description's width where its units run on SIMD lanes, else as many of
     // the body's widest values as the widest vector register holds.
     int vector_width(const Stmt& s) {
-        if (const hdl::HardwareModel* model = library_.find(state_->source->hardware))
+        if (const hdl::HardwareModel* model = find_model_(state_->source->hardware))
             if (const hdl::ParGroup* group = model->find_par_group(s.name))
                 for (const hdl::DeviceNode* unit : model->execution_units_for(group->unit->name))
                     if (unit->kind == hdl::BlockKind::SimdUnit && group->units.bound == hdl::UnitCount::Bound::Exact &&
@@ -2005,7 +2005,7 @@ private:
         state_->in_lockstep = was_lockstep;
     }
 
-    const hdl::HardwareLibrary& library_;
+    const FindModel& find_model_;
     const LoweringOptions& options_;
     llvm::Module& module_;
     llvm::LLVMContext& context_;
@@ -2033,9 +2033,9 @@ private:
 
 }  // namespace
 
-bool lower_to_ir(const std::vector<const Function*>& kernels, const hdl::HardwareLibrary& library,
+bool lower_to_ir(const std::vector<const Function*>& kernels, const FindModel& find_model,
                  const LoweringOptions& options, llvm::Module& module, LoweredModule& lowered, DiagnosticEngine& diags) {
-    return Lowering(library, options, module, lowered, diags).run(kernels);
+    return Lowering(find_model, options, module, lowered, diags).run(kernels);
 }
 
 }  // namespace mcl::backends::llvmir

@@ -51,13 +51,14 @@
 //   undefined behaviour; on failure an error was reported to `diags`.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "backends/llvm/LlvmSupport.h"
 #include "compiler/sema/Program.h"
-#include "hdl/HardwareLibrary.h"
+#include "hdl/HardwareModel.h"
 #include "support/Diagnostics.h"
 
 namespace mcl::backends::llvmir {
@@ -83,9 +84,13 @@ struct LoweredModule {
 // The symbol of a kernel's function: mcl_llvm_<module>_<kernel>.
 std::string kernel_symbol(const mcpl::Function& kernel);
 
+// The description a function names (null when unknown: its foreach loops
+// then run as plain loops and its barriers synchronise nothing).
+using FindModel = std::function<const hdl::HardwareModel*(const std::string& description)>;
+
 // Lowers `kernels` and everything they call into `module` (see above);
 // false after reporting an error to `diags`.
-bool lower_to_ir(const std::vector<const mcpl::Function*>& kernels, const hdl::HardwareLibrary& library,
+bool lower_to_ir(const std::vector<const mcpl::Function*>& kernels, const FindModel& find_model,
                  const LoweringOptions& options, llvm::Module& module, LoweredModule& lowered,
                  DiagnosticEngine& diags);
 

@@ -19,6 +19,12 @@
 #               embedded in the glue, nothing to install beside the program
 #       cpp     find_package(OpenMP) -> OpenMP::OpenMP_CXX
 #       hls     the same (C simulation of the FPGA kernel)
+#       llvm    find_package(Threads) -> Threads::Threads; the kernels come
+#               compiled, in the object file <module>_kernels.o, which is
+#               linked into TARGET (CPU leaves only, e.g. x86_avx2; the
+#               glue defines the kernels' thread pool, whose size the
+#               environment variable MCL_NUM_THREADS sets when the program
+#               runs)
 #       cuda    the project must have enabled the CUDA language
 #               (project(... LANGUAGES CXX CUDA) or enable_language(CUDA)).
 #
@@ -31,7 +37,8 @@
 #                 generated files; the C++ interface is namespace NAME.
 #   LEAF          a leaf of the hardware hierarchy with a code-generation
 #                 configuration (`mclc list-targets`), e.g. x86_avx2, hopper.
-#   BACKEND       cpp, opencl, hls or cuda (as `mclc list-targets` allows).
+#   BACKEND       cpp, opencl, hls, cuda or llvm (as `mclc list-targets`
+#                 allows).
 #   INCLUDE_DIRS  directories to search for imported MCPL modules (-I);
 #                 relative paths: to CMAKE_CURRENT_SOURCE_DIR. Imported .mcl
 #                 files are not tracked as dependencies: touch SOURCE or
@@ -45,16 +52,18 @@
 # The custom command's OUTPUT is a stamp file, OUTPUT_DIR/<module>.mclc-stamp,
 # and the generated files are its BYPRODUCTS: <module>.h, the glue
 # <module>.cpp (<module>.cu for cuda), the kernels (<module>.cl for opencl,
-# <module>_kernels.cpp for cpp and hls) and the runtime headers. The stamp is
+# <module>_kernels.cpp for cpp and hls, the object <module>_kernels.o for
+# llvm) and the runtime headers. The stamp is
 # a source of TARGET, so generation runs before anything of TARGET compiles.
 # Several calls for one target are fine as long as the modules differ.
 
 include_guard(GLOBAL)
 
 # The files `mclc gen` writes for MODULE with BACKEND: compiled sources into
-# OUT_SOURCES, everything else into OUT_OTHERS (names relative to the output
-# directory).
-function(_mcl_generated_files backend module out_sources out_others)
+# OUT_SOURCES, object files to link into OUT_OBJECTS, everything else into
+# OUT_OTHERS (names relative to the output directory).
+function(_mcl_generated_files backend module out_sources out_objects out_others)
+  set(objects)
   if(backend STREQUAL "opencl")
     set(sources ${module}.cpp)
     set(others ${module}.h ${module}.cl mcl_runtime.h mcl_opencl.h)
@@ -64,10 +73,15 @@ function(_mcl_generated_files backend module out_sources out_others)
   elseif(backend STREQUAL "cuda")
     set(sources ${module}.cu)
     set(others ${module}.h ${module}_kernels.cuh mcl_runtime.h mcl_cuda.h)
+  elseif(backend STREQUAL "llvm")
+    set(sources ${module}.cpp)
+    set(objects ${module}_kernels.o)
+    set(others ${module}.h mcl_runtime.h mcl_llvm.h)
   else()
-    message(FATAL_ERROR "mcl_add_kernels: unknown BACKEND '${backend}' (cpp, opencl, hls or cuda)")
+    message(FATAL_ERROR "mcl_add_kernels: unknown BACKEND '${backend}' (cpp, opencl, hls, cuda or llvm)")
   endif()
   set(${out_sources} ${sources} PARENT_SCOPE)
+  set(${out_objects} ${objects} PARENT_SCOPE)
   set(${out_others} ${others} PARENT_SCOPE)
 endfunction()
 
@@ -170,22 +184,26 @@ function(mcl_add_kernels)
 
   _mcl_include_args("${MCL_INCLUDE_DIRS}" include_args)
 
-  _mcl_generated_files(${MCL_BACKEND} ${module} sources others)
+  _mcl_generated_files(${MCL_BACKEND} ${module} sources objects others)
   list(TRANSFORM sources PREPEND "${out}/")
+  list(TRANSFORM objects PREPEND "${out}/")
   list(TRANSFORM others PREPEND "${out}/")
   set(stamp "${out}/${module}.mclc-stamp")
 
   add_custom_command(
     OUTPUT "${stamp}"
-    BYPRODUCTS ${sources} ${others}
+    BYPRODUCTS ${sources} ${objects} ${others}
     COMMAND "${mclc}" gen --target ${MCL_LEAF} --backend ${MCL_BACKEND} "${source}" ${include_args} -o "${out}"
     COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
     DEPENDS "${source}" ${mclc_depends}
     COMMENT "mclc gen --target ${MCL_LEAF} --backend ${MCL_BACKEND} ${MCL_SOURCE} (module ${module})"
     VERBATIM)
 
-  set_source_files_properties(${sources} ${others} PROPERTIES GENERATED TRUE)
-  target_sources(${MCL_TARGET} PRIVATE "${stamp}" ${sources})
+  set_source_files_properties(${sources} ${objects} ${others} PROPERTIES GENERATED TRUE)
+  # Objects (llvm) are linked as they are: the byproduct of the generation
+  # above, so that the link waits for it.
+  set_source_files_properties(${objects} PROPERTIES EXTERNAL_OBJECT TRUE)
+  target_sources(${MCL_TARGET} PRIVATE "${stamp}" ${sources} ${objects})
   target_include_directories(${MCL_TARGET} PUBLIC "${out}")
 
   if(MCL_BACKEND STREQUAL "opencl")
@@ -194,6 +212,9 @@ function(mcl_add_kernels)
   elseif(MCL_BACKEND STREQUAL "cpp" OR MCL_BACKEND STREQUAL "hls")
     find_package(OpenMP REQUIRED COMPONENTS CXX)
     target_link_libraries(${MCL_TARGET} PUBLIC OpenMP::OpenMP_CXX)
+  elseif(MCL_BACKEND STREQUAL "llvm")
+    find_package(Threads REQUIRED)
+    target_link_libraries(${MCL_TARGET} PUBLIC Threads::Threads)
   elseif(MCL_BACKEND STREQUAL "cuda")
     get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
     if(NOT "CUDA" IN_LIST languages)

@@ -1,10 +1,14 @@
 #include "backends/llvm/LlvmBackend.h"
 
+#include <cstdlib>
+#include <filesystem>
+
 #include <fmt/format.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 
 #include "backends/Runtime.h"
 #include "backends/cfamily/CFamilyEmitter.h"
+#include "backends/cfamily/GridEmitter.h"
 #include "backends/llvm/LlvmSupport.h"
 #include "backends/llvm/LowerToIr.h"
 
@@ -14,6 +18,19 @@ namespace {
 
 using mcpl::Decl;
 using mcpl::Function;
+using mcpl::Type;
+
+// The description a function names: from the library when the input has
+// one, else only the leaf.
+llvmir::FindModel model_finder(const GenerationInput& input) {
+    const hdl::HardwareModel& leaf = input.leaf;
+    const hdl::HardwareLibrary* library = input.library;
+    return [&leaf, library](const std::string& name) -> const hdl::HardwareModel* {
+        if (library) return library->find(name);
+        return name == leaf.name ? &leaf : nullptr;
+    };
+}
+
 
 // The host files: CFamilyEmitter's host interface, with the kernels declared
 // as the object defines them. It prints no kernel code (the object holds it).
@@ -68,13 +85,7 @@ private:
         llvmir::LoweringOptions options;
         options.vector_bits = llvmir::widest_vector_bits(*machine);
         llvmir::LoweredModule lowered;
-        const hdl::HardwareModel& leaf = in_.leaf;
-        const hdl::HardwareLibrary* library = in_.library;
-        llvmir::FindModel find_model = [&leaf, library](const std::string& name) -> const hdl::HardwareModel* {
-            if (library) return library->find(name);
-            return name == leaf.name ? &leaf : nullptr;
-        };
-        if (!llvmir::lower_to_ir(kernels_, find_model, options, module, lowered, diags_)) return "";
+        if (!llvmir::lower_to_ir(kernels_, model_finder(in_), options, module, lowered, diags_)) return "";
         llvmir::optimize(module, *machine, options.fast_math);
         std::string bytes;
         if (!llvmir::emit_object(module, *machine, bytes, error)) {
@@ -100,10 +111,201 @@ private:
     std::string power(const mcpl::Type&, const std::string&, const std::string&) override { return ""; }
 };
 
+// PTX for an NVIDIA leaf, with host glue on the CUDA driver API (it loads
+// the PTX, which the driver compiles for the GPU it runs on) and the CUDA
+// runtime's memory management (runtime/mcl_cuda.h), which share the
+// device's primary context. The launches and the host code around them are
+// those of the cuda backend (GridMapping.h); only the kernels differ.
+class LlvmPtxGenerator : public GridEmitter {
+public:
+    LlvmPtxGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
+        : GridEmitter(input, config, diags, reserved()) {}
+
+    std::vector<GeneratedFile> run() {
+        if (!collect() || !plan_kernels()) return {};
+        std::string ptx = kernels_ptx();
+        if (ptx.empty()) return {};
+        std::string header = glue_header("// Build: c++ -std=c++17 -I DIR -I <CUDA>/include app.cpp DIR/" + in_.module.name +
+                                             ".cpp -L <CUDA>/lib64 -lcudart -lcuda",
+                                         "mcl_cuda.h", "mcl::cuda", "// The CUDA device the kernels run on (see mcl_cuda.h).");
+        std::string glue = emit_glue(ptx);
+        if (generation_failed()) return {};
+        return {{in_.module.name + ".h", header},
+                {in_.module.name + ".cpp", glue},
+                {in_.module.name + "_kernels.ptx", ptx},
+                {"mcl_runtime.h", runtime_file("mcl_runtime.h")},
+                {"mcl_cuda.h", runtime_file("mcl_cuda.h")}};
+    }
+
+private:
+    static std::set<std::string> reserved() {
+        std::set<std::string> names = cpp_keywords();
+        names.insert({"std", "mcl", "kernels", "device", "resident", "on_device", "cuda", "size_t"});
+        return names;
+    }
+
+    std::string launch_symbol(const Function& k, size_t n) const { return fmt::format("{}_{}", llvmir::kernel_symbol(k), n); }
+
+    // libdevice: CUDA's math functions as LLVM bitcode.
+    std::string libdevice_path() const {
+        const char* home = std::getenv("CUDA_HOME");
+        std::string root = home && *home ? home : "/usr/local/cuda";
+        return root + "/nvvm/libdevice/libdevice.10.bc";
+    }
+
+    std::string kernels_ptx() {
+        std::string sm = config_.raw.contains("sm") && config_.raw["sm"].is_string() ? config_.raw["sm"].get<std::string>() : "";
+        if (sm.empty()) {
+            diags_.error(config_.location, fmt::format("backend 'llvm' in '{}' needs a string field \"sm\" (the GPU "
+                                                       "architecture, e.g. \"sm_90\")", in_.target.path));
+            return "";
+        }
+        std::string error;
+        std::unique_ptr<llvm::TargetMachine> machine = llvmir::nvptx_target_machine(sm, error);
+        if (machine && !machine->getMCSubtargetInfo()->isCPUStringValid(sm))
+            error = fmt::format("LLVM does not know the GPU architecture '{}'", sm);
+        if (!error.empty()) {
+            diags_.error(config_.location, fmt::format("backend 'llvm' in '{}': {}", in_.target.path, error));
+            return "";
+        }
+        llvmir::GridLowering grid;
+        grid.scope_of = [this](const std::string& space) { return memory_scope(config_, space); };
+        for (const Function* k : kernels_) {
+            const GridPlan& plan = plan_of(*k);
+            for (size_t n = 0; n < plan.launches.size(); ++n) {
+                llvmir::GridLaunchLowering launch{k, &plan, &plan.launches[n], launch_symbol(*k, n), {}, {}};
+                launch.host_arguments = host_arguments(plan, plan.launches[n]);
+                for (const ScratchParameter& a : scratch_parameters(plan, plan.launches[n])) launch.scratch_arrays.push_back(a.decl);
+                grid.launches.push_back(std::move(launch));
+            }
+        }
+        llvm::LLVMContext context;
+        llvm::Module module(in_.module.name, context);
+        llvmir::prepare_module(module, *machine);
+        llvmir::LoweringOptions options;
+        options.parallel = false;
+        options.grid = &grid;
+        llvmir::LoweredModule lowered;
+        if (!llvmir::lower_to_ir(kernels_, model_finder(in_), options, module, lowered, diags_)) return "";
+        std::vector<std::string> kernel_symbols;
+        for (const llvmir::GridLaunchLowering& l : grid.launches) kernel_symbols.push_back(l.symbol);
+        if (!llvmir::link_math_library(module, libdevice_path(), kernel_symbols, error)) {
+            diags_.error(in_.module.location, "backend 'llvm': " + error);
+            return "";
+        }
+        llvmir::optimize(module, *machine, options.fast_math);
+        std::string ptx;
+        if (!llvmir::emit_assembly(module, *machine, ptx, error)) {
+            diags_.error(in_.module.location, "backend 'llvm': " + error);
+            return "";
+        }
+        return ptx;
+    }
+
+    std::string emit_glue(const std::string& ptx) {
+        std::string out = banner(in_.module.name + ".cpp", "host glue (CUDA driver API)");
+        out += "#include \"" + in_.module.name + ".h\"\n\n#include <algorithm>\n#include <cmath>\n#include <cstddef>\n"
+               "#include <map>\n#include <mutex>\n#include <string>\n\n#include <cuda.h>\n\n#include \"mcl_cuda.h\"\n"
+               "#include \"mcl_runtime.h\"\n\n";
+        std::string prelude = "namespace {\n\n// The kernels, compiled by LLVM for " + in_.leaf.name +
+                              " (" + in_.module.name + "_kernels.ptx).\nconst char mcl_ptx[] = R\"mcl_ptx(" + ptx +
+                              ")mcl_ptx\";\n\n"
+                              "void mcl_check(CUresult result, const std::string& what) {\n"
+                              "    if (result == CUDA_SUCCESS) return;\n"
+                              "    const char* text = nullptr;\n"
+                              "    cuGetErrorString(result, &text);\n"
+                              "    throw mcl::Error(what + \": \" + (text ? text : \"unknown CUDA driver error\"));\n"
+                              "}\n\n"
+                              "// A kernel of the PTX, loaded once into each context that runs it.\n"
+                              "CUfunction mcl_function(const char* name) {\n"
+                              "    static std::mutex lock;\n"
+                              "    static std::map<CUcontext, CUmodule> modules;\n"
+                              "    mcl::cuda::check(cudaFree(nullptr), \"initializing the device's context\");\n"
+                              "    CUcontext context = nullptr;\n"
+                              "    mcl_check(cuCtxGetCurrent(&context), \"cuCtxGetCurrent\");\n"
+                              "    std::lock_guard<std::mutex> guard(lock);\n"
+                              "    auto found = modules.find(context);\n"
+                              "    if (found == modules.end()) {\n"
+                              "        CUmodule module = nullptr;\n"
+                              "        mcl_check(cuModuleLoadData(&module, mcl_ptx), \"loading the PTX of " + in_.module.name + "\");\n"
+                              "        found = modules.emplace(context, module).first;\n"
+                              "    }\n"
+                              "    CUfunction function = nullptr;\n"
+                              "    mcl_check(cuModuleGetFunction(&function, found->second, name), std::string(\"finding \") + name);\n"
+                              "    return function;\n"
+                              "}\n\n}  // namespace\n\n";
+        return out + glue_namespace(prelude, "mcl::cuda::Device::get()", "mcl::cuda",
+                                    [&](const Function& k) { return emit_resident(k); });
+    }
+
+    static std::string offset_name(size_t k) { return fmt::format("mcl_shared_offset_{}", k); }
+
+    std::string emit_resident(const Function& k) {
+        auto launch_code = [&](const GridLaunch& launch, size_t n) {
+            const std::vector<const Decl*>& shared = launch.group_arrays;
+            std::string out = fmt::format("            size_t mcl_shared_bytes_{} = 0;\n", n);
+            for (size_t d = 0; d < shared.size(); ++d) {
+                std::string elements = constant_elements(*shared[d]) ? std::to_string(*constant_elements(*shared[d]))
+                                                                      : host_elements(shared[d]->forms.front().type);
+                out += fmt::format("            const size_t {} = mcl_shared_bytes_{};\n", offset_name(d), n);
+                out += fmt::format("            mcl_shared_bytes_{} += (sizeof({}) * std::max<size_t>(1, (size_t)({})) + 15) / 16 * 16;\n",
+                                   n, element_spelling(shared[d]->forms.front().resolved_type), elements);
+            }
+            out += "            if (" + grid_is_nonempty(n) + ") {\n";
+            out += fmt::format("                mcl_device.check_launch(mcl_group_count_{0}, mcl_group_size_{0}, "
+                               "mcl_shared_bytes_{0});\n", n);
+            out += fmt::format("                CUfunction mcl_kernel = mcl_function(\"{}\");\n", launch_symbol(k, n));
+            if (!shared.empty())
+                out += fmt::format("                mcl_check(cuFuncSetAttribute(mcl_kernel, "
+                                   "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)mcl_shared_bytes_{0}), "
+                                   "\"shared memory of {1}\");\n", n, launch_symbol(k, n));
+            // the driver takes a pointer to each argument, in the kernel's order
+            std::vector<std::string> values;
+            for (const auto& p : k.params) {
+                const Type& t = p->forms.front().resolved_type;
+                std::string name = ident(p->forms.front().name);
+                values.push_back(t.is_array() || p->is_written ? name + ".data()" : name);
+            }
+            for (int l = 0; l < 2; ++l)
+                for (size_t s = 0; s < launch.slots[l].size(); ++s)
+                    values.push_back("(int)" + slot_size_name(static_cast<GridLevel>(l), s));
+            for (const Decl* d : host_arguments(plan_of(k), launch)) values.push_back(ident(d->name()));
+            for (const ScratchParameter& a : scratch_parameters(plan_of(k), launch)) values.push_back(a.host_name + ".data()");
+            for (size_t d = 0; d < shared.size(); ++d) values.push_back("(long long)" + offset_name(d));
+            std::vector<std::string> pointers;
+            for (size_t a = 0; a < values.size(); ++a) {
+                out += fmt::format("                auto mcl_argument_{} = {};\n", a, values[a]);
+                pointers.push_back(fmt::format("&mcl_argument_{}", a));
+            }
+            out += fmt::format("                void* mcl_arguments[] = {{{}}};\n", pointers.empty() ? "nullptr" : fmt::format("{}", fmt::join(pointers, ", ")));
+            out += fmt::format("                mcl_check(cuLaunchKernel(mcl_kernel, (unsigned int)mcl_group_count_{0}[0], "
+                               "(unsigned int)mcl_group_count_{0}[1], (unsigned int)mcl_group_count_{0}[2],\n"
+                               "                    (unsigned int)mcl_group_size_{0}[0], (unsigned int)mcl_group_size_{0}[1], "
+                               "(unsigned int)mcl_group_size_{0}[2],\n"
+                               "                    (unsigned int)mcl_shared_bytes_{0}, nullptr, mcl_arguments, nullptr), "
+                               "\"launching {1}\");\n            }}\n",
+                               n, launch_symbol(k, n));
+            return out;
+        };
+        return resident_function(k, "mcl::cuda", "        mcl_device.activate();\n", launch_code,
+                                 fmt::format("        mcl::cuda::check(cudaDeviceSynchronize(), \"running {}\");\n",
+                                             ident(k.name)),
+                                 "");
+    }
+
+    std::string backend_name() const override { return "llvm"; }
+    // No kernel is printed: its code is the PTX.
+    std::string device_min_max(const std::string&, const Type&, const std::string&, const std::string&) override { return ""; }
+    std::string device_power(const Type&, const std::string&, const std::string&) override { return ""; }
+};
+
 }  // namespace
 
 std::vector<GeneratedFile> LlvmBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
-    return generate_with<LlvmGenerator>(input, name(), diags);
+    const BackendConfig* config = backend_config(input, name(), diags);
+    if (!config) return {};
+    if (config->device_type == "gpu") return LlvmPtxGenerator(input, *config, diags).run();
+    return LlvmGenerator(input, *config, diags).run();
 }
 
 }  // namespace mcl::backends

@@ -1,5 +1,7 @@
 #include "backends/llvm/LlvmSupport.h"
 
+#include <algorithm>
+
 #include <mutex>
 
 #include <llvm/ADT/StringExtras.h>
@@ -12,6 +14,9 @@
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
+#include <llvm/IRReader/IRReader.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Support/SourceMgr.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
@@ -228,6 +233,33 @@ int widest_vector_bits(const llvm::TargetMachine& machine) {
     if (cpu->checkFeatures("+avx512f")) return 512;
     if (cpu->checkFeatures("+avx")) return 256;
     return 128;
+}
+
+bool link_math_library(llvm::Module& module, const std::string& path, const std::vector<std::string>& keep,
+                       std::string& error) {
+    bool calls_library = false;
+    for (const llvm::Function& f : module)
+        if (f.isDeclaration() && f.getName().starts_with("__nv_")) calls_library = true;
+    if (calls_library) {
+        llvm::SMDiagnostic problem;
+        std::unique_ptr<llvm::Module> library = llvm::parseIRFile(path, problem, module.getContext());
+        if (!library) {
+            error = "cannot read the math library '" + path + "' (CUDA's libdevice; set CUDA_HOME): " +
+                    problem.getMessage().str();
+            return false;
+        }
+        library->setDataLayout(module.getDataLayout());
+        library->setTargetTriple(module.getTargetTriple());
+        if (llvm::Linker::linkModules(module, std::move(library), llvm::Linker::Flags::LinkOnlyNeeded)) {
+            error = "cannot link the math library '" + path + "'";
+            return false;
+        }
+        module.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", static_cast<uint32_t>(0));
+    }
+    for (llvm::Function& f : module)
+        if (!f.isDeclaration() && std::find(keep.begin(), keep.end(), f.getName().str()) == keep.end())
+            f.setLinkage(llvm::GlobalValue::InternalLinkage);
+    return true;
 }
 
 std::unique_ptr<llvm::TargetMachine> cpu_target_machine(const std::string& cpu, std::string& error) {

@@ -71,6 +71,14 @@ bool verify_module(const llvm::Module& module, std::string& error);
 // either way (those flags are what allow reassociation and contraction).
 void optimize(llvm::Module& module, llvm::TargetMachine& machine, bool fast_math);
 
+// Links the functions `module` calls from the bitcode library at `path`
+// (libdevice's __nv_* math functions for NVIDIA GPUs), when it calls any;
+// then every function but `keep` (the kernels) becomes internal, so that
+// optimization drops what is not called. Math is precise: no flush of
+// denormals to zero (the "nvvm-reflect-ftz" flag is 0).
+bool link_math_library(llvm::Module& module, const std::string& path, const std::vector<std::string>& keep,
+                       std::string& error);
+
 // Machine code for `module` as an object file (ELF here) or as assembly text
 // (PTX for an NVPTX machine), into `bytes`.
 bool emit_object(llvm::Module& module, llvm::TargetMachine& machine, std::string& bytes, std::string& error);

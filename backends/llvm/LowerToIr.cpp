@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Verifier.h>
 
@@ -162,6 +163,11 @@ public:
     }
 
     bool run(const std::vector<const Function*>& kernels) {
+        if (options_.grid) {
+            for (const GridLaunchLowering& launch : options_.grid->launches) define_launch(launch);
+            define_pending();
+            return finish(kernels);
+        }
         for (const Function* k : kernels) declare_function(*k, true);
         for (const Function* k : kernels) {
             define_function(*k);
@@ -169,11 +175,20 @@ public:
             define_entry(*k, *functions_.at(k), out.entry_symbol);
             lowered_.kernels.push_back(out);
         }
+        define_pending();
+        return finish(kernels);
+    }
+
+private:
+    void define_pending() {
         while (!pending_.empty()) {
             const Function* f = pending_.back();
             pending_.pop_back();
             define_function(*f);
         }
+    }
+
+    bool finish(const std::vector<const Function*>& kernels) {
         if (diags_.error_count() != errors_at_start_) return false;
         std::string problems;
         llvm::raw_string_ostream os(problems);
@@ -185,7 +200,6 @@ public:
         return true;
     }
 
-private:
     // --- types -------------------------------------------------------------------------
 
     llvm::Type* register_type(Primitive p) {
@@ -293,11 +307,26 @@ private:
         FunctionState* outer = state_;
         state_ = &state;
         builder_.SetInsertPoint(state.entry);
-        bool kernel = state.function->getLinkage() == llvm::Function::ExternalLinkage;
+        bind_parameters(f, *state.function, state.function->getLinkage() == llvm::Function::ExternalLinkage);
+        state.heap_scopes.emplace_back();
+        for (const auto& s : f.body->body) stmt(*s);
+        if (!builder_.GetInsertBlock()->getTerminator()) {
+            free_heap_scopes(0);
+            llvm::Type* result = state.function->getReturnType();
+            if (result->isVoidTy()) builder_.CreateRetVoid();
+            else builder_.CreateRet(llvm::Constant::getNullValue(result));
+        }
+        state_ = outer;
+    }
+
+    // Binds `f`'s parameters to the first arguments of `fn` (a kernel's
+    // scalars arrive in their memory types).
+    void bind_parameters(const Function& f, llvm::Function& fn, bool kernel) {
+        FunctionState& state = *state_;
         for (size_t k = 0; k < f.params.size(); ++k) {
             const Decl& p = *f.params[k];
             const BasicDecl& form = p.forms.front();
-            llvm::Argument* arg = state.function->getArg(static_cast<unsigned>(k));
+            llvm::Argument* arg = fn.getArg(static_cast<unsigned>(k));
             Binding b;
             b.element = form.resolved_type.element();
             b.memory = memory_type(form.resolved_type);
@@ -323,15 +352,165 @@ private:
             if (first.is_array) first.extents = extents_of(p->forms.front().type);
             for (size_t k = 1; k < p->forms.size(); ++k) bind_view(first, p->forms[k]);
         }
-        state.heap_scopes.emplace_back();
-        for (const auto& s : f.body->body) stmt(*s);
-        if (!builder_.GetInsertBlock()->getTerminator()) {
-            free_heap_scopes(0);
-            llvm::Type* result = state.function->getReturnType();
-            if (result->isVoidTy()) builder_.CreateRetVoid();
-            else builder_.CreateRet(llvm::Constant::getNullValue(result));
+    }
+
+    // --- NVIDIA device code: one kernel per launch (GridLowering) --------------------------
+
+    void define_launch(const GridLaunchLowering& l) {
+        const Function& f = *l.kernel;
+        const GridLaunch& launch = *l.launch;
+        for (const auto& p : f.params)
+            if (p->forms.front().resolved_type.record && !p->forms.front().resolved_type.is_array() && !p->is_written)
+                unsupported(p->location, "a record parameter passed by value, for NVIDIA GPUs");
+        std::vector<llvm::Type*> params;
+        for (const auto& p : f.params) params.push_back(by_pointer(*p) ? builder_.getPtrTy() : memory_type(p->forms.front().resolved_type));
+        for (int level = 0; level < 2; ++level)
+            for (size_t k = 0; k < launch.slots[level].size(); ++k) params.push_back(builder_.getInt32Ty());
+        for (const Decl* d : l.host_arguments) params.push_back(memory_type(d->forms.front().resolved_type));
+        for (size_t k = 0; k < l.scratch_arrays.size(); ++k) params.push_back(builder_.getPtrTy());
+        for (size_t k = 0; k < launch.group_arrays.size(); ++k) params.push_back(builder_.getInt64Ty());
+        auto* fn = llvm::Function::Create(llvm::FunctionType::get(builder_.getVoidTy(), params, false),
+                                          llvm::Function::ExternalLinkage, l.symbol, module_);
+        fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
+        fn->addFnAttr(llvm::Attribute::NoUnwind);
+
+        FunctionState state;
+        state.function = fn;
+        state.source = &f;
+        state.entry = llvm::BasicBlock::Create(context_, "entry", fn);
+        state_ = &state;
+        builder_.SetInsertPoint(state.entry);
+        grid_launch_ = &l;
+        bind_parameters(f, *fn, true);
+        unsigned arg = static_cast<unsigned>(f.params.size());
+        for (int level = 0; level < 2; ++level) {
+            grid_slot_sizes_[level].clear();
+            for (size_t k = 0; k < launch.slots[level].size(); ++k) grid_slot_sizes_[level].push_back(fn->getArg(arg++));
         }
-        state_ = outer;
+        for (const Decl* d : l.host_arguments) {
+            Binding b;
+            b.element = d->forms.front().resolved_type.element();
+            b.memory = memory_type(d->forms.front().resolved_type);
+            b.storage = entry_alloca(b.memory, d->name());
+            b.storage_id = next_storage_id_++;
+            builder_.CreateStore(fn->getArg(arg++), b.storage);
+            state.env[&d->forms.front()] = b;
+        }
+        grid_scratch_.clear();
+        for (const Decl* d : l.scratch_arrays) grid_scratch_[d] = fn->getArg(arg++);
+        grid_shared_.clear();
+        for (const Decl* d : launch.group_arrays) grid_shared_[d] = fn->getArg(arg++);
+        state.heap_scopes.emplace_back();
+        for (const Decl* d : l.plan->prologue) declare(*d);
+        // the kernel's own scratch arrays declared before this launch
+        for (size_t k = 0; k < launch.kernel_arrays; ++k) declare(*l.plan->kernel_arrays[k]);
+        stmt(*launch.root);
+        if (!terminated()) builder_.CreateRetVoid();
+        grid_launch_ = nullptr;
+        state_ = nullptr;
+    }
+
+    llvm::Value* grid_id(GridLevel level, int dimension) {
+        static const llvm::Intrinsic::ID group[3] = {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                                                      llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                                                      llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+        static const llvm::Intrinsic::ID item[3] = {llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x,
+                                                     llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y,
+                                                     llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z};
+        int d = std::clamp(dimension, 0, 2);
+        return builder_.CreateIntrinsic(level == GridLevel::Group ? group[d] : item[d], {}, {});
+    }
+
+    // The index of slot `slot` of `level` (GridMapping.h slot_index): its
+    // dimension's id, or its part of a dimension that several slots share.
+    llvm::Value* grid_slot_index(GridLevel level, size_t slot) {
+        const auto& slots = grid_launch_->launch->slots[static_cast<int>(level)];
+        const auto& sizes = grid_slot_sizes_[static_cast<int>(level)];
+        const GridSlot& s = slots[slot];
+        llvm::Value* id = grid_id(level, s.dimension);
+        if (!s.linearised) return id;
+        size_t last = 0;
+        while (last + 1 < slots.size() && slots[last + 1].linearised) ++last;
+        llvm::Value* q = id;
+        for (size_t k = slot + 1; k <= last; ++k) q = builder_.CreateUDiv(q, sizes[k]);
+        return slot == 0 ? q : builder_.CreateURem(q, sizes[slot]);
+    }
+
+    void grid_foreach(const Stmt& s) {
+        auto found = grid_launch_->launch->placements.find(&s);
+        if (found == grid_launch_->launch->placements.end()) {
+            unsupported(s.location, "a foreach inside a function called from a kernel, for NVIDIA GPUs");
+            return;
+        }
+        const ForeachPlacement& place = found->second;
+        llvm::Value* count = place.guarded ? unit_count(s) : nullptr;
+        bind_index(s, Shape::Uniform);
+        llvm::Value* index = grid_slot_index(place.level, place.slot);
+        builder_.CreateStore(index, index_storage(s));
+        ++state_->foreach_depth;
+        if (place.guarded) {
+            llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "unit", state_->function);
+            llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "unit.done", state_->function);
+            builder_.CreateCondBr(builder_.CreateICmpSLT(index, count), body, done);
+            builder_.SetInsertPoint(body);
+            block(*s.loop_body);
+            if (!terminated()) builder_.CreateBr(done);
+            builder_.SetInsertPoint(done);
+        } else {
+            block(*s.loop_body);
+        }
+        --state_->foreach_depth;
+    }
+
+    // The instance number of the group loops around a scratch array
+    // declared in a launch: row-major over its `depth` outermost group slots.
+    llvm::Value* group_instance(size_t depth) {
+        llvm::Value* n = i64(0);
+        for (size_t k = 0; k < depth; ++k) {
+            llvm::Value* size = builder_.CreateZExt(grid_slot_sizes_[0][k], builder_.getInt64Ty());
+            llvm::Value* index = builder_.CreateZExt(grid_slot_index(GridLevel::Group, k), builder_.getInt64Ty());
+            n = builder_.CreateAdd(builder_.CreateMul(n, size), index);
+        }
+        return n;
+    }
+
+    // An array declared in a launch: shared memory for group-scoped spaces,
+    // the host's scratch storage for device memory outside item loops, else
+    // a private array (of constant size) of the thread.
+    bool grid_array(const Decl& d, Binding& b) {
+        const BasicDecl& first = d.forms.front();
+        llvm::Value* data = nullptr;
+        if (auto shared = grid_shared_.find(&d); shared != grid_shared_.end()) {
+            llvm::Type* bytes = llvm::ArrayType::get(builder_.getInt8Ty(), 0);
+            llvm::GlobalVariable* memory = module_.getNamedGlobal("mcl_shared");
+            if (!memory) {
+                memory = new llvm::GlobalVariable(module_, bytes, false, llvm::GlobalValue::ExternalLinkage, nullptr,
+                                                  "mcl_shared", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+                memory->setAlignment(llvm::Align(16));
+            }
+            llvm::Value* generic = builder_.CreateAddrSpaceCast(memory, builder_.getPtrTy());
+            data = builder_.CreateGEP(builder_.getInt8Ty(), generic, shared->second);
+        } else if (auto scratch = grid_scratch_.find(&d); scratch != grid_scratch_.end()) {
+            data = scratch->second;
+        }
+        if (!data) {
+            auto* constant = llvm::dyn_cast<llvm::ConstantInt>(product(b.extents));
+            if (!constant) {
+                unsupported(first.location, "a private array whose size is not constant, for NVIDIA GPUs");
+                return false;
+            }
+            uint64_t n = std::max<uint64_t>(constant->getZExtValue(), 1);
+            data = entry_alloca(b.memory, first.name, i64(static_cast<int64_t>(n)));
+            zero_fill(data, i64(static_cast<int64_t>(n * byte_size(b.memory))));
+            b.private_array = true;
+        } else {
+            for (const ScratchArray& a : grid_launch_->launch->scratch_arrays)
+                if (a.decl == &d && a.group_depth > 0)
+                    data = builder_.CreateGEP(b.memory, data, builder_.CreateMul(group_instance(a.group_depth), product(b.extents)));
+        }
+        b.storage = entry_alloca(builder_.getPtrTy(), first.name + ".data");
+        builder_.CreateStore(data, b.storage);
+        return true;
     }
 
     // void <symbol>_entry(ptr args): one pointer per parameter.
@@ -845,7 +1024,14 @@ private:
         a = convert(a, type);
         b = convert(b, type);
         unify(a, b);
-        llvm::Value* r = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a.v, b.v);
+        llvm::Value* r;
+        if (options_.grid) {
+            llvm::Type* t = register_type(type);
+            r = builder_.CreateCall(module_.getOrInsertFunction(math_function(type == Primitive::Double ? "pow" : "powf"), t, t, t),
+                                    {a.v, b.v});
+        } else {
+            r = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a.v, b.v);
+        }
         return convert({r, a.shape, type}, result);
     }
 
@@ -885,6 +1071,9 @@ private:
         b.CreateRet(acc);
         return fn;
     }
+
+    // The C library's name of a math function, or libdevice's on a GPU.
+    std::string math_function(const std::string& c_name) const { return options_.grid ? "__nv_" + c_name : c_name; }
 
     // Calls `fn` once (uniform arguments) or once per active lane.
     Val per_lane_call(llvm::FunctionCallee fn, const std::vector<Val>& args, Primitive result) {
@@ -996,7 +1185,7 @@ private:
         }
         static const std::set<std::string> libm = {"exp", "exp2", "log", "log2", "sin", "cos", "tan", "tanh", "erf"};
         if (libm.count(c) && args.size() == 1) {
-            llvm::FunctionCallee fn = module_.getOrInsertFunction(c + "f", builder_.getFloatTy(), builder_.getFloatTy());
+            llvm::FunctionCallee fn = module_.getOrInsertFunction(math_function(c + "f"), builder_.getFloatTy(), builder_.getFloatTy());
             return per_lane_call(fn, args, Primitive::Float);
         }
         unsupported(e.location, fmt::format("the library function '{}'", c));
@@ -1141,7 +1330,11 @@ private:
         case Stmt::Kind::If: if_stmt(s); return;
         case Stmt::Kind::For: for_stmt(s); return;
         case Stmt::Kind::Foreach: foreach(s); return;
-        case Stmt::Kind::Barrier: return;  // outside lock-step code nothing runs beside this unit
+        case Stmt::Kind::Barrier:
+            // on a GPU the units of a block wait for each other; on the CPU,
+            // outside lock-step code, nothing runs beside this unit
+            if (options_.grid) builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+            return;
         case Stmt::Kind::As: views(s); return;
         }
     }
@@ -1209,7 +1402,11 @@ private:
             if (d.init) assign_lane_variable(b, first, value(*d.init), true);
             return;
         }
-        if (first.resolved_type.is_array()) {
+        if (first.resolved_type.is_array() && grid_launch_) {
+            b.is_array = true;
+            b.extents = extents_of(first.type);
+            if (!grid_array(d, b)) return;
+        } else if (first.resolved_type.is_array()) {
             b.is_array = true;
             b.private_array = true;
             b.extents = extents_of(first.type);
@@ -1501,6 +1698,11 @@ private:
     llvm::Value* index_storage(const Stmt& s) { return state_->env.at(&s.decl->forms.front()).storage; }
 
     void foreach(const Stmt& s) {
+        if (options_.grid) {
+            if (!grid_launch_) unsupported(s.location, "a foreach inside a function called from a kernel, for NVIDIA GPUs");
+            else grid_foreach(s);
+            return;
+        }
         if (width_) {
             unsupported(s.location, "a foreach inside vector code (internal error)");
             return;
@@ -2024,6 +2226,12 @@ private:
     int outlined_ = 0;
     bool in_parallel_ = false;
     llvm::MDNode* current_access_group_ = nullptr;
+    // NVIDIA device code: the launch being lowered, its slot sizes, scratch
+    // arrays and group arrays' offsets
+    const GridLaunchLowering* grid_launch_ = nullptr;
+    std::vector<llvm::Value*> grid_slot_sizes_[2];
+    std::map<const Decl*, llvm::Value*> grid_scratch_;
+    std::map<const Decl*, llvm::Value*> grid_shared_;
     // vector code
     int width_ = 0;  // 0: scalar code
     llvm::Value* mask_ = nullptr;  // the active lanes; null: all

@@ -56,6 +56,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/cfamily/GridMapping.h"
 #include "backends/llvm/LlvmSupport.h"
 #include "compiler/sema/Program.h"
 #include "hdl/HardwareModel.h"
@@ -63,11 +64,36 @@
 
 namespace mcl::backends::llvmir {
 
+// One launch of a kernel's grid plan (GridMapping.h) as NVIDIA device code:
+// a `ptx_kernel` function named `symbol` that takes the kernel's parameters,
+// then the slot sizes (int: the group slots, then the item slots), the host
+// variables the launch uses (by value), its scratch arrays (pointers), and
+// the byte offset (long) of each of its group arrays in the launch's dynamic
+// shared memory, in that order.
+struct GridLaunchLowering {
+    const mcpl::Function* kernel = nullptr;
+    const GridPlan* plan = nullptr;
+    const GridLaunch* launch = nullptr;
+    std::string symbol;
+    std::vector<const mcpl::Decl*> host_arguments;
+    std::vector<const mcpl::Decl*> scratch_arrays;
+};
+
+// Lowering for NVIDIA GPUs (nvptx64): each launch a kernel whose foreach
+// loops take the grid's indices, barriers __syncthreads, group arrays
+// shared memory; math functions are libdevice's (__nv_*).
+struct GridLowering {
+    std::vector<GridLaunchLowering> launches;
+    // The scope of a memory space: "device", "group" or "item" (GridMapping.h).
+    std::function<std::string(const std::string& space)> scope_of;
+};
+
 struct LoweringOptions {
     int vector_bits = 256;   // the target's widest vector register (LlvmSupport.h: vector_register_bits)
     bool checks = false;     // fault instead of undefined behaviour (mclc run and verify)
     bool fast_math = false;  // allow contraction and reassociation
     bool parallel = true;    // the outermost foreach nest on the thread pool
+    const GridLowering* grid = nullptr;  // NVIDIA device code instead of CPU code
 };
 
 struct LoweredKernel {
@@ -88,7 +114,8 @@ std::string kernel_symbol(const mcpl::Function& kernel);
 // then run as plain loops and its barriers synchronise nothing).
 using FindModel = std::function<const hdl::HardwareModel*(const std::string& description)>;
 
-// Lowers `kernels` and everything they call into `module` (see above);
+// Lowers `kernels` (with options.grid: the launches of options.grid) and
+// everything they call into `module` (see above);
 // false after reporting an error to `diags`.
 bool lower_to_ir(const std::vector<const mcpl::Function*>& kernels, const FindModel& find_model,
                  const LoweringOptions& options, llvm::Module& module, LoweredModule& lowered,

@@ -10,6 +10,7 @@ generated `perfect` version (thesis tables 3.4 and 3.5 style).
 """
 import datetime
 import json
+import re
 import os
 import platform
 import subprocess
@@ -46,6 +47,20 @@ def machine_lines(contexts):
     if threads:
         lines.append("- Threads: " + ", ".join(f"{k}={v}" for k, v in threads.items()))
     return lines
+
+
+def kept_sections(path):
+    """The sections that other scripts write into the report between their
+    markers (<!-- NAME: ... --> to <!-- /NAME -->: bench/runtime/run.py's
+    runtime, bench/llvm/report.py's llvm), kept as they are."""
+    try:
+        text = open(path).read()
+    except OSError:
+        return []
+    kept = []
+    for match in re.finditer(r"<!-- ([a-z-]+): .*?-->.*?<!-- /\1 -->\n?", text, re.S):
+        kept += [match.group(0).rstrip("\n"), ""]
+    return kept
 
 
 def main():
@@ -131,6 +146,7 @@ def main():
         md += ["## GPU", "",
                "No GPU results: this run had no GPU (the CUDA backend's code is compiled with nvcc in ctest "
                "when nvcc is installed, but no CUDA device was available to run and time it).", ""]
+    md += kept_sections(out_path)
     open(out_path, "w").write("\n".join(md))
     print(f"wrote {out_path}")
 

@@ -1,10 +1,16 @@
 // spmv natively on this CPU: the generated C++ (OpenMP) of the perfect and
 // x86 versions at x86_avx2 (the C++ reference, sequential, is the check).
+// Compiled with MCL_BENCH_LLVM (spmv_llvm_bench), also each version through
+// the llvm backend (device "llvm", modules renamed <version>_llvm).
 #include <vector>
 
 #include "SpmvData.h"
 #include "spmv.h"
 #include "spmv_x86.h"
+#if MCL_BENCH_LLVM
+#include "spmv_llvm.h"
+#include "spmv_x86_llvm.h"
+#endif
 
 namespace {
 
@@ -25,5 +31,9 @@ void run(benchmark::State& state, decltype(&spmv::spmv) fn) {
 int main(int argc, char** argv) {
     mcl::bench::add_cpu("spmv", "mcl_perfect", run, spmv::spmv);
     mcl::bench::add_cpu("spmv", "mcl_x86", run, spmv_x86::spmv);
+#if MCL_BENCH_LLVM
+    mcl::bench::add_llvm("spmv", "mcl_perfect", run, spmv_llvm::spmv);
+    mcl::bench::add_llvm("spmv", "mcl_x86", run, spmv_x86_llvm::spmv);
+#endif
     return mcl::bench::run_benchmarks(argc, argv);
 }

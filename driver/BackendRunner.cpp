@@ -59,6 +59,11 @@ const std::vector<std::string>& runnable_backends() {
     return names;
 }
 
+bool runs_here(const std::string& backend, const backends::BackendConfig& config) {
+    if (std::find(runnable_backends().begin(), runnable_backends().end(), backend) == runnable_backends().end()) return false;
+    return backend != "llvm" || config.device_type == "cpu";
+}
+
 std::string BackendHarness::harness_source(const mcpl::Module& module, const mcpl::Function& kernel) const {
     std::vector<const mcpl::RecordType*> records;
     for (const auto& p : kernel.params) collect_records(p->forms.front().resolved_type, records);

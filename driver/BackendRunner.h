@@ -23,6 +23,11 @@ namespace mcl::driver {
 // The backends this machine can run, in the order verify tries them.
 const std::vector<std::string>& runnable_backends();
 
+// Whether `backend`'s code for a leaf configured as `config` runs here: the
+// llvm backend's native objects do (CPU leaves), its PTX needs a CUDA
+// device; the others' run wherever the backend is runnable.
+bool runs_here(const std::string& backend, const backends::BackendConfig& config);
+
 class BackendHarness {
 public:
     // Generates `backend`'s code for `input` into `work_dir` with the harness

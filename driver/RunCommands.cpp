@@ -263,6 +263,11 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
         }
         std::optional<backends::TargetConfig> config = load_config(session, run.target, found->second);
         if (!config) return session.report(err);
+        if (config->backend(run.backend) && !runs_here(run.backend, *config->backend(run.backend))) {
+            err << fmt::format("mclc: error: the {} backend's code for '{}' cannot run on this machine\n", run.backend,
+                               run.target);
+            return kUsageError;
+        }
         TemporaryDirectory work;
         backends::GenerationInput input{loaded->program, *loaded->program.roots.front(),
                                         *session.library.find(run.target), *config, {}, "", &session.library};
@@ -535,8 +540,7 @@ private:
             }
             const std::vector<std::string>& wanted = verify_.backends.empty() ? runnable_backends() : verify_.backends;
             for (const std::string& b : config->backend_names()) {
-                bool runnable = std::find(runnable_backends().begin(), runnable_backends().end(), b) !=
-                                runnable_backends().end();
+                bool runnable = runs_here(b, *config->backend(b));
                 const backends::Backend* backend = backends::find_backend(b);
                 if (!backend || !runnable || std::find(wanted.begin(), wanted.end(), b) == wanted.end()) continue;
                 auto fresh = load_kernel(options_, file, kernel_name_, leaf, diagnostics);

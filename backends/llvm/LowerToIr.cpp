@@ -1575,12 +1575,24 @@ private:
             builder_.SetInsertPoint(done);
             return;
         }
-        // lanes disagree: each branch under its mask, skipped when no lane takes it
+        // lanes disagree: each branch under its mask, skipped when no lane
+        // takes it; where every lane was active, a branch that every lane
+        // takes runs unmasked (a guard such as `if (j < m)` fails only in
+        // the last vector)
         llvm::Value* lanes = widen(c);
         llvm::Value* saved = mask_;
         auto masked_branch = [&](llvm::Value* branch_mask, const Stmt& body) {
             llvm::BasicBlock* run = llvm::BasicBlock::Create(context_, "lanes", fn);
             llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "lanes.next", fn);
+            if (!saved) {
+                llvm::BasicBlock* all = llvm::BasicBlock::Create(context_, "lanes.all", fn);
+                llvm::BasicBlock* some = llvm::BasicBlock::Create(context_, "lanes.some", fn);
+                builder_.CreateCondBr(builder_.CreateAndReduce(branch_mask), all, some);
+                builder_.SetInsertPoint(all);
+                block(body);
+                builder_.CreateBr(next);
+                builder_.SetInsertPoint(some);
+            }
             builder_.CreateCondBr(any_lane(branch_mask), run, next);
             builder_.SetInsertPoint(run);
             mask_ = branch_mask;

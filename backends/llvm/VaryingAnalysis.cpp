@@ -51,7 +51,7 @@ public:
         count_assignments(*foreach_.loop_body);
         for (bool changed = true; changed && info_.vectorizable;) {
             changed_ = false;
-            walk(*foreach_.loop_body, false);
+            walk(*foreach_.loop_body, 0);
             changed = changed_;
         }
         return info_;
@@ -74,9 +74,14 @@ private:
         });
     }
 
-    void assign(const Decl* d, Shape value, bool varying_control, bool at_declaration) {
+    // `depth`: how many conditions that lanes may disagree on enclose the
+    // assignment. Only those inside the variable's own scope make it differ
+    // between lanes: a variable declared under a condition lives only in
+    // the lanes that took it.
+    void assign(const Decl* d, Shape value, int depth, bool at_declaration) {
+        if (at_declaration) declaration_depth_[d] = depth;
         Shape incoming = value;
-        if (varying_control) incoming = Shape::Varying;
+        if (depth > declaration_depth_[d]) incoming = Shape::Varying;
         if (incoming == Shape::Linear && !(at_declaration && assignments_[d] == 1)) incoming = Shape::Varying;
         auto found = info_.shapes.find(d);
         Shape updated = found == info_.shapes.end() ? incoming : join(found->second, incoming);
@@ -99,7 +104,7 @@ private:
         });
     }
 
-    void declare(const Decl& d, bool varying_control) {
+    void declare(const Decl& d, int depth) {
         const mcpl::Type& t = d.forms.front().resolved_type;
         if (t.is_array() || t.record || d.forms.size() > 1) {
             refuse("a local array or record");
@@ -107,20 +112,21 @@ private:
         }
         if (d.init) {
             check_calls(*d.init);
-            assign(&d, expression_shape(*d.init, info_), varying_control, true);
-        } else if (!info_.shapes.count(&d)) {
-            info_.shapes[&d] = varying_control ? Shape::Varying : Shape::Uniform;
+            assign(&d, expression_shape(*d.init, info_), depth, true);
+        } else {
+            declaration_depth_[&d] = depth;
+            if (!info_.shapes.count(&d)) info_.shapes[&d] = Shape::Uniform;
         }
     }
 
-    void walk(const Stmt& s, bool varying_control) {
+    void walk(const Stmt& s, int depth) {
         if (!info_.vectorizable) return;
         mcpl::for_each_own_expr(s, [&](const Expr& e) { check_calls(e); });
         switch (s.kind) {
         case Stmt::Kind::Block:
-            for (const auto& child : s.body) walk(*child, varying_control);
+            for (const auto& child : s.body) walk(*child, depth);
             return;
-        case Stmt::Kind::Decl: declare(*s.decl, varying_control); return;
+        case Stmt::Kind::Decl: declare(*s.decl, depth); return;
         case Stmt::Kind::Assign:
         case Stmt::Kind::Step: {
             const Expr& target = *s.target;
@@ -132,21 +138,21 @@ private:
             Shape value = s.kind == Stmt::Kind::Step ? Shape::Uniform : expression_shape(*s.value, info_);
             if (s.kind == Stmt::Kind::Step || s.op != "=") value = join(value, info_.shape_of(target.decl));
             if (value == Shape::Linear) value = Shape::Varying;  // an update keeps no linear form
-            assign(target.decl, value, varying_control, false);
+            assign(target.decl, value, depth, false);
             return;
         }
         case Stmt::Kind::Call: return;
         case Stmt::Kind::If: {
-            bool varying = varying_control || expression_shape(*s.condition, info_) != Shape::Uniform;
-            walk(*s.then_branch, varying);
-            if (s.else_branch) walk(*s.else_branch, varying);
+            int inner = depth + (expression_shape(*s.condition, info_) != Shape::Uniform ? 1 : 0);
+            walk(*s.then_branch, inner);
+            if (s.else_branch) walk(*s.else_branch, inner);
             return;
         }
         case Stmt::Kind::For: {
-            declare(*s.decl, varying_control);
-            bool varying = varying_control || expression_shape(*s.condition, info_) != Shape::Uniform;
-            walk(*s.loop_body, varying);
-            walk(*s.step, varying);
+            declare(*s.decl, depth);
+            int inner = depth + (expression_shape(*s.condition, info_) != Shape::Uniform ? 1 : 0);
+            walk(*s.loop_body, inner);
+            walk(*s.step, inner);
             return;
         }
         case Stmt::Kind::Swap: refuse("a swap"); return;
@@ -160,6 +166,7 @@ private:
     const Stmt& foreach_;
     VaryingInfo info_;
     std::map<const Decl*, int> assignments_;
+    std::map<const Decl*, int> declaration_depth_;
     bool changed_ = false;
 };
 

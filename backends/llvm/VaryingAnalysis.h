@@ -15,7 +15,8 @@
 //   A value is varying when it depends on the foreach index (other than
 //   linearly), on a varying variable or on memory read at a varying index;
 //   an assignment under a condition that lanes may disagree on makes its
-//   variable varying. The analysis iterates to a fixed point, so values
+//   variable varying, unless the variable is declared under that condition
+//   too (it then lives only in the lanes that took it). The analysis iterates to a fixed point, so values
 //   carried around loops are classified correctly.
 //   It also says whether the body can be vector code at all: it may not
 //   declare arrays or records, swap, make views, return, call a user

@@ -1,0 +1,1634 @@
+// The llvm engine (backends/llvm/LlvmEngine.h, LowerToIr.h,
+// VaryingAnalysis.h) against the reference interpreter: every test compiles
+// a small MCPL kernel with CompiledKernel::compile, runs it and the
+// interpreter on the same inputs, and compares every cell of every written
+// parameter bitwise (no contraction or reassociation is promised, so float
+// results must be equal, not close). Faults (division by zero, INT_MIN / -1,
+// indices out of range) must come back located at the construct the
+// interpreter names, never as a crash. Sizes such as 0, 1, 7, 15, 16, 17,
+// 31, 33, 100 and 1000 exercise the masked tails of the vector code (16
+// lanes of floats with AVX-512, 8 at x86_avx2's `vectors`).
+//
+// Tests that fail because of a compiler bug are kept, skipped with
+// GTEST_SKIP naming the bug (SKIP_KNOWN_BUG; MCL_RUN_KNOWN_BUGS=1 runs
+// them); remove the skip when the bug is fixed.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "backends/llvm/LlvmEngine.h"
+#include "compiler/interpret/Interpreter.h"
+#include "tests/compiler/CompilerTestSupport.h"
+
+namespace mcl::backends::llvmir {
+namespace {
+
+using ::testing::HasSubstr;
+using interpret::Scalar;
+using interpret::Storage;
+using interpret::StoragePtr;
+using interpret::UnitOrder;
+using mcpl::Primitive;
+
+// Inputs of one run: scalar parameters by name (int parameters not named
+// here are 0); arrays by name, every cell in the interpreter's order, or
+// else seeded values (floats and doubles in [-1, 1], ints in
+// [int_low, int_high], bytes 0..255, bools 0 or 1).
+struct Args {
+    std::map<std::string, double> scalars;
+    std::map<std::string, std::vector<double>> arrays;
+    uint64_t seed = 1;
+    int64_t int_low = 0;
+    int64_t int_high = 6;
+};
+
+struct Compiled {
+    mcpl::testing::CheckedText checked;
+    const mcpl::Function* kernel = nullptr;
+    std::unique_ptr<CompiledKernel> engine;
+    std::string problem;  // why compile() failed: the diagnostics or its error
+};
+
+const mcpl::Function* find_kernel(const mcpl::testing::CheckedText& checked, const std::string& name) {
+    const mcpl::Module* m = checked.module();
+    if (!m || m->functions.empty()) return nullptr;
+    if (name.empty()) return m->functions.back().get();
+    for (const auto& f : m->functions)
+        if (f->name == name) return f.get();
+    return nullptr;
+}
+
+// Checks `source` (lib imports from examples/) and compiles its last
+// function (or `kernel`) with the llvm engine; `engine` is null when it
+// refused, with the reason in `problem`.
+Compiled compile(const std::string& source, const std::string& kernel = "") {
+    Compiled c{mcpl::testing::check_text(source, "t.mcl", {MCL_EXAMPLES_DIR}), nullptr, nullptr, ""};
+    mcpl::testing::expect_clean(c.checked);
+    c.kernel = find_kernel(c.checked, kernel);
+    if (!c.kernel || c.checked.diags->has_errors()) {
+        c.problem = "the source does not check";
+        return c;
+    }
+    size_t before = c.checked.diags->diagnostics().size();
+    std::string error;
+    c.engine = CompiledKernel::compile(*c.kernel, *c.checked.library, {}, *c.checked.diags, error);
+    if (!c.engine) {
+        const auto& all = c.checked.diags->diagnostics();
+        c.problem = all.size() > before ? c.checked.text() : "error: " + error;
+    }
+    return c;
+}
+
+Scalar cell(Primitive p, double v) { return interpret::convert(Scalar::of_double(v), p).value; }
+
+// Storages for `kernel` laid out as parameter_layouts says; empty (after a
+// test failure) when the layouts cannot be made.
+std::vector<StoragePtr> make_storages(const mcpl::Function& kernel, const Args& args) {
+    std::vector<Scalar> scalars;
+    for (const auto& p : kernel.params) {
+        const mcpl::Type& t = p->forms.front().resolved_type;
+        if (t.is_array() || t.record) continue;
+        auto found = args.scalars.find(p->forms.front().name);
+        scalars.push_back(cell(t.primitive.value_or(Primitive::Int), found == args.scalars.end() ? 0 : found->second));
+    }
+    std::vector<interpret::ParameterLayout> layouts;
+    if (auto error = interpret::parameter_layouts(kernel, scalars, layouts)) {
+        ADD_FAILURE() << "parameter layouts: " << error->message;
+        return {};
+    }
+    std::mt19937_64 rng(args.seed);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    std::uniform_int_distribution<int64_t> ints(args.int_low, args.int_high);
+    std::vector<StoragePtr> out;
+    size_t next_scalar = 0;
+    for (const auto& layout : layouts) {
+        auto storage = std::make_shared<Storage>();
+        const mcpl::Type& t = layout.decl->forms.front().resolved_type;
+        if (!layout.is_array && !t.record) {
+            storage->cells.push_back(scalars[next_scalar++]);
+        } else if (auto given = args.arrays.find(layout.name); given != args.arrays.end()) {
+            if (given->second.size() != static_cast<size_t>(layout.cell_count()))
+                ADD_FAILURE() << layout.name << ": " << given->second.size() << " values for " << layout.cell_count() << " cells";
+            for (int64_t c = 0; c < layout.cell_count(); ++c) {
+                Primitive p = layout.element_cells[static_cast<size_t>(c) % layout.element_cells.size()];
+                storage->cells.push_back(cell(p, static_cast<size_t>(c) < given->second.size() ? given->second[static_cast<size_t>(c)] : 0));
+            }
+        } else {
+            for (int64_t e = 0; e < layout.elements(); ++e)
+                for (Primitive p : layout.element_cells) {
+                    double v = p == Primitive::Float || p == Primitive::Double ? unit(rng)
+                               : p == Primitive::Int                           ? static_cast<double>(ints(rng))
+                               : p == Primitive::Bool                          ? static_cast<double>(rng() % 2)
+                                                                               : static_cast<double>(rng() % 256);
+                    storage->cells.push_back(cell(p, v));
+                }
+        }
+        out.push_back(storage);
+    }
+    return out;
+}
+
+std::vector<StoragePtr> deep_copy(const std::vector<StoragePtr>& storages) {
+    std::vector<StoragePtr> out;
+    for (const auto& s : storages) {
+        auto copy = std::make_shared<Storage>();
+        copy->cells = s->cells;
+        out.push_back(copy);
+    }
+    return out;
+}
+
+uint64_t bits(const Scalar& s) {
+    if (s.type == Primitive::Float) return std::bit_cast<uint32_t>(static_cast<float>(s.f));
+    if (s.type == Primitive::Double) return std::bit_cast<uint64_t>(s.f);
+    return static_cast<uint64_t>(s.i);
+}
+
+// "" when every cell of every written parameter is the same bitwise; else
+// the first difference.
+std::string first_difference(const mcpl::Function& kernel, const std::vector<StoragePtr>& want,
+                             const std::vector<StoragePtr>& got) {
+    for (size_t k = 0; k < kernel.params.size(); ++k) {
+        if (!kernel.params[k]->is_written) continue;
+        const auto& w = want[k]->cells;
+        const auto& g = got[k]->cells;
+        if (w.size() != g.size()) return fmt::format("{}: {} cells, not {}", kernel.params[k]->name(), g.size(), w.size());
+        for (size_t c = 0; c < w.size(); ++c) {
+            if (w[c].poison) return fmt::format("{} cell {}: the interpreter computed it from unwritten memory", kernel.params[k]->name(), c);
+            if (bits(w[c]) != bits(g[c]))
+                return fmt::format("{} cell {}: llvm {} (bits {:#x}), interpreter {} (bits {:#x})", kernel.params[k]->name(), c,
+                                   g[c].str(), bits(g[c]), w[c].str(), bits(w[c]));
+        }
+    }
+    return "";
+}
+
+std::string describe(const Args& args) {
+    std::vector<std::string> parts;
+    for (const auto& [name, v] : args.scalars) parts.push_back(fmt::format("{}={}", name, v));
+    return fmt::format("{} (seed {})", fmt::join(parts, " "), args.seed);
+}
+
+// Runs the interpreter and the engine on the same inputs and expects both
+// to succeed with the same results.
+void expect_same_results(const Compiled& c, const Args& args, UnitOrder order = UnitOrder::Shuffled) {
+    ASSERT_TRUE(c.engine) << c.problem;
+    std::vector<StoragePtr> want = make_storages(*c.kernel, args);
+    ASSERT_FALSE(want.empty() && !c.kernel->params.empty());
+    std::vector<StoragePtr> got = deep_copy(want);
+    interpret::InterpretOptions options;
+    options.order = order;
+    options.seed = args.seed;
+    auto interpreted = interpret::run_kernel(*c.checked.library, *c.kernel, want, options);
+    ASSERT_FALSE(interpreted) << describe(args) << ": the interpreter failed at " << interpreted->location.line << ":"
+                              << interpreted->location.column << ": " << interpreted->message;
+    auto fault = c.engine->run(got);
+    ASSERT_FALSE(fault) << describe(args) << ": the llvm engine failed at " << fault->location.line << ":"
+                        << fault->location.column << ": " << fault->message;
+    std::string difference = first_difference(*c.kernel, want, got);
+    EXPECT_EQ(difference, "") << describe(args);
+}
+
+// Both fail at the same place; the engine's message names it as its own
+// and contains `message`. `column`: the engine's column when it is not
+// the interpreter's (the interpreter locates a fault of any index of an
+// index group at the group's first index, the engine at the index).
+void expect_same_fault(const Compiled& c, const Args& args, const std::string& message, uint32_t column = 0) {
+    ASSERT_TRUE(c.engine) << c.problem;
+    std::vector<StoragePtr> want = make_storages(*c.kernel, args);
+    std::vector<StoragePtr> got = deep_copy(want);
+    auto interpreted = interpret::run_kernel(*c.checked.library, *c.kernel, want, {});
+    ASSERT_TRUE(interpreted) << describe(args) << ": the interpreter ran to completion";
+    auto fault = c.engine->run(got);
+    ASSERT_TRUE(fault) << describe(args) << ": the llvm engine ran to completion; the interpreter failed at "
+                       << interpreted->location.line << ":" << interpreted->location.column << ": " << interpreted->message;
+    EXPECT_EQ(fault->location.line, interpreted->location.line) << fault->message << " / " << interpreted->message;
+    EXPECT_EQ(fault->location.column, column ? column : interpreted->location.column)
+        << fault->message << " / " << interpreted->message;
+    EXPECT_TRUE(fault->location.valid());
+    EXPECT_THAT(fault->message, HasSubstr(message));
+    EXPECT_THAT(fault->message, HasSubstr("(llvm engine)"));
+}
+
+// The cells of parameter `k` after a run of the engine alone.
+std::vector<double> engine_values(const Compiled& c, const Args& args, size_t k) {
+    std::vector<StoragePtr> storages = make_storages(*c.kernel, args);
+    auto fault = c.engine->run(storages);
+    EXPECT_FALSE(fault) << (fault ? fault->message : "");
+    std::vector<double> out;
+    for (const Scalar& s : storages.at(k)->cells) out.push_back(s.as_double());
+    return out;
+}
+
+// Skips a test that a known bug makes fail (the message names the bug);
+// MCL_RUN_KNOWN_BUGS=1 in the environment runs it anyway.
+#define SKIP_KNOWN_BUG() \
+    if (!std::getenv("MCL_RUN_KNOWN_BUGS")) GTEST_SKIP()
+
+const std::vector<int> kSizes = {0, 1, 7, 15, 16, 17, 31, 33, 100, 1000};
+
+// --- scalar arithmetic and conversions ---------------------------------------------------------
+
+// Every operator on every type at kernel level (scalar code) and in a
+// foreach (vector code), with C's conversions between them.
+const char* kArithmetic = R"(module m;
+import perfect;
+
+perfect void arith(int n, const int[n] ia, const int[n] ib, const float[n] fa, const float[n] fb,
+                   const double[n] da, const byte[n] ba, const bool[n] qa,
+                   int[n, 12] io, float[n, 8] fo, double[n, 6] dout, byte[n, 5] bo, bool[n, 6] qo) {
+    foreach (int i in n threads) {
+        int x = ia[i];
+        int y = ib[i] + 1;
+        io[i, 0] = x + y * 3 - 7;
+        io[i, 1] = x / y + x % y;
+        io[i, 2] = (x - 50) / y;
+        io[i, 3] = (x - 50) % y;
+        io[i, 4] = (x << 3) >> 1;
+        io[i, 5] = (x - 60) >> 2;
+        io[i, 6] = (x & y) | (x & 5);
+        io[i, 7] = -x + toInt(fa[i] * 100.0);
+        io[i, 8] = toInt(-fa[i] * 1000.5);
+        io[i, 9] = ba[i] + ba[i] * 2;
+        io[i, 10] = toInt(da[i] * 12345.678);
+        io[i, 11] = x * y - (x - y) * (x + y);
+        fo[i, 0] = fa[i] + fb[i] * fa[i] - fb[i] / (fa[i] + 3.0);
+        fo[i, 1] = toFloat(x) / 3.0 + toFloat(ia[i] * 16777) * 1.5;
+        fo[i, 2] = fa[i] * 1e30 * 1e10;
+        fo[i, 3] = -fa[i] / 0.0;
+        fo[i, 4] = toFloat(ba[i]) * fa[i];
+        fo[i, 5] = toFloat(da[i]);
+        fo[i, 6] = fa[i] + toFloat(x);
+        fo[i, 7] = toFloat(16777217 + x);
+        dout[i, 0] = da[i] * 3.0 + toDouble(fa[i]);
+        dout[i, 1] = da[i] / 7.0 - toDouble(x);
+        dout[i, 2] = toDouble(fa[i]) * toDouble(fb[i]);
+        dout[i, 3] = da[i] * da[i] * 1e300;
+        dout[i, 4] = toDouble(ba[i]) + da[i];
+        dout[i, 5] = fa[i] + da[i];
+        bo[i, 0] = ba[i] + 200;
+        bo[i, 1] = ba[i] * ba[i];
+        bo[i, 2] = x - 100;
+        bo[i, 3] = -ba[i];
+        bo[i, 4] = toInt(fa[i] * 100.0 + 120.0);
+        qo[i, 0] = qa[i] && x > 3;
+        qo[i, 1] = qa[i] || fa[i] < 0.0;
+        qo[i, 2] = !qa[i];
+        qo[i, 3] = fa[i] != fb[i];
+        qo[i, 4] = ba[i] >= 128 == qa[i];
+        qo[i, 5] = da[i] <= 0.25;
+    }
+}
+)";
+
+TEST(LlvmEngine, ArithmeticOfEveryTypeMatchesTheInterpreter) {
+    Compiled c = compile(kArithmetic);
+    for (int n : {1, 7, 16, 17, 33, 100}) {
+        Args args;
+        args.scalars["n"] = n;
+        args.seed = static_cast<uint64_t>(n);
+        args.int_high = 100;
+        expect_same_results(c, args);
+    }
+}
+
+// The same expressions in straight-line kernel code (no foreach): scalar
+// code, not vector code.
+TEST(LlvmEngine, ArithmeticInScalarCodeMatchesTheInterpreter) {
+    std::string source = kArithmetic;
+    size_t at = source.find("foreach (int i in n threads)");
+    source.replace(at, std::string("foreach (int i in n threads)").size(), "for (int i = 0; i < n; i++)");
+    Compiled c = compile(source);
+    for (int n : {1, 17, 33}) {
+        Args args;
+        args.scalars["n"] = n;
+        args.seed = static_cast<uint64_t>(n) + 100;
+        args.int_high = 100;
+        expect_same_results(c, args);
+    }
+}
+
+TEST(LlvmEngine, ConversionsFollowC) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void conv(int n, const float[n] f, const double[n] d, const int[n] k, int[n, 4] io, byte[n, 3] bo,
+                  float[n, 3] fo, bool[n, 3] qo) {
+    foreach (int i in n threads) {
+        io[i, 0] = toInt(f[i]);
+        io[i, 1] = toInt(d[i]);
+        int t = f[i];
+        io[i, 2] = t;
+        io[i, 3] = toInt(toFloat(k[i]));
+        byte b = k[i];
+        bo[i, 0] = b;
+        bo[i, 1] = toInt(f[i] * 0.0 + 255.9);
+        bo[i, 2] = k[i] % 1000 * 7 + 3;
+        fo[i, 0] = k[i];
+        fo[i, 1] = d[i];
+        fo[i, 2] = toFloat(toDouble(f[i]) * 1.0000001);
+        bool q = f[i] != 0.0;
+        qo[i, 0] = q;
+        qo[i, 1] = k[i] != 0;
+        qo[i, 2] = d[i] * 0.0 == 0.0;
+    }
+}
+)");
+    Args args;
+    args.scalars["n"] = 12;
+    args.arrays["f"] = {0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2147483520.0, -2147483648.0, 1e-30, -1e-30, 255.0, 3.99};
+    args.arrays["d"] = {0.0, -0.9, 0.9, -2.5, 2.5, 2147483647.0, -2147483648.0, 1e-300, 16777217.0, 0.1, -0.1, 7.0};
+    args.arrays["k"] = {0, -1, 1, 255, 256, -256, 16777217, -16777217, 2147483520, -2147483647, 1000000, 7};
+    expect_same_results(c, args);
+}
+
+// --- faults, located ---------------------------------------------------------------------------
+
+TEST(LlvmEngine, DivisionByZeroIsALocatedFault) {
+    // kernel level, a scalar loop, vector code (varying and uniform
+    // divisors), remainder, compound assignment and divide_up
+    const std::vector<std::string> bodies = {
+        "out[0] = 10 / d;",
+        "for (int i = 0; i < n; i++) { out[i] = 10 / (d + i); }",
+        "foreach (int i in n threads) { out[i] = 100 / (i - 5 + d); }",
+        "foreach (int i in n threads) { out[i] = i / d; }",
+        "foreach (int i in n threads) { out[i] = i % (d + k[i] - k[i]); }",
+        "foreach (int i in n threads) { int x = 7; x /= d; out[i] = x; }",
+        "foreach (int i in n threads) { out[i] = divide_up(i, d); }",
+        "foreach (int i in n threads) { foreach (int j in n threads) { g[i, j] = (i + j) / (d + i + j - 3); } }",
+    };
+    for (const std::string& body : bodies) {
+        SCOPED_TRACE(body);
+        Compiled c = compile("module m;\nimport perfect;\n\nperfect void f(int n, int d, const int[n] k, int[n] out, int[n, n] g) {\n    " + body +
+                             "\n}\n");
+        Args args;
+        args.scalars["n"] = 33;
+        args.scalars["d"] = 0;
+        expect_same_fault(c, args, "division by zero");
+    }
+}
+
+TEST(LlvmEngine, SmallestIntByMinusOneIsALocatedFault) {
+    for (const std::string& body : {std::string("out[0] = m / d;"), std::string("out[0] = m % d;"),
+                                    std::string("foreach (int i in n threads) { out[i] = (m + i - i) / d; }"),
+                                    std::string("foreach (int i in n threads) { out[i] = (m + k[i] - k[i]) % (d + k[i] - k[i]); }")}) {
+        SCOPED_TRACE(body);
+        Compiled c = compile("module m;\nimport perfect;\n\nperfect void f(int n, int m, int d, const int[n] k, int[n] out) {\n    " + body + "\n}\n");
+        Args args;
+        args.scalars["n"] = 20;
+        args.scalars["m"] = std::numeric_limits<int32_t>::min();
+        args.scalars["d"] = -1;
+        expect_same_fault(c, args, "overflow");
+    }
+}
+
+TEST(LlvmEngine, IndexOutOfRangeIsALocatedFault) {
+    const std::vector<std::string> bodies = {
+        "out[n] = 1;",                                                                   // uniform store
+        "out[0] = k[n + 3];",                                                            // uniform load
+        "foreach (int i in n + 1 threads) { out[i] = 1; }",                              // linear store, tail
+        "foreach (int i in n threads) { out[i] = k[i + 1]; }",                           // linear load
+        "foreach (int i in n threads) { out[i] = k[k[i] * 10]; }",                       // gather
+        "foreach (int i in n threads) { out[k[i] * 10] = i; }",                          // scatter
+        "foreach (int i in n threads) { out[i - 1] = i; }",                              // negative
+        "foreach (int i in n threads) { int[4] t; for (int j = 0; j <= 4; j++) { t[j] = j; } out[i] = t[0]; }",
+        "foreach (int i in n threads) { foreach (int j in n threads) { g[i, j + 1] = 1; } }",  // 2-D
+        "for (int i = 0; i < n; i++) { g[i, n] = 2; }",
+    };
+    for (const std::string& body : bodies) {
+        // the second index of g: the engine names it (a binary expression
+        // at its operator), the interpreter the first index
+        size_t second = body.find("g[i, ");
+        size_t at = second == std::string::npos ? second : body.find_first_of("+n", second + 5);
+        uint32_t column = at == std::string::npos ? 0 : static_cast<uint32_t>(4 + at + 1);
+        SCOPED_TRACE(body);
+        Compiled c = compile("module m;\nimport perfect;\n\nperfect void f(int n, const int[n] k, int[n] out, int[n, n] g) {\n    " + body +
+                             "\n}\n");
+        for (int n : {1, 16, 33}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.int_low = 1;
+            args.int_high = 6;
+            expect_same_fault(c, args, "index", column);
+        }
+    }
+}
+
+// `&&` and `||` evaluate their right operand only where it decides: lanes
+// beyond n must not index out of range.
+TEST(LlvmEngine, ShortCircuitGuardsAnIndexInEveryLane) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, const float[n] a, const int[n] k, float[m] out, int[m] cnt) {
+    foreach (int i in m threads) {
+        float v = 0.0;
+        if (i < n && a[i] > 0.0) { v = a[i]; }
+        if (i >= n || a[i] < -0.5) { v = v - 1.0; }
+        if (i < n && k[i] > 2 && a[k[i]] > 0.0) { v = v + 10.0; }
+        out[i] = v;
+        int c = 0;
+        for (int j = 0; j < 5 && i + j < n; j++) { c += k[i + j]; }
+        cnt[i] = c;
+    }
+}
+)");
+    for (int n : {7, 16, 20, 100}) {
+        for (int extra : {0, 1, 9, 40}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = n + extra;
+            args.int_high = 6;
+            expect_same_results(c, args);
+        }
+    }
+}
+
+// --- power, min, max, divide_up, toInt, toFloat ------------------------------------------------
+
+TEST(LlvmEngine, IntegerPowerIsExactWithNegativeExponents) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, const int[n] base, const int[n] e, int[n] out, int[n] uni) {
+    foreach (int i in n threads) {
+        out[i] = base[i] ^ e[i];
+        uni[i] = base[3] ^ e[5] + 2 ^ 10 - (-3) ^ 3;
+    }
+    out[0] = base[1] ^ e[2];
+}
+)");
+    Args args;
+    args.scalars["n"] = 18;
+    args.arrays["base"] = {1, -1, 2, -2, 3, 1, -1, 7, -7, 2, 10, 5, -1, 1, 2, 46340, -3, 13};
+    args.arrays["e"] = {-5, -5, -1, -3, 0, 0, 31, 2, 3, 30, 9, 13, -2, -100, 0, 2, 19, 8};
+    expect_same_results(c, args);
+}
+
+// 0 ^ -1 is a division by zero for the interpreter.
+TEST(LlvmEngine, ZeroToANegativePowerIsAFault) {
+    Compiled c = compile("module m;\nimport perfect;\n\nperfect void f(int n, int z, int[n] out) {\n    out[0] = z ^ (z - 1);\n}\n");
+    Args args;
+    args.scalars["n"] = 1;
+    SKIP_KNOWN_BUG() << "bug: 0 ^ -1 is an error in the interpreter (a division by zero) but 0 in the llvm engine, without a fault";
+    expect_same_fault(c, args, "division by zero");
+}
+
+TEST(LlvmEngine, FloatPowerGivesTheInterpretersBits) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, const float[n] a, const float[n] b, const double[n] d, float[n, 7] out, double[n, 2] dout) {
+    foreach (int i in n threads) {
+        float x = a[i] * a[i] * 4.0 + 0.001;
+        out[i, 0] = x ^ b[i];
+        out[i, 1] = x ^ 4;
+        out[i, 2] = x ^ 3;
+        out[i, 3] = x ^ 0.25;
+        out[i, 4] = x ^ -2;
+        out[i, 5] = 2.0 ^ (b[i] * 10.0);
+        out[i, 6] = x ^ 1.5;
+        dout[i, 0] = (d[i] * d[i]) ^ 3.5;
+        dout[i, 1] = (d[i] * 3.0) ^ toDouble(b[i]);
+    }
+}
+)");
+    for (uint64_t seed : {1, 2, 3}) {
+        Args args;
+        args.scalars["n"] = 100;
+        args.seed = seed;
+        expect_same_results(c, args);
+    }
+}
+
+// LLVM rewrites pow(x, 2) as x * x, pow(x, 0.5) as fabs(sqrt(x)) and
+// pow(x, -1) as 1 / x: correctly rounded, which glibc's powf (the
+// interpreter's) is not always; and a NaN of the other sign for negative x.
+TEST(LlvmEngine, FloatPowerOfSmallAndNegativeNumbers) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, const float[n] a, float[n, 3] out) {
+    foreach (int i in n threads) {
+        out[i, 0] = a[i] ^ 0.5;
+        out[i, 1] = a[i] ^ -1;
+        out[i, 2] = a[i] ^ 2;
+    }
+}
+)");
+    ASSERT_TRUE(c.engine) << c.problem;
+    SKIP_KNOWN_BUG() << "bug: x ^ 2, x ^ 0.5 and x ^ -1 differ from the interpreter's powf: LLVM's library-call "
+                    "simplifier turns them into x * x, fabs(sqrt(x)) and 1 / x (x = 0x1.001p-1: x ^ 2 powf "
+                    "0x1.002002p-2, x * x 0x1.002p-2; x = 0x1.03792p-129: x ^ 0.5 powf 0x1.6c7c7ep-65, sqrt "
+                    "0x1.6c7c7cp-65; x = -1: x ^ 0.5 -nan against nan)";
+    Args args;
+    args.scalars["n"] = 5;
+    args.arrays["a"] = {0x1.001p-1, 0x1.03792p-129, 0x1.3a3d7p-128, 0x1.354134p-125, -1.0};
+    expect_same_results(c, args);
+}
+
+TEST(LlvmEngine, MinMaxDivideUpToIntToFloat) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, const int[n] a, const int[n] b, const float[n] x, const float[n] y, int[n, 6] io, float[n, 4] fo) {
+    foreach (int i in n threads) {
+        io[i, 0] = min(a[i], b[i]);
+        io[i, 1] = max(a[i], b[i] - 3);
+        io[i, 2] = divide_up(a[i], max(b[i], 0) + 1);
+        io[i, 3] = divide_up(a[i] - 3, 4);
+        io[i, 4] = toInt(min(x[i], y[i]) * 1000.0);
+        io[i, 5] = min(i, 5) + max(3, i);
+        fo[i, 0] = min(x[i], y[i]);
+        fo[i, 1] = max(x[i], y[i]);
+        fo[i, 2] = toFloat(a[i]) / 3.0;
+        fo[i, 3] = max(x[i], toFloat(a[i]));
+    }
+    io[0, 0] = divide_up(n, 16) + min(n, 3);
+}
+)");
+    for (int n : {1, 7, 17, 33}) {
+        Args args;
+        args.scalars["n"] = n;
+        args.int_low = -10;
+        args.int_high = 10;
+        args.seed = static_cast<uint64_t>(n);
+        expect_same_results(c, args);
+    }
+    // signed zeros and NaN: which operand min and max pick
+    Args args;
+    args.scalars["n"] = 6;
+    double nan = std::numeric_limits<double>::quiet_NaN();
+    args.arrays["x"] = {0.0, -0.0, nan, 1.0, nan, -1.0};
+    args.arrays["y"] = {-0.0, 0.0, 1.0, nan, nan, -1.0};
+    args.arrays["a"] = {0, 1, 2, 3, 4, 5};
+    args.arrays["b"] = {0, 1, 2, 3, 4, 5};
+    std::vector<StoragePtr> s = make_storages(*c.kernel, args);
+    // toInt of a NaN is undefined: only the float outputs are compared
+    ASSERT_TRUE(c.engine) << c.problem;
+    std::vector<StoragePtr> got = deep_copy(s);
+    ASSERT_FALSE(c.engine->run(got));
+    // min(x, y) = x < y ? x : y, max(x, y) = x < y ? y : x, as the interpreter picks
+    for (size_t i = 0; i < 6; ++i) {
+        float x = static_cast<float>(args.arrays["x"][i]), y = static_cast<float>(args.arrays["y"][i]);
+        float mn = x < y ? x : y, mx = x < y ? y : x;
+        EXPECT_EQ(std::bit_cast<uint32_t>(static_cast<float>(got[6]->cells[i * 4 + 0].f)), std::bit_cast<uint32_t>(mn)) << i;
+        EXPECT_EQ(std::bit_cast<uint32_t>(static_cast<float>(got[6]->cells[i * 4 + 1].f)), std::bit_cast<uint32_t>(mx)) << i;
+    }
+}
+
+// --- records ---------------------------------------------------------------------------------------
+
+const char* kRecordPrelude = R"(module m;
+import perfect;
+
+type P {
+    float x;
+    int k;
+    float[3] v;
+    bool on;
+    double w;
+}
+
+perfect void bump(P p, const float d) {
+    p.x = p.x + d;
+    p.v[1] = p.v[0] * d + p.v[2];
+    p.k = p.k + 1;
+    p.on = !p.on;
+    p.w = p.w * 2.0;
+}
+
+perfect float weight(const P p) {
+    return p.x * toFloat(p.k) + p.v[2];
+}
+)";
+
+TEST(LlvmEngine, RecordFieldsArraysInFieldsAndRecordParameters) {
+    // scalar code: calls with records take the foreach off vector code
+    Compiled c = compile(std::string(kRecordPrelude) + R"(
+perfect void f(int n, P[n] ps, const float[n] d, float[n] out, const P origin) {
+    foreach (int i in n threads) {
+        bump(ps[i], d[i]);
+        out[i] = weight(ps[i]) + origin.x + origin.v[i % 3];
+    }
+    P loc;
+    loc.x = 1.0;
+    loc.k = 2;
+    loc.v[0] = 3.0;
+    loc.v[1] = 4.0;
+    loc.v[2] = 5.0;
+    loc.on = true;
+    loc.w = 0.5;
+    bump(loc, 2.0);
+    out[0] = loc.x + loc.v[1] + toFloat(loc.k) + toFloat(loc.w);
+}
+)");
+    for (int n : {1, 7, 17, 33}) {
+        Args args;
+        args.scalars["n"] = n;
+        expect_same_results(c, args);
+    }
+}
+
+TEST(LlvmEngine, RecordFieldsInVectorCode) {
+    Compiled c = compile(std::string(kRecordPrelude) + R"(
+perfect void f(int n, P[n] ps, float[n] out) {
+    foreach (int i in n threads) {
+        ps[i].x = ps[i].x * 2.0 + toFloat(ps[i].k);
+        ps[i].on = ps[i].x > 0.0;
+        out[i] = ps[i].x;
+    }
+}
+)");
+    for (int n : kSizes) {
+        Args args;
+        args.scalars["n"] = n;
+        expect_same_results(c, args);
+    }
+}
+
+TEST(LlvmEngine, ArrayFieldOfARecordInVectorCode) {
+    Compiled c = compile(std::string(kRecordPrelude) + R"(
+perfect void f(int n, P[n] ps, float[n] out) {
+    foreach (int i in n threads) {
+        out[i] = ps[i].v[1];
+    }
+}
+)");
+    SKIP_KNOWN_BUG() << "bug: `out[i] = ps[i].v[1]` in vector code is invalid IR (a load from a vector of pointers: "
+                    "apply_indices takes the shape of the field's index, not of the record's place)";
+    Args args;
+    args.scalars["n"] = 33;
+    expect_same_results(c, args);
+}
+
+TEST(LlvmEngine, RecordCopyInVectorCode) {
+    Compiled c = compile(std::string(kRecordPrelude) + R"(
+perfect void f(int n, const P[n] ps, P[n] out) {
+    foreach (int i in n threads) {
+        out[i] = ps[i];
+    }
+}
+)");
+    ASSERT_TRUE(c.engine) << c.problem;
+    SKIP_KNOWN_BUG() << "bug: `out[i] = ps[i]` for records in vector code copies the first lane's element only "
+                    "(copy_record memcpy's one element at the linear place)";
+    for (int n : {1, 17, 33}) {
+        Args args;
+        args.scalars["n"] = n;
+        expect_same_results(c, args);
+    }
+}
+
+TEST(LlvmEngine, RecordCopyInScalarCode) {
+    Compiled c = compile(std::string(kRecordPrelude) + R"(
+perfect void f(int n, const P[n] ps, P[n] out) {
+    for (int i = 0; i < n; i++) {
+        P t = ps[n - 1 - i];
+        out[i] = t;
+    }
+}
+)");
+    for (int n : {1, 7, 33}) {
+        Args args;
+        args.scalars["n"] = n;
+        expect_same_results(c, args);
+    }
+}
+
+TEST(LlvmEngine, LibraryComplexNumbers) {
+    Compiled c = compile(R"(module m;
+import perfect;
+import lib.math.complex;
+
+perfect void f(int n, Complex[n] c, const Complex[n] a, const Complex[n] b) {
+    foreach (int i in n threads) {
+        Complex t;
+        Complex u;
+        mul(t, a[i], b[i]);
+        add(u, t, a[i]);
+        assign(c[i], u);
+    }
+}
+)");
+    for (int n : {1, 16, 17, 100}) {
+        Args args;
+        args.scalars["n"] = n;
+        expect_same_results(c, args);
+    }
+}
+
+// --- views and swaps -------------------------------------------------------------------------------
+
+TEST(LlvmEngine, ViewsOfArrays) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, const float[n, m] a as float[n * m] flat, float[n * m] out as float[n, m] out2,
+               float[n] rows) {
+    foreach (int i in n threads) {
+        foreach (int j in m threads) {
+            out2[i, j] = flat[i * m + j] * 2.0;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        float s = 0.0;
+        for (int j = 0; j < m; j++) { s += flat[i * m + j] - a[i, j] * 0.5; }
+        rows[i] = s;
+    }
+    a as float[m, n] turned;
+    if (n > 1 && m > 1) { rows[1] = turned[1, 1]; }
+    float[6] t as float[2, 3] t2;
+    for (int k = 0; k < 6; k++) { t[k] = toFloat(k); }
+    t as float[3, 2] t3;
+    if (n > 0 && m > 0) { out[0] = t2[1, 2] + t3[2, 0]; }
+}
+)");
+    for (int n : {1, 3, 17}) {
+        for (int m : {1, 16, 33}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = m;
+            expect_same_results(c, args);
+        }
+    }
+}
+
+TEST(LlvmEngine, WholeArraySwapAndElementSwap) {
+    // double buffering: a time step loop swaps the two buffers
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int steps, float[n] a, float[n] b, float[n][2] g, float[n] rest) {
+    for (int t = 0; t < steps; t++) {
+        foreach (int i in n threads) {
+            float left = 0.0;
+            if (i > 0) { left = a[i - 1]; }
+            b[i] = (a[i] + left) * 0.5;
+        }
+        a <=> b;
+    }
+    for (int i = 0; i + 1 < n; i += 2) {
+        g[i][0] <=> g[i + 1][1];
+        g[i] <=> g[i + 1];
+    }
+    float[4] x;
+    float[4] y;
+    for (int k = 0; k < 4; k++) { x[k] = toFloat(k); y[k] = toFloat(10 * k); }
+    x <=> y;
+    x[0] <=> y[3];
+    if (n > 1) { rest[0] = x[0] + x[1] * 2.0 + y[3]; rest[1] = y[0]; }
+}
+)");
+    for (int steps : {0, 1, 2, 5}) {
+        for (int n : {1, 16, 33}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["steps"] = steps;
+            expect_same_results(c, args);
+        }
+    }
+}
+
+// After `a <=> b` the interpreter's view `a2` (a second form of a's
+// declaration) still names a's first storage.
+TEST(LlvmEngine, AViewKeepsItsStorageAcrossASwap) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, float[n] out) {
+    float[4] a as float[2, 2] a2;
+    float[4] b;
+    for (int k = 0; k < 4; k++) { a[k] = 1.0; b[k] = 2.0; }
+    a <=> b;
+    out[0] = a2[0, 0];
+    out[1] = a[0];
+}
+)");
+    ASSERT_TRUE(c.engine) << c.problem;
+    SKIP_KNOWN_BUG() << "bug: the llvm engine's view a2 follows the swap (it shares a's pointer slot); the interpreter's "
+                    "keeps a's first storage (out[0] 2 against 1)";
+    Args args;
+    args.scalars["n"] = 2;
+    expect_same_results(c, args);
+}
+
+// --- local arrays ---------------------------------------------------------------------------------
+
+TEST(LlvmEngine, LocalArraysStartZeroed) {
+    // small (stack), large (heap), of a parameter's size (heap), and one
+    // declared in a loop, zeroed again on every iteration
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, float[n, 5] out) {
+    foreach (int i in n threads) {
+        int[8] small;
+        float[5000] large;
+        double[n] sized;
+        bool[3] flags;
+        float again = 0.0;
+        for (int r = 0; r < 3; r++) {
+            float[4] fresh;
+            again += fresh[r];
+            fresh[r] = 7.0;
+        }
+        out[i, 0] = toFloat(small[i % 8]);
+        out[i, 1] = large[4999 - i % 5000];
+        out[i, 2] = toFloat(sized[n - 1 - i]);
+        if (flags[i % 3]) { out[i, 3] = 1.0; } else { out[i, 3] = 0.0; }
+        out[i, 4] = again;
+    }
+}
+)");
+    ASSERT_TRUE(c.engine) << c.problem;
+    for (int n : {1, 17, 40}) {
+        Args args;
+        args.scalars["n"] = n;
+        std::vector<double> v = engine_values(c, args, 1);
+        EXPECT_EQ(v, std::vector<double>(static_cast<size_t>(n) * 5, 0.0)) << n;
+    }
+}
+
+TEST(LlvmEngine, LocalArraysWrittenThenRead) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, const float[n] a, float[n] out, float[n] heap) {
+    foreach (int i in n threads) {
+        float[4] t;
+        for (int k = 0; k < 4; k++) { t[k] = a[(i + k) % n]; }
+        out[i] = t[0] + t[1] * t[2] - t[3];
+        float[n] big;
+        for (int k = 0; k < n; k++) { big[k] = a[k] * toFloat(i); }
+        float s = 0.0;
+        for (int k = n - 1; k >= 0; k--) { s += big[k]; }
+        heap[i] = s;
+    }
+    float[4096] stack;
+    for (int k = 0; k < 4096; k++) { stack[k] = toFloat(k); }
+    if (n > 0) { out[0] = stack[4095] + stack[n - 1]; }
+}
+)");
+    for (int n : {1, 7, 16, 33, 100}) {
+        Args args;
+        args.scalars["n"] = n;
+        expect_same_results(c, args);
+    }
+}
+
+TEST(LlvmEngine, ZeroSizedArrays) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, const float[n, m] a, float[m] out, float[n] rows) {
+    float[m] t;
+    foreach (int i in n threads) {
+        float s = 0.0;
+        for (int j = 0; j < m; j++) { s += a[i, j]; }
+        rows[i] = s;
+    }
+    foreach (int j in m threads) { out[j] = 1.0; }
+    for (int j = 0; j < m; j++) { t[j] = out[j]; }
+}
+)");
+    for (auto [n, m] : std::vector<std::pair<int, int>>{{0, 0}, {0, 5}, {5, 0}, {1, 0}, {0, 1}}) {
+        Args args;
+        args.scalars["n"] = n;
+        args.scalars["m"] = m;
+        expect_same_results(c, args);
+    }
+}
+
+// --- device functions --------------------------------------------------------------------------------
+
+TEST(LlvmEngine, DeviceFunctions) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void inc(int x, const int by) {
+    x = x + by;
+}
+
+perfect int fact(const int k) {
+    if (k <= 1) { return 1; }
+    return k * fact(k - 1);
+}
+
+perfect int fib(const int k) {
+    if (k < 2) { return k; }
+    return fib(k - 1) + fib(k - 2);
+}
+
+perfect float dot(int n, const float[n] x, const float[n] y) {
+    float s = 0.0;
+    for (int k = 0; k < n; k++) { s += x[k] * y[k]; }
+    return s;
+}
+
+perfect void scale(int n, float[n] x, const float by) {
+    for (int k = 0; k < n; k++) { x[k] = x[k] * by; }
+}
+
+perfect float poly(const float x) {
+    return x * x * 3.0 - x + 0.25;
+}
+
+perfect void f(int n, int m, float[n][m] a, const float[m] b, int[n] k, float[n] out, int count) {
+    foreach (int i in n threads) {
+        scale(m, a[i], 0.5);
+        out[i] = dot(m, a[i], b) + poly(b[0]);
+        int mine = k[i];
+        inc(mine, 3);
+        inc(k[i], mine + fact(i % 8) + fib(i % 12));
+    }
+    foreach (int i in n threads) {
+        out[i] = out[i] + poly(out[i]) + toFloat(fact(i % 6));
+    }
+    inc(count, n);
+}
+)");
+    for (int n : {1, 7, 17, 33}) {
+        for (int m : {1, 5, 16}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = m;
+            args.scalars["count"] = 5;
+            expect_same_results(c, args);
+        }
+    }
+}
+
+// --- lib.math ---------------------------------------------------------------------------------------
+
+TEST(LlvmEngine, MathFunctionsGiveTheInterpretersBits) {
+    const std::vector<std::string> unary = {"sqrt", "rsqrt", "exp", "exp2", "log",  "log2", "fabs",
+                                            "floor", "ceil", "sin", "cos", "tan", "tanh", "erf"};
+    std::string body;
+    for (size_t k = 0; k < unary.size(); ++k) body += fmt::format("        out[i, {}] = {}(x[i] * s);\n", k, unary[k]);
+    body += fmt::format("        out[i, {}] = fmin(x[i], y[i]);\n", unary.size());
+    body += fmt::format("        out[i, {}] = fmax(x[i], y[i] * s);\n", unary.size() + 1);
+    std::string kernel_level;
+    for (size_t k = 0; k < unary.size(); ++k) kernel_level += fmt::format("    top[{}] = {}(x[0] * s + 0.5);\n", k, unary[k]);
+    Compiled c = compile(fmt::format(R"(module m;
+import perfect;
+import lib.math;
+
+perfect void f(int n, float s, const float[n] x, const float[n] y, float[n, {}] out, float[{}] top) {{
+    foreach (int i in n threads) {{
+{}    }}
+{}}}
+)",
+                                     unary.size() + 2, unary.size(), body, kernel_level));
+    for (double s : {1.0, 10.0, 100.0}) {
+        for (int n : {1, 17, 100}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["s"] = s;
+            args.seed = static_cast<uint64_t>(n * 7 + static_cast<int>(s));
+            expect_same_results(c, args);
+        }
+    }
+    // special values: signed zeros, infinities, NaN, subnormals, negatives
+    Args args;
+    args.scalars["n"] = 12;
+    args.scalars["s"] = 1.0;
+    double inf = std::numeric_limits<double>::infinity();
+    double nan = std::numeric_limits<double>::quiet_NaN();
+    args.arrays["x"] = {0.0, -0.0, inf, -inf, nan, 1e-40, -1e-40, -1.0, 88.8, -104.0, 1e30, 0.5};
+    args.arrays["y"] = {-1.0, 1.0, nan, 1.0, 2.0, -inf, inf, -1.0, nan, 3.0, -1e30, 0.5};
+    expect_same_results(c, args);
+    // fmin and fmax of zeros of both signs
+    args.arrays["y"] = {-0.0, 0.0, nan, 1.0, 2.0, -inf, inf, -1.0, nan, 3.0, -1e30, 0.5};
+    SKIP_KNOWN_BUG() << "bug: fmin(0.0, -0.0) is -0 in the interpreter (std::fmin) but +0 in the llvm engine "
+                    "(llvm.minnum may return either zero); fmax likewise";
+    expect_same_results(c, args);
+}
+
+// --- atomics ----------------------------------------------------------------------------------------
+
+TEST(LlvmEngine, AtomicsFromManyUnits) {
+    // float sums of small integers are exact in any order
+    Compiled c = compile(R"(module m;
+import perfect;
+import lib.atomics;
+
+perfect void f(int n, int bins, const int[n] v, int[bins] hist, float[bins] fhist, main float sum, main int count) {
+    foreach (int i in n threads) {
+        int b = v[i] % bins;
+        atomicAddInt(hist[b], 1);
+        atomicAdd(fhist[b], toFloat(v[i]));
+        atomicAdd(sum, 1.0);
+        atomicAddInt(count, v[i]);
+    }
+}
+)");
+    for (int n : {0, 1, 17, 1000}) {
+        for (int bins : {1, 3, 16}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["bins"] = bins;
+            args.scalars["sum"] = 2;
+            args.scalars["count"] = -4;
+            args.int_high = 50;
+            args.arrays["fhist"] = std::vector<double>(static_cast<size_t>(bins), 0.0);
+            expect_same_results(c, args);
+        }
+    }
+}
+
+// --- foreach nests at perfect ---------------------------------------------------------------------
+
+// An innermost body with lane-varying ifs, lane-varying trip counts, a
+// linear variable, gathers, a uniform read and integer work.
+const char* kBody1D = R"(module m;
+import perfect;
+
+perfect void f(int n, const float[n] a, const int[n] k, float[n] out, int[n] iout) {
+    foreach (int i in n threads) {
+        float x = a[i];
+        if (x > 0.0) {
+            x = x * 2.0;
+        } else {
+            if (x < -0.5) { x = -x; } else { x = x + 1.0; }
+        }
+        int trips = k[i];
+        float s = 0.0;
+        for (int j = 0; j < trips; j++) {
+            s += a[(i + j) % n];
+        }
+        int next = i + 1;
+        if (next < n) { s = s - a[next] * 0.5; }
+        out[i] = x + s + a[0];
+        iout[i] = i * 3 + trips - k[n - 1 - i] + next % 4;
+    }
+}
+)";
+
+TEST(LlvmEngine, OneDimensionalNestAtEverySize) {
+    Compiled c = compile(kBody1D);
+    for (int n : kSizes) {
+        Args args;
+        args.scalars["n"] = n;
+        args.seed = static_cast<uint64_t>(n) + 1;
+        expect_same_results(c, args);
+    }
+}
+
+TEST(LlvmEngine, TwoDimensionalNestAtEverySize) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, const float[n, m] a, const int[m] k, float[n, m] out, float[n] rowsum) {
+    foreach (int i in n threads) {
+        foreach (int j in m threads) {
+            float v = a[i, j];
+            if (j % 3 == 0 && v > 0.0) { v = v * 10.0; }
+            float s = 0.0;
+            for (int t = 0; t < k[j]; t++) { s += a[i, (j + t) % m]; }
+            out[i, j] = v + s;
+            if (j == 0) {
+                float r = 0.0;
+                for (int t = 0; t < m; t++) { r += a[i, t]; }
+                rowsum[i] = r;
+            }
+        }
+    }
+}
+)");
+    for (int n : {0, 1, 7, 16, 17}) {
+        for (int m : kSizes) {
+            if (n * m > 20000) continue;
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = m;
+            args.seed = static_cast<uint64_t>(n * 1000 + m);
+            expect_same_results(c, args);
+        }
+    }
+}
+
+TEST(LlvmEngine, ThreeDimensionalNestAtEverySize) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, int p, const float[n, m, p] a, float[n, m, p] out, int[n, m, p] where) {
+    foreach (int i in n threads) {
+        foreach (int j in m threads) {
+            foreach (int k in p threads) {
+                float v = a[i, j, k];
+                if (k > 0) { v = v + a[i, j, k - 1]; }
+                if (i + 1 < n && j + 1 < m) { v = v - a[i + 1, j + 1, k]; }
+                out[i, j, k] = v;
+                where[i, j, k] = (i * m + j) * p + k;
+            }
+        }
+    }
+}
+)");
+    for (int n : {0, 1, 3}) {
+        for (int m : {1, 7, 17}) {
+            for (int p : kSizes) {
+                if (n * m * p > 20000) continue;
+                Args args;
+                args.scalars["n"] = n;
+                args.scalars["m"] = m;
+                args.scalars["p"] = p;
+                expect_same_results(c, args);
+            }
+        }
+    }
+}
+
+// A reduction in a nested loop, written by one lane (`if (j == 0)`), and a
+// varying value stored at a uniform index by exactly one lane.
+TEST(LlvmEngine, ReductionsWrittenByOneLane) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, const float[n, m] a, float[n] out, int[n] last, float[n] mine) {
+    foreach (int i in n threads) {
+        foreach (int j in m threads) {
+            float s = 0.0;
+            for (int t = 0; t < m; t++) { s += a[i, t]; }
+            if (j == 0) { out[i] = s; }
+            if (j == m - 1) { last[i] = j; }
+            if (j == i % m) { mine[i] = a[i, j] + toFloat(j); }
+        }
+    }
+}
+)");
+    for (int n : {1, 7, 33}) {
+        for (int m : {1, 2, 15, 16, 17, 100}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = m;
+            expect_same_results(c, args);
+        }
+    }
+}
+
+TEST(LlvmEngine, DoublesInVectorCode) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, const double[n] a, const double[n] b, double[n] out, double[n] acc) {
+    foreach (int i in n threads) {
+        double x = a[i] * b[i] + 1.0 / (a[i] + 3.0);
+        if (x > 0.25) { x = x * x; }
+        double s = 0.0;
+        for (int k = 0; k < i % 9; k++) { s += b[k % n] * toDouble(k); }
+        out[i] = x;
+        acc[i] = s + toDouble(toFloat(x));
+    }
+}
+)");
+    for (int n : kSizes) {
+        Args args;
+        args.scalars["n"] = n;
+        expect_same_results(c, args);
+    }
+}
+
+TEST(LlvmEngine, BoolsAndBytesInVectorCode) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, const bool[n] q, const byte[n] b, bool[n] oq, byte[n] ob, int[n] oi) {
+    foreach (int i in n threads) {
+        bool t = q[i] && b[i] > 100 || !q[(i + 1) % n];
+        oq[i] = t;
+        byte x = b[i];
+        x = x + 200;
+        x = x * 3;
+        ob[i] = x;
+        byte y = 0;
+        for (int k = 0; k < 40; k++) { y = y + b[i]; }
+        if (t) { oi[i] = y; } else { oi[i] = -y; }
+    }
+}
+)");
+    for (int n : kSizes) {
+        if (n == 0) continue;
+        Args args;
+        args.scalars["n"] = n;
+        args.seed = static_cast<uint64_t>(n) * 3;
+        expect_same_results(c, args);
+    }
+}
+
+// int parameters used as floats and doubles, and conversions of the index.
+TEST(LlvmEngine, IntParametersUsedAsFloats) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int scale, float[n] out, double[n] dout) {
+    float s = scale;
+    foreach (int i in n threads) {
+        out[i] = s * toFloat(i) / toFloat(n) + scale;
+        dout[i] = toDouble(i) / n + toDouble(scale) * 0.1;
+    }
+}
+)");
+    for (int n : {1, 7, 100}) {
+        for (int scale : {-3, 0, 1000}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["scale"] = scale;
+            expect_same_results(c, args);
+        }
+    }
+}
+
+// C converts the int to float before `float + int`; the interpreter adds
+// the exact int in double precision and rounds once (Value.cpp, binary).
+TEST(LlvmEngine, FloatPlusAnIntThatFloatsCannotHold) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int big, const float[n] a, float[n] out, bool[n] gt) {
+    foreach (int i in n threads) {
+        out[i] = a[i] + big;
+        gt[i] = big > 16777216.0;
+    }
+}
+)");
+    ASSERT_TRUE(c.engine) << c.problem;
+    SKIP_KNOWN_BUG() << "interpreter bug: float + int computes in double without converting the int to float "
+                    "(0.5 + 16777217: interpreter 16777218, C and the engine 16777216; 16777217 > 16777216.0 is "
+                    "true in the interpreter, false in C)";
+    Args args;
+    args.scalars["n"] = 1;
+    args.scalars["big"] = 16777217;
+    args.arrays["a"] = {0.5};
+    expect_same_results(c, args);
+}
+
+TEST(LlvmEngine, ForeachOverNoUnitsOrANegativeCount) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, float[n] out) {
+    foreach (int i in m threads) {
+        out[0] = 1.0;
+    }
+    foreach (int i in n threads) {
+        foreach (int j in m threads) {
+            out[i] = 2.0;
+        }
+    }
+    for (int t = 0; t < 2; t++) {
+        foreach (int i in m - n threads) { out[i] = 3.0; }
+    }
+}
+)");
+    for (int m : {0, -1, -1000}) {
+        Args args;
+        args.scalars["n"] = 5;
+        args.scalars["m"] = m;
+        expect_same_results(c, args);
+    }
+}
+
+// A nest of six foreach loops, and loops and ifs nested deep inside one.
+TEST(LlvmEngine, VeryDeepNests) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int[n, 3, 2, 3, 2, 5] out, int[n] deep) {
+    foreach (int a in n threads) {
+        foreach (int b in 3 threads) {
+            foreach (int c in 2 threads) {
+                foreach (int d in 3 threads) {
+                    foreach (int e in 2 threads) {
+                        foreach (int g in 5 threads) {
+                            out[a, b, c, d, e, g] = ((((a * 3 + b) * 2 + c) * 3 + d) * 2 + e) * 5 + g;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    foreach (int a in n threads) {
+        int s = 0;
+        for (int i = 0; i < 3; i++) {
+            for (int j = 0; j < a % 4; j++) {
+                if (i != j) {
+                    for (int k = 0; k < 2; k++) {
+                        if ((a + k) % 2 == 0) {
+                            for (int l = i; l < 3; l++) {
+                                if (l > j || a > 5) { s += i * 1000 + j * 100 + k * 10 + l; } else { s -= 1; }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        deep[a] = s;
+    }
+}
+)");
+    for (int n : {0, 1, 17, 33}) {
+        Args args;
+        args.scalars["n"] = n;
+        expect_same_results(c, args);
+    }
+}
+
+// --- x86_avx2: threads and vectors ----------------------------------------------------------------
+
+TEST(LlvmEngine, ThreadsAndVectorsAtX86) {
+    Compiled c = compile(R"(module m;
+import x86_avx2;
+
+x86_avx2 void f(int n, int m, int v, const float[n, m] a, float[n, m] out, double[n] dsum, int[n, v] lanes) {
+    foreach (int i in n threads) {
+        foreach (int t in divide_up(m, 8) threads) {
+            foreach (int w in 8 vectors) {
+                int j = t * 8 + w;
+                if (j < m) {
+                    out[i, j] = a[i, j] * 2.0 + toFloat(w);
+                }
+            }
+        }
+    }
+    foreach (int i in n threads) {
+        foreach (int w in 8 vectors) {
+            if (w == 0) {
+                double s = 0.0;
+                for (int j = 0; j < m; j++) { s += toDouble(a[i, j]); }
+                dsum[i] = s;
+            }
+        }
+        foreach (int w in v vectors) {
+            lanes[i, w] = w * 10 + i;
+        }
+    }
+}
+)");
+    for (int n : {0, 1, 7, 33}) {
+        for (int m : {0, 1, 7, 8, 9, 16, 100}) {
+            for (int v : {0, 1, 5, 8, 13, 16}) {
+                Args args;
+                args.scalars["n"] = n;
+                args.scalars["m"] = m;
+                args.scalars["v"] = v;
+                expect_same_results(c, args);
+            }
+        }
+    }
+}
+
+// --- gpu levels: barriers and lock-step -----------------------------------------------------------
+
+TEST(LlvmEngine, TreeReductionWithBarriersInALoop) {
+    Compiled c = compile(R"(module m;
+import gpu;
+
+gpu void f(int n, int nb, const dev float[n] src, dev float[nb] out) {
+    foreach (int b in nb blocks) {
+        local float[64] part;
+        foreach (int t in 64 threads) {
+            int i = b * 64 + t;
+            if (i < n) { part[t] = src[i]; } else { part[t] = 0.0; }
+            barrier(local);
+            for (int s = 32; s > 0; s = s / 2) {
+                if (t < s) { part[t] = part[t] + part[t + s]; }
+                barrier(local);
+            }
+            if (t == 0) { out[b] = part[0]; }
+        }
+    }
+}
+)");
+    for (int n : {1, 7, 64, 65, 100, 1000}) {
+        Args args;
+        args.scalars["n"] = n;
+        args.scalars["nb"] = (n + 63) / 64;
+        expect_same_results(c, args);
+    }
+}
+
+TEST(LlvmEngine, TiledMatmulWithTwoDimensionalThreads) {
+    Compiled c = compile(R"(module m;
+import gpu;
+
+gpu void f(int n, dev float[n, n] c, const dev float[n, n] a, const dev float[n, n] b) {
+    foreach (int bi in divide_up(n, 4) blocks) {
+        foreach (int bj in divide_up(n, 4) blocks) {
+            local float[4, 4] ta;
+            local float[4, 4] tb;
+            foreach (int ti in 4 threads) {
+                foreach (int tj in 4 threads) {
+                    int i = bi * 4 + ti;
+                    int j = bj * 4 + tj;
+                    float sum = 0.0;
+                    for (int kt = 0; kt < divide_up(n, 4); kt++) {
+                        int ka = kt * 4 + tj;
+                        int kb = kt * 4 + ti;
+                        if (i < n && ka < n) { ta[ti, tj] = a[i, ka]; } else { ta[ti, tj] = 0.0; }
+                        if (kb < n && j < n) { tb[ti, tj] = b[kb, j]; } else { tb[ti, tj] = 0.0; }
+                        barrier(local);
+                        for (int k = 0; k < 4; k++) { sum += ta[ti, k] * tb[k, tj]; }
+                        barrier(local);
+                    }
+                    if (i < n && j < n) { c[i, j] = sum; }
+                }
+            }
+        }
+    }
+}
+)");
+    for (int n : {1, 4, 7, 17, 33}) {
+        Args args;
+        args.scalars["n"] = n;
+        expect_same_results(c, args);
+    }
+}
+
+// Statements before a nested foreach over threads, per-thread arrays and
+// scalars that live across barriers.
+TEST(LlvmEngine, PerThreadValuesAcrossBarriers) {
+    Compiled c = compile(R"(module m;
+import gpu;
+
+gpu void f(int nb, const dev float[nb, 32] src, dev float[nb, 32] out, dev int[nb, 32] iout) {
+    foreach (int b in nb blocks) {
+        local float[32] sh;
+        local int[32] order;
+        foreach (int t in 32 threads) {
+            float[3] mine;
+            int twice = t * 2;
+            mine[0] = src[b, t];
+            mine[1] = mine[0] * 2.0;
+            sh[t] = mine[0];
+            order[t] = 31 - t;
+            barrier(local);
+            mine[2] = sh[(t + 1) % 32];
+            int other = order[t];
+            barrier(local);
+            sh[t] = mine[2] * 0.5;
+            barrier(local);
+            out[b, t] = mine[0] + mine[1] + mine[2] + sh[other];
+            iout[b, t] = twice + other;
+        }
+    }
+}
+)");
+    for (int nb : {1, 2, 5}) {
+        Args args;
+        args.scalars["nb"] = nb;
+        expect_same_results(c, args);
+    }
+}
+
+TEST(LlvmEngine, SharedMemoryBarrierAtHopper) {
+    Compiled c = compile(R"(module m;
+import hopper;
+
+hopper void f(int nb, const global float[nb, 64] src, global float[nb, 64] out) {
+    foreach (int b in nb blocks) {
+        shared float[64] s;
+        foreach (int w in 2 warps) {
+            foreach (int t in 32 threads) {
+                int me = w * 32 + t;
+                s[me] = src[b, me];
+                barrier(shared);
+                out[b, me] = s[63 - me] + s[(me + 1) % 64];
+            }
+        }
+    }
+}
+)");
+    for (int nb : {1, 3}) {
+        Args args;
+        args.scalars["nb"] = nb;
+        expect_same_results(c, args);
+    }
+}
+
+// A barrier over `main` at perfect: all units of the kernel in lock-step.
+TEST(LlvmEngine, KernelWideBarrierAtPerfect) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, float[n] a, float[n] out) {
+    foreach (int i in n threads) {
+        a[i] = a[i] * 2.0;
+        barrier(main);
+        out[i] = a[(i + 1) % n] + a[i];
+    }
+}
+)");
+    for (int n : {1, 7, 33}) {
+        Args args;
+        args.scalars["n"] = n;
+        expect_same_results(c, args);
+    }
+}
+
+TEST(LlvmEngine, GpuKernelWithoutBarriers) {
+    Compiled c = compile(R"(module m;
+import gpu;
+
+gpu void f(int n, const dev float[n] a, dev float[n] out) {
+    foreach (int b in divide_up(n, 32) blocks) {
+        foreach (int t in 32 threads) {
+            int i = b * 32 + t;
+            if (i < n) { out[i] = a[i] * toFloat(t) + toFloat(b); }
+        }
+    }
+}
+)");
+    for (int n : kSizes) {
+        Args args;
+        args.scalars["n"] = n;
+        expect_same_results(c, args);
+    }
+}
+
+TEST(LlvmEngine, ABarrierInACalledFunctionIsALocatedError) {
+    Compiled c = compile(R"(module m;
+import gpu;
+
+gpu void sync(local float[32] s, const int t) {
+    s[t] = 1.0;
+    barrier(local);
+}
+
+gpu void f(int nb, dev float[nb, 32] out) {
+    foreach (int b in nb blocks) {
+        local float[32] s;
+        foreach (int t in 32 threads) {
+            sync(s, t);
+            out[b, t] = s[(t + 1) % 32];
+        }
+    }
+}
+)");
+    EXPECT_FALSE(c.engine);
+    EXPECT_THAT(c.problem, HasSubstr("t.mcl:13:13: error"));
+    EXPECT_THAT(c.problem, HasSubstr("barrier"));
+}
+
+// --- the example applications --------------------------------------------------------------------------
+
+TEST(LlvmEngine, ExampleMatmulVersionsMatchTheInterpreter) {
+    for (const char* file : {"matmul/matmul.mcl", "matmul/matmul_gpu.mcl", "matmul/matmul_gpu_v1.mcl",
+                             "matmul/matmul_hopper.mcl", "matmul/matmul_x86_avx2.mcl"}) {
+        SCOPED_TRACE(file);
+        Compiled c;
+        c.checked = mcpl::testing::check_files({std::string(MCL_EXAMPLES_DIR) + "/" + file}, {MCL_EXAMPLES_DIR});
+        mcpl::testing::expect_clean(c.checked);
+        c.kernel = find_kernel(c.checked, "matmul");
+        ASSERT_TRUE(c.kernel);
+        std::string error;
+        c.engine = CompiledKernel::compile(*c.kernel, *c.checked.library, {}, *c.checked.diags, error);
+        ASSERT_TRUE(c.engine) << c.checked.text() << error;
+        for (auto [n, m, p] : std::vector<std::array<int, 3>>{{1, 1, 1}, {7, 9, 5}, {17, 33, 16}}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = m;
+            args.scalars["p"] = p;
+            expect_same_results(c, args);
+        }
+    }
+}
+
+// A kernel compiled once runs many times, at different sizes.
+TEST(LlvmEngine, OneCompiledKernelRunsAtManySizes) {
+    Compiled c = compile(kBody1D);
+    for (int round = 0; round < 3; ++round)
+        for (int n : {33, 1, 100, 7}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.seed = static_cast<uint64_t>(round * 100 + n);
+            expect_same_results(c, args);
+        }
+    // a fault in one run does not stay for the next
+    Compiled d = compile("module m;\nimport perfect;\n\nperfect void f(int n, int[n] out) {\n    out[n] = 1;\n}\n");
+    ASSERT_TRUE(d.engine) << d.problem;
+    Args bad;
+    bad.scalars["n"] = 3;
+    std::vector<StoragePtr> s = make_storages(*d.kernel, bad);
+    EXPECT_TRUE(d.engine->run(s));
+    Compiled e = compile("module m;\nimport perfect;\n\nperfect void f(int n, int[n] out) {\n    out[n - 1] = 1;\n}\n");
+    ASSERT_TRUE(e.engine) << e.problem;
+    s = make_storages(*e.kernel, bad);
+    EXPECT_FALSE(e.engine->run(s));
+}
+
+}  // namespace
+}  // namespace mcl::backends::llvmir

@@ -14,7 +14,9 @@
 # version of the six applications through the llvm and the cpp backends in
 # one program each (build/bench/<app>/<app>_llvm_bench), the llvm thread pool
 # (MCL_NUM_THREADS) and OpenMP (OMP_NUM_THREADS) at the same thread count,
-# MCL_BENCH_LLVM_REPETITIONS times (default 7) in random interleaved order;
+# MCL_BENCH_LLVM_REPETITIONS times (default 7) in random interleaved order,
+# then again at one thread as a cross-check (5 times; MCL_BENCH_LLVM_SINGLE=0
+# skips it);
 # the llvm engine's compile latency per example (build/bench/llvm/
 # compile_latency, 5 repetitions, and `mclc run` itself 3 times per example);
 # and writes the section "llvm backend" of bench/RESULTS.md
@@ -66,6 +68,18 @@ for app in matmul gesummv convolution spmv histogram blackscholes; do
     --benchmark_out="$llvm_out/${app}_llvm_bench.json" --benchmark_out_format=json
   apps+=("$llvm_out/${app}_llvm_bench.json")
 done
+single=()
+if [ "${MCL_BENCH_LLVM_SINGLE:-1}" != 0 ] && [ "$threads" != 1 ]; then
+  mkdir -p "$llvm_out/single"
+  for app in matmul gesummv convolution spmv histogram blackscholes; do
+    echo "== ${app}_llvm_bench at one thread (5 repetitions, interleaved)"
+    OMP_NUM_THREADS=1 MCL_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 build/bench/$app/${app}_llvm_bench \
+      --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
+      --benchmark_display_aggregates_only=true --benchmark_format=console \
+      --benchmark_out="$llvm_out/single/${app}_llvm_bench.json" --benchmark_out_format=json
+    single+=("$llvm_out/single/${app}_llvm_bench.json")
+  done
+fi
 uptime | sed 's/.*load average: //' >> "$llvm_out/load.txt"
 echo "== compile_latency"
 build/bench/llvm/compile_latency --benchmark_repetitions=5 --benchmark_display_aggregates_only=true \
@@ -79,5 +93,5 @@ for file in $(cd examples && find . -name '*.mcl' | sed 's|^\./||' | sort); do
     [ -n "$seconds" ] && echo "$file $seconds" >> "$llvm_out/mclc_run_compile.txt"
   done
 done
-python3 bench/llvm/report.py bench/RESULTS.md --apps "${apps[@]}" --latency "$llvm_out/compile_latency.json" \
+python3 bench/llvm/report.py bench/RESULTS.md --apps "${apps[@]}" ${single[@]+--apps-single "${single[@]}"} --latency "$llvm_out/compile_latency.json" \
   --cold "$llvm_out/mclc_run_compile.txt" --load "$llvm_out/load.txt" --state "$llvm_out/state.txt"

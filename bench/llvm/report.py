@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""bench/llvm/report.py RESULTS.md --apps APP.json... --latency LATENCY.json
+"""bench/llvm/report.py RESULTS.md --apps APP.json... [--apps-single APP.json...]
+       --latency LATENCY.json
        [--cold COLD.txt] [--load LOAD.txt] [--state STATE.txt]
 
 Writes the "llvm backend" section of bench/RESULTS.md (between the markers
@@ -14,6 +15,7 @@ bench/llvm's compile_latency, run with --benchmark_repetitions (bench/run.sh):
   range of the ratios of repetition i of the one to repetition i of the
   other, and the ratio of the best times;
 - llvm against OpenBLAS (matmul, gesummv): time_openblas / time_llvm;
+- the same two at one thread (--apps-single), as a cross-check;
 - compile latency per example and kernel: the median wall time of
   CompiledKernel::compile with its range, its CPU time, the phases, and, from
   COLD.txt ("<file> <seconds>" lines from `mclc run`, which prints `compile:
@@ -115,6 +117,39 @@ def ratio_cells(base, llvm):
     return median, rng, best
 
 
+def versus_tables(md, versus_cpp, versus_blas, goals):
+    """Appends the llvm-against-cpp and the llvm-against-OpenBLAS tables to md;
+    the versions below 1.0 and the ratio of matmul at perfect."""
+    below = []
+    matmul_perfect = None
+    md += ["| application | version | size | cpp (ms) | llvm (ms) | ratio cpp/llvm | per-rep range | best |"
+           + (" >= 1.0 |" if goals else ""),
+           "|---|---|---|---|---|---|---|---|" + ("---|" if goals else "")]
+    for app, variant, label, cpp, llvm in versus_cpp:
+        median, rng, best = ratio_cells(cpp, llvm)
+        ok = median >= 1.0
+        if not ok:
+            below.append(f"{app} {variant} ({label}): {median:.2f}")
+        if app == "matmul" and variant == "mcl_perfect":
+            matmul_perfect = median
+        md.append(f"| {app} | {variant} | {label} | {ms(statistics.median(cpp.values()))} ({span(cpp.values())}) | "
+                  f"{ms(statistics.median(llvm.values()))} ({span(llvm.values())}) | **{median:.2f}** | {rng} | "
+                  f"{best:.2f} |" + (f" {'yes' if ok else 'NO'} |" if goals else ""))
+    md.append("")
+    if versus_blas:
+        md += ["llvm against OpenBLAS (same program, same repetitions; ratio = time_openblas / time_llvm, 1 is as "
+               "fast as OpenBLAS):", "",
+               "| application | version | size | OpenBLAS (ms) | llvm (ms) | ratio OpenBLAS/llvm | per-rep range | best |",
+               "|---|---|---|---|---|---|---|---|"]
+        for app, variant, label, blas, llvm in versus_blas:
+            median, rng, best = ratio_cells(blas, llvm)
+            md.append(f"| {app} | {variant} | {label} | {ms(statistics.median(blas.values()))} "
+                      f"({span(blas.values())}) | {ms(statistics.median(llvm.values()))} ({span(llvm.values())}) | "
+                      f"**{median:.2f}** | {rng} | {best:.2f} |")
+        md.append("")
+    return below, matmul_perfect
+
+
 def latency_rows(path, cold):
     # (file, kernel) -> lists over repetitions
     rows = OrderedDict()
@@ -149,6 +184,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("results")
     parser.add_argument("--apps", nargs="+", default=[])
+    parser.add_argument("--apps-single", nargs="+", default=[], help="the same programs run at one thread")
     parser.add_argument("--latency", required=True)
     parser.add_argument("--cold")
     parser.add_argument("--load")
@@ -187,32 +223,18 @@ def main():
     if errors:
         md += ["**Failed (not timed):** " + "; ".join(errors), ""]
 
-    below = []
-    matmul_perfect = None
-    md += ["| application | version | size | cpp (ms) | llvm (ms) | ratio cpp/llvm | per-rep range | best | >= 1.0 |",
-           "|---|---|---|---|---|---|---|---|---|"]
-    for app, variant, label, cpp, llvm in versus_cpp:
-        median, rng, best = ratio_cells(cpp, llvm)
-        ok = median >= 1.0
-        if not ok:
-            below.append(f"{app} {variant} ({label}): {median:.2f}")
-        if app == "matmul" and variant == "mcl_perfect":
-            matmul_perfect = median
-        md.append(f"| {app} | {variant} | {label} | {ms(statistics.median(cpp.values()))} ({span(cpp.values())}) | "
-                  f"{ms(statistics.median(llvm.values()))} ({span(llvm.values())}) | **{median:.2f}** | {rng} | "
-                  f"{best:.2f} | {'yes' if ok else 'NO'} |")
-    md.append("")
-    if versus_blas:
-        md += ["llvm against OpenBLAS (same program, same repetitions; ratio = time_openblas / time_llvm, 1 is as "
-               "fast as OpenBLAS):", "",
-               "| application | version | size | OpenBLAS (ms) | llvm (ms) | ratio OpenBLAS/llvm | per-rep range | best |",
-               "|---|---|---|---|---|---|---|---|"]
-        for app, variant, label, blas, llvm in versus_blas:
-            median, rng, best = ratio_cells(blas, llvm)
-            md.append(f"| {app} | {variant} | {label} | {ms(statistics.median(blas.values()))} "
-                      f"({span(blas.values())}) | {ms(statistics.median(llvm.values()))} ({span(llvm.values())}) | "
-                      f"**{median:.2f}** | {rng} | {best:.2f} |")
-        md.append("")
+    below, matmul_perfect = versus_tables(md, versus_cpp, versus_blas, goals=True)
+    if args.apps_single:
+        errors = []
+        single_cpp, single_blas = app_tables(args.apps_single, errors)
+        md += ["### The same at one thread", "",
+               "The same programs with OMP_NUM_THREADS = MCL_NUM_THREADS = OPENBLAS_NUM_THREADS = 1: the code each "
+               "backend generates, without the two thread runtimes (OpenMP's static schedule and spinning workers, "
+               "the llvm pool's dynamic chunks), which react differently when the machine's cores are shared. A "
+               "cross-check of the table above, not the goal's measurement.", ""]
+        if errors:
+            md += ["**Failed (not timed):** " + "; ".join(errors), ""]
+        versus_tables(md, single_cpp, single_blas, goals=False)
 
     rows, cold_times, latency_errors = latency_rows(args.latency, args.cold)
     slow = []

@@ -58,6 +58,14 @@ add_test(NAME cli.llvm_backend.gen_files.complexmul
          COMMAND ${LLVM_CLI}/llvm_gen_files.sh $<TARGET_FILE:mclc> ${LLVM_EXAMPLES}/complexmul/complexmul.mcl
                  complexmul complexmul)
 
+# Known bug: a kernel that calls another kernel with a bool parameter is
+# invalid IR for the backend ("Call parameter type does not match function
+# signature"); verify shows it as `skip ... refused`. Disabled until fixed.
+add_test(NAME cli.llvm_backend.kernel_calls_kernel
+         COMMAND ${LLVM_CLI}/llvm_gen_files.sh $<TARGET_FILE:mclc> ${LLVM_CLI}/llvm/kernel_calls_kernel.mcl
+                 kernel_calls_kernel h)
+set_tests_properties(cli.llvm_backend.kernel_calls_kernel PROPERTIES DISABLED TRUE)
+
 # Every example application, its reference and every refined version,
 # verified with the llvm engine at each level and the llvm backend at
 # x86_avx2. Sizes 1, 7, 33 and 100; matmul without 100 (a 100 x 102 x 104

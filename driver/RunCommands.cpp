@@ -167,17 +167,23 @@ std::map<std::string, std::string> configured_leaves(const FrontendOptions& opti
 // located error. `compile_seconds` gets the time of lowering, O3 and code
 // generation.
 std::string run_llvm_engine(Session& session, const mcpl::Function& kernel, std::vector<KernelData*> runs,
-                            double* compile_seconds = nullptr, const std::string& ir_file = "") {
+                            std::string* compile_note = nullptr, const std::string& ir_file = "") {
 #ifdef MCL_WITH_LLVM
     std::string error;
     size_t diagnostics_before = session.diags.diagnostics().size();
-    auto compiled = backends::llvmir::CompiledKernel::compile(kernel, session.library, {}, session.diags, error);
+    backends::llvmir::EngineOptions options;
+    options.keep_ir = !ir_file.empty();
+    auto compiled = backends::llvmir::CompiledKernel::compile(kernel, session.library, options, session.diags, error);
     if (!compiled) {
         const auto& all = session.diags.diagnostics();
         if (all.size() > diagnostics_before) return session.diags.format_text(all[diagnostics_before]);
         return "llvm engine: " + error;
     }
-    if (compile_seconds) *compile_seconds = compiled->times().total();
+    if (compile_note) {
+        const backends::llvmir::CompileTimes& t = compiled->times();
+        *compile_note = fmt::format("compile: {:.3f} s (lower {:.3f}, optimize {:.3f}, generate {:.3f})\n", t.total(),
+                                    t.lower, t.optimize, t.generate);
+    }
     if (!ir_file.empty()) {
         std::ofstream ir(ir_file);
         ir << compiled->optimized_ir();
@@ -187,7 +193,7 @@ std::string run_llvm_engine(Session& session, const mcpl::Function& kernel, std:
         if (auto fault = compiled->run(data->storages)) return located(session, *fault);
     return "";
 #else
-    (void)session, (void)kernel, (void)runs, (void)compile_seconds, (void)ir_file;
+    (void)session, (void)kernel, (void)runs, (void)compile_note, (void)ir_file;
     return "this mclc was built without LLVM";
 #endif
 }
@@ -235,15 +241,13 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
     std::string engine = "interpreter";
     std::string compile_note;
     if (run.backend.empty() && engine_name == "llvm") {
-        double compile_seconds = 0;
         start = std::chrono::steady_clock::now();
-        std::string problem = run_llvm_engine(*loaded->session, kernel, {&data}, &compile_seconds, run.emit_llvm);
+        std::string problem = run_llvm_engine(*loaded->session, kernel, {&data}, &compile_note, run.emit_llvm);
         if (!problem.empty()) {
             err << problem;
             return 1;
         }
         engine = "llvm engine";
-        compile_note = fmt::format("compile: {:.3f} s\n", compile_seconds);
     } else if (run.backend.empty()) {
         interpret::InterpretOptions io;
         io.seed = run.execution.seed;

@@ -164,9 +164,10 @@ std::unique_ptr<CompiledKernel> CompiledKernel::compile(const mcpl::Function& ke
     optimize(*module, *machine, options.fast_math);
     times.optimize = seconds_since(start);
     std::string ir;
-    llvm::raw_string_ostream ir_stream(ir);
-    module->print(ir_stream, nullptr);
-    ir_stream.flush();
+    if (options.keep_ir) {
+        llvm::raw_string_ostream ir_stream(ir);
+        module->print(ir_stream, nullptr);
+    }
 
     start = std::chrono::steady_clock::now();
     std::string entry_symbol = lowered.kernels.front().entry_symbol;

@@ -32,6 +32,7 @@ namespace mcl::backends::llvmir {
 struct EngineOptions {
     bool checks = true;      // faults instead of undefined behaviour
     bool fast_math = false;  // contraction and reassociation allowed
+    bool keep_ir = false;    // keep the optimized IR as text (optimized_ir())
 };
 
 // Seconds spent in each phase of compile().
@@ -50,7 +51,8 @@ public:
     std::optional<interpret::InterpretError> run(const std::vector<interpret::StoragePtr>& storages) const;
 
     const CompileTimes& times() const { return times_; }
-    // The optimized IR, for inspection (`mclc run --emit-llvm`).
+    // The optimized IR, for inspection (`mclc run --emit-llvm`), when
+    // EngineOptions::keep_ir asked for it.
     const std::string& optimized_ir() const { return ir_; }
 
     struct Impl;

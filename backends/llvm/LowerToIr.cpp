@@ -108,6 +108,7 @@ struct FunctionState {
     std::map<const BasicDecl*, Binding> env;
     std::vector<std::vector<llvm::Value*>> heap_scopes;  // arrays to free at the end of each open block
     std::vector<UnitDimension> units;                    // lock-step dimensions, outermost first
+    llvm::AllocaInst* fault = nullptr;                   // the first fault of this call (checks)
     int foreach_depth = 0;
     bool in_lockstep = false;
 };
@@ -234,16 +235,36 @@ private:
         return static_cast<int>(lowered_.fault_sites.size() - 1);
     }
 
-    // Calls mcl_llvm_fault(code, site) when `bad` (an i1) holds.
+    // Records a fault (code and site) when `bad` (an i1) holds and none was
+    // recorded in this call of the function yet; report_faults passes it on
+    // to mcl_llvm_fault when the function returns. Selects, not branches:
+    // checked code keeps its shape, and compiles quickly.
     void fault_if(llvm::Value* bad, int code, SourceLocation at) {
+        if (!state_->fault) {
+            llvm::IRBuilder<> entry(state_->entry, state_->entry->begin());
+            state_->fault = entry.CreateAlloca(builder_.getInt64Ty(), nullptr, "fault");
+            entry.CreateStore(i64(0), state_->fault);
+        }
+        llvm::Value* recorded = builder_.CreateLoad(builder_.getInt64Ty(), state_->fault);
+        llvm::Value* first = builder_.CreateAnd(bad, builder_.CreateICmpEQ(recorded, i64(0)));
+        uint64_t fault = (static_cast<uint64_t>(code) << 32) | static_cast<uint32_t>(fault_site(at));
+        builder_.CreateStore(builder_.CreateSelect(first, builder_.getInt64(fault), recorded), state_->fault);
+    }
+
+    // Before a return: the fault this call recorded, if any, to the runtime.
+    void report_faults() {
+        if (!state_->fault) return;
         llvm::Function* fn = state_->function;
-        llvm::BasicBlock* fault = llvm::BasicBlock::Create(context_, "fault", fn);
-        llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "checked", fn);
-        builder_.CreateCondBr(bad, fault, next, llvm::MDBuilder(context_).createBranchWeights(1, 1 << 20));
-        builder_.SetInsertPoint(fault);
+        llvm::Value* recorded = builder_.CreateLoad(builder_.getInt64Ty(), state_->fault);
+        llvm::BasicBlock* report = llvm::BasicBlock::Create(context_, "fault", fn);
+        llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "return", fn);
+        builder_.CreateCondBr(builder_.CreateICmpNE(recorded, i64(0)), report, next,
+                              llvm::MDBuilder(context_).createBranchWeights(1, 1 << 20));
+        builder_.SetInsertPoint(report);
         llvm::FunctionCallee callee = module_.getOrInsertFunction(
             "mcl_llvm_fault", builder_.getVoidTy(), builder_.getInt32Ty(), builder_.getInt32Ty());
-        builder_.CreateCall(callee, {i32(code), i32(fault_site(at))});
+        builder_.CreateCall(callee, {builder_.CreateTrunc(builder_.CreateLShr(recorded, i64(32)), builder_.getInt32Ty()),
+                                     builder_.CreateTrunc(recorded, builder_.getInt32Ty())});
         builder_.CreateBr(next);
         builder_.SetInsertPoint(next);
     }
@@ -312,6 +333,7 @@ private:
         for (const auto& s : f.body->body) stmt(*s);
         if (!builder_.GetInsertBlock()->getTerminator()) {
             free_heap_scopes(0);
+            report_faults();
             llvm::Type* result = state.function->getReturnType();
             if (result->isVoidTy()) builder_.CreateRetVoid();
             else builder_.CreateRet(llvm::Constant::getNullValue(result));
@@ -688,6 +710,11 @@ private:
         std::vector<llvm::Value*> rest(place.rest.begin() + static_cast<long>(indices.size()), place.rest.end());
         if (!rest.empty()) offset = scale_offset(*offset, product(rest));
         place.rest = std::move(rest);
+        if (place.shape == Shape::Varying) {
+            // a field of per-lane records: one pointer per lane already
+            place.address = builder_.CreateGEP(place.memory, base, offset->shape == Shape::Linear ? widen(*offset) : offset->v);
+            return;
+        }
         place.shape = offset->shape;
         // A vector of offsets gives a vector of pointers; a scalar (the first
         // lane's, when linear) one pointer.
@@ -1075,8 +1102,10 @@ private:
     // The C library's name of a math function, or libdevice's on a GPU.
     std::string math_function(const std::string& c_name) const { return options_.grid ? "__nv_" + c_name : c_name; }
 
-    // Calls `fn` once (uniform arguments) or once per active lane.
-    Val per_lane_call(llvm::FunctionCallee fn, const std::vector<Val>& args, Primitive result) {
+    // Calls `fn` once (uniform arguments) or once per lane: per active lane
+    // when `guarded` (a user function may fault or loop on an inactive
+    // lane's values), else for every lane without a branch.
+    Val per_lane_call(llvm::FunctionCallee fn, const std::vector<Val>& args, Primitive result, bool guarded = true) {
         bool uniform = std::all_of(args.begin(), args.end(), [](const Val& a) { return a.shape == Shape::Uniform; });
         if (uniform) {
             std::vector<llvm::Value*> values;
@@ -1086,6 +1115,15 @@ private:
         std::vector<llvm::Value*> lanes;
         for (const Val& a : args) lanes.push_back(widen(a));
         llvm::Type* rt = fn.getFunctionType()->getReturnType();
+        if (!guarded && !rt->isVoidTy()) {
+            llvm::Value* out = llvm::PoisonValue::get(vector_of(rt));
+            for (int lane = 0; lane < width_; ++lane) {
+                std::vector<llvm::Value*> values;
+                for (llvm::Value* l : lanes) values.push_back(builder_.CreateExtractElement(l, static_cast<uint64_t>(lane)));
+                out = builder_.CreateInsertElement(out, builder_.CreateCall(fn, values), static_cast<uint64_t>(lane));
+            }
+            return {out, Shape::Varying, result};
+        }
         llvm::Value* out = rt->isVoidTy() ? nullptr : llvm::Constant::getNullValue(vector_of(rt));
         llvm::AllocaInst* slot = out ? entry_alloca(vector_of(rt), "lanes") : nullptr;
         if (slot) builder_.CreateStore(out, slot);
@@ -1183,10 +1221,19 @@ private:
             llvm::Value* root = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0].v);
             return {builder_.CreateFDiv(llvm::ConstantFP::get(root->getType(), 1.0), root), shape, Primitive::Float};
         }
+        // On the CPU LLVM's intrinsics become calls of the C library's
+        // functions, lane by lane in vector code: no lane is guarded, since
+        // they are pure and defined for every input.
+        static const std::map<std::string, llvm::Intrinsic::ID> libm_intrinsics = {
+            {"exp", llvm::Intrinsic::exp}, {"exp2", llvm::Intrinsic::exp2}, {"log", llvm::Intrinsic::log},
+            {"log2", llvm::Intrinsic::log2}, {"sin", llvm::Intrinsic::sin}, {"cos", llvm::Intrinsic::cos},
+        };
+        if (auto found = libm_intrinsics.find(c); found != libm_intrinsics.end() && !options_.grid && args.size() == 1)
+            return {builder_.CreateUnaryIntrinsic(found->second, args[0].v), shape, Primitive::Float};
         static const std::set<std::string> libm = {"exp", "exp2", "log", "log2", "sin", "cos", "tan", "tanh", "erf"};
         if (libm.count(c) && args.size() == 1) {
             llvm::FunctionCallee fn = module_.getOrInsertFunction(math_function(c + "f"), builder_.getFloatTy(), builder_.getFloatTy());
-            return per_lane_call(fn, args, Primitive::Float);
+            return per_lane_call(fn, args, Primitive::Float, false);
         }
         unsupported(e.location, fmt::format("the library function '{}'", c));
         return {llvm::ConstantFP::get(builder_.getFloatTy(), 0.0), Shape::Uniform, Primitive::Float};
@@ -1351,6 +1398,7 @@ private:
             else result = value_as(*s.value, primitive_of(rt)).v;
         }
         free_heap_scopes(0);
+        report_faults();
         if (state_->function->getReturnType()->isVoidTy()) builder_.CreateRetVoid();
         else builder_.CreateRet(result ? result : llvm::Constant::getNullValue(state_->function->getReturnType()));
     }
@@ -2045,6 +2093,7 @@ private:
         builder_.CreateStore(builder_.CreateAdd(builder_.CreateLoad(builder_.getInt64Ty(), item), i64(1)), item);
         set_loop_metadata(builder_.CreateBr(loop), group);
         builder_.SetInsertPoint(done);
+        report_faults();
         builder_.CreateRetVoid();
         in_parallel_ = was_parallel;
         state_ = outer;

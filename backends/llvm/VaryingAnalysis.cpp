@@ -104,6 +104,29 @@ private:
         });
     }
 
+    // Whether `body` reads an array at an index that differs between lanes
+    // other than linearly (a gather).
+    bool gathers(const Stmt& body) const {
+        bool found = false;
+        mcpl::for_each_stmt(body, [&](const Stmt& s) {
+            mcpl::for_each_own_expr(s, [&](const Expr& e) {
+                mcpl::for_each_var(e, [&](const Expr& v) {
+                    for (const mcpl::VarPart& part : v.var) {
+                        std::vector<const Expr*> indices;
+                        for (const auto& group : part.indices)
+                            for (const auto& index : group) indices.push_back(index.get());
+                        // contiguous only when the last index alone is linear
+                        for (size_t k = 0; k < indices.size(); ++k) {
+                            Shape shape = expression_shape(*indices[k], info_);
+                            if (shape == Shape::Varying || (shape == Shape::Linear && k + 1 < indices.size())) found = true;
+                        }
+                    }
+                });
+            });
+        });
+        return found;
+    }
+
     void declare(const Decl& d, int depth) {
         const mcpl::Type& t = d.forms.front().resolved_type;
         if (t.is_array() || t.record || d.forms.size() > 1) {
@@ -150,7 +173,14 @@ private:
         }
         case Stmt::Kind::For: {
             declare(*s.decl, depth);
-            int inner = depth + (expression_shape(*s.condition, info_) != Shape::Uniform ? 1 : 0);
+            bool varying_trips = expression_shape(*s.condition, info_) != Shape::Uniform;
+            if (varying_trips && gathers(*s.loop_body)) {
+                // every lane would wait for the longest trip, gathering one
+                // element at a time (spmv's rows): a scalar loop per unit is faster
+                refuse("a loop whose trip count differs between units and that reads memory lane by lane");
+                return;
+            }
+            int inner = depth + (varying_trips ? 1 : 0);
             walk(*s.loop_body, inner);
             walk(*s.step, inner);
             return;

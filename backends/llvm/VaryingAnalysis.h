@@ -18,10 +18,13 @@
 //   variable varying, unless the variable is declared under that condition
 //   too (it then lives only in the lanes that took it). The analysis iterates to a fixed point, so values
 //   carried around loops are classified correctly.
-//   It also says whether the body can be vector code at all: it may not
-//   declare arrays or records, swap, make views, return, call a user
-//   function that writes through a parameter or takes an array, or use
-//   atomics. Such a body is left as a scalar loop marked parallel.
+//   It also says whether the body should be vector code at all: it may not
+//   hold a loop whose trip count differs between units and that gathers
+//   (the lanes would all wait for the longest, reading element by element),
+//   and it can not declare arrays or records, swap,
+//   make views, return, call a user function that writes through a
+//   parameter or takes an array, or use atomics. Such a body is left as a
+//   scalar loop marked parallel.
 // Guarantees: a variable classified Uniform has the same value in every
 //   lane at every point of the body; Linear ones are assigned exactly once,
 //   at their declaration, under control that every lane shares.

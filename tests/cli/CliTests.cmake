@@ -183,7 +183,7 @@ mclc_test(feedback_zero_params 0 "analysis stopped: .*division by zero"
 # are caught with the element, the version and the engine named.
 set(MATMUL ${CMAKE_SOURCE_DIR}/examples/matmul)
 set(VERIFY_INPUTS ${INPUTS}/mcpl/verify)
-mclc_test(run_interpreter 0 "^matmul \\(interpreter, n=5 m=35 p=37, seed 1\\)\\nc: 175 elements, sum -?[0-9.]+\\ntime: " run ${MATMUL}/matmul.mcl --param n=5)
+mclc_test(run_interpreter 0 "^matmul \\(interpreter, n=5 m=35 p=37, seed 1\\)\\nc: 175 elements, sum -?[0-9.]+\\ntime: " run ${MATMUL}/matmul.mcl --param n=5 --engine interp)
 mclc_test(run_cpp 0 "^matmul \\(cpp at x86_avx2, n=5 m=35 p=37, seed 1\\)\\nc: 175 elements" run ${MATMUL}/matmul.mcl --param n=5 --backend cpp --target x86_avx2)
 mclc_test(run_unknown_param 2 "'zz' is not a scalar parameter of kernel 'matmul'" run ${MATMUL}/matmul.mcl --param zz=5)
 mclc_test(run_param_not_a_number 2 "--param n: '5x' is not a number" run ${MATMUL}/matmul.mcl --param n=5x)
@@ -191,7 +191,8 @@ mclc_test(run_param_not_an_int 2 "--param n: '2.5' is not an int" run ${MATMUL}/
 mclc_test(run_negative_size 1 "matmul.mcl:[0-9]+:[0-9]+: error: array size is negative \\(-3\\)" run ${MATMUL}/matmul.mcl --param n=-3)
 mclc_test(run_unknown_kernel 2 "has no kernel 'matmull'.*did you mean 'matmul'" run ${MATMUL}/matmul.mcl --kernel matmull)
 mclc_test(run_backend_without_target 2 "--backend and --target go together" run ${MATMUL}/matmul.mcl --backend cpp)
-mclc_test(run_index_out_of_range 1 "bad_index.mcl:9:15: error: index 0 of 'out' is 33, outside 0..32" run ${VERIFY_INPUTS}/bad_index.mcl)
+mclc_test(run_index_out_of_range 1 "bad_index.mcl:9:15: error: index 0 of 'out' is 33, outside 0..32" run ${VERIFY_INPUTS}/bad_index.mcl --engine interp)
+mclc_test(run_index_out_of_range_llvm 1 "bad_index.mcl:9:15: error: index outside the array's extent \\(llvm engine\\)" run ${VERIFY_INPUTS}/bad_index.mcl)
 mclc_test(verify_unrunnable_backend 2 "backend 'cuda' cannot run here" verify ${MATMUL}/matmul.mcl --backends cuda)
 mclc_test(verify_catches_off_by_one 1 "(?s)FAIL +[^\\n]*matmul_gpu_off_by_one.mcl: opencl at hopper: at n=7 m=9 p=11: c\\[[0-9]+,[0-9]+\\] = [^\\n]*, the reference gives .*\\n[0-9]+ ok, [1-9][0-9]* failed"
           verify ${MATMUL}/matmul.mcl ${VERIFY_INPUTS}/matmul_gpu_off_by_one.mcl --targets hopper --backends opencl --sizes 7)

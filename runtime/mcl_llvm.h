@@ -32,6 +32,8 @@ enum mcl_llvm_fault_code : int32_t {
     mcl_llvm_fault_division_by_zero = 1,
     mcl_llvm_fault_division_overflow = 2,  // INT_MIN / -1 and its remainder
     mcl_llvm_fault_index_out_of_range = 3,
+    mcl_llvm_fault_negative_size = 4,      // an array declared with a negative extent
+    mcl_llvm_fault_call_depth = 5,         // calls nested deeper than the engine allows
 };
 
 extern "C" {

@@ -113,6 +113,8 @@ std::string fault_message(int32_t code) {
     case mcl_llvm_fault_division_by_zero: return "integer division by zero";
     case mcl_llvm_fault_division_overflow: return "signed integer overflow in a division (the smallest int divided by -1)";
     case mcl_llvm_fault_index_out_of_range: return "index outside the array's extent";
+    case mcl_llvm_fault_negative_size: return "array size is negative";
+    case mcl_llvm_fault_call_depth: return "calls nested deeper than the llvm engine allows (1000)";
     default: return fmt::format("fault {} in generated code", code);
     }
 }

@@ -35,6 +35,10 @@ namespace {
 constexpr int kFaultDivisionByZero = mcl_llvm_fault_division_by_zero;
 constexpr int kFaultDivisionOverflow = mcl_llvm_fault_division_overflow;
 constexpr int kFaultIndex = mcl_llvm_fault_index_out_of_range;
+constexpr int kFaultNegativeSize = mcl_llvm_fault_negative_size;
+constexpr int kFaultCallDepth = mcl_llvm_fault_call_depth;
+// With checks, calls nest at most this deep (the interpreter's limit too).
+constexpr int kMaxCallDepth = 1000;
 constexpr int kNoBarrier = 1 << 30;
 // Local arrays of at most this many bytes live on the stack (the cpp
 // backend keeps 4096 floats there); larger ones, or ones of a size known
@@ -109,6 +113,7 @@ struct FunctionState {
     std::vector<std::vector<llvm::Value*>> heap_scopes;  // arrays to free at the end of each open block
     std::vector<UnitDimension> units;                    // lock-step dimensions, outermost first
     llvm::AllocaInst* fault = nullptr;                   // the first fault of this call (checks)
+    llvm::Value* depth = nullptr;                        // the call depth of a device function (checks)
     int foreach_depth = 0;
     bool in_lockstep = false;
 };
@@ -239,19 +244,34 @@ private:
     // recorded in this call of the function yet; report_faults passes it on
     // to mcl_llvm_fault when the function returns. Selects, not branches:
     // checked code keeps its shape, and compiles quickly.
-    void fault_if(llvm::Value* bad, int code, SourceLocation at) {
+    llvm::AllocaInst* fault_slot() {
         if (!state_->fault) {
             llvm::IRBuilder<> entry(state_->entry, state_->entry->begin());
             state_->fault = entry.CreateAlloca(builder_.getInt64Ty(), nullptr, "fault");
             entry.CreateStore(i64(0), state_->fault);
         }
-        llvm::Value* recorded = builder_.CreateLoad(builder_.getInt64Ty(), state_->fault);
+        return state_->fault;
+    }
+
+    void fault_if(llvm::Value* bad, int code, SourceLocation at) {
+        llvm::Value* recorded = builder_.CreateLoad(builder_.getInt64Ty(), fault_slot());
         llvm::Value* first = builder_.CreateAnd(bad, builder_.CreateICmpEQ(recorded, i64(0)));
         uint64_t fault = (static_cast<uint64_t>(code) << 32) | static_cast<uint32_t>(fault_site(at));
         builder_.CreateStore(builder_.CreateSelect(first, builder_.getInt64(fault), recorded), state_->fault);
     }
 
-    // Before a return: the fault this call recorded, if any, to the runtime.
+    // With checks, a loop ends once a fault is recorded: its values may no
+    // longer bring it to an end. Branches to `done` then, else to `next`.
+    void leave_loop_after_fault(llvm::BasicBlock* done) {
+        if (!options_.checks) return;
+        llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "unfaulted", state_->function);
+        llvm::Value* faulted = builder_.CreateICmpNE(builder_.CreateLoad(builder_.getInt64Ty(), fault_slot()), i64(0));
+        builder_.CreateCondBr(faulted, done, next, llvm::MDBuilder(context_).createBranchWeights(1, 1 << 20));
+        builder_.SetInsertPoint(next);
+    }
+
+    // Before a return or a call: the fault this call recorded, if any, to the
+    // runtime (which keeps the first it hears of).
     void report_faults() {
         if (!state_->fault) return;
         llvm::Function* fn = state_->function;
@@ -286,6 +306,8 @@ private:
                              : kernel       ? memory_type(t)
                                             : register_type(primitive_of(t)));
         }
+        // with checks, a device function takes its call depth last
+        if (!kernel && options_.checks) params.push_back(builder_.getInt32Ty());
         llvm::Type* result = f.resolved_return_type.record ? memory_type(f.resolved_return_type)
                                                             : register_type(primitive_of(f.resolved_return_type));
         if (f.resolved_return_type.is_void() || f.resolved_return_type.is_array()) result = builder_.getVoidTy();
@@ -328,8 +350,10 @@ private:
         FunctionState* outer = state_;
         state_ = &state;
         builder_.SetInsertPoint(state.entry);
-        bind_parameters(f, *state.function, state.function->getLinkage() == llvm::Function::ExternalLinkage);
+        bool kernel = state.function->getLinkage() == llvm::Function::ExternalLinkage;
+        bind_parameters(f, *state.function, kernel);
         state.heap_scopes.emplace_back();
+        if (!kernel && options_.checks) limit_call_depth(f);
         for (const auto& s : f.body->body) stmt(*s);
         if (!builder_.GetInsertBlock()->getTerminator()) {
             free_heap_scopes(0);
@@ -339,6 +363,23 @@ private:
             else builder_.CreateRet(llvm::Constant::getNullValue(result));
         }
         state_ = outer;
+    }
+
+    // Calls nested deeper than kMaxCallDepth fault and return at once
+    // (unbounded recursion would overflow the stack).
+    void limit_call_depth(const Function& f) {
+        state_->depth = state_->function->getArg(static_cast<unsigned>(f.params.size()));
+        llvm::Value* too_deep = builder_.CreateICmpSGT(state_->depth, i32(kMaxCallDepth));
+        fault_if(too_deep, kFaultCallDepth, f.location);
+        llvm::BasicBlock* back = llvm::BasicBlock::Create(context_, "too.deep", state_->function);
+        llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "body", state_->function);
+        builder_.CreateCondBr(too_deep, back, body, llvm::MDBuilder(context_).createBranchWeights(1, 1 << 20));
+        builder_.SetInsertPoint(back);
+        report_faults();
+        llvm::Type* result = state_->function->getReturnType();
+        if (result->isVoidTy()) builder_.CreateRetVoid();
+        else builder_.CreateRet(llvm::Constant::getNullValue(result));
+        builder_.SetInsertPoint(body);
     }
 
     // Binds `f`'s parameters to the first arguments of `fn` (a kernel's
@@ -597,10 +638,20 @@ private:
 
     // --- bindings ---------------------------------------------------------------------------
 
+    // The extents of a declared array type; with checks a negative one
+    // faults and counts as 0.
     std::vector<llvm::Value*> extents_of(const TypeExpr& type) {
         std::vector<llvm::Value*> out;
         for (const auto& group : type.dimensions)
-            for (const auto& extent : group) out.push_back(builder_.CreateSExt(uniform_int(*extent), builder_.getInt64Ty()));
+            for (const auto& extent : group) {
+                llvm::Value* n = builder_.CreateSExt(uniform_int(*extent), builder_.getInt64Ty());
+                if (options_.checks && !llvm::isa<llvm::ConstantInt>(n)) {
+                    llvm::Value* negative = builder_.CreateICmpSLT(n, i64(0));
+                    fault_if(negative, kFaultNegativeSize, extent->location);
+                    n = builder_.CreateSelect(negative, i64(0), n);
+                }
+                out.push_back(n);
+            }
         return out;
     }
 
@@ -610,11 +661,17 @@ private:
         return p;
     }
 
+    // A second shape of `of`'s storage: the storage it has now, whatever a
+    // later whole-array swap gives `of` (as the interpreter binds views).
     void bind_view(const Binding& of, const BasicDecl& form) {
         Binding view = of;
         view.extents = extents_of(form.type);
         view.element = form.resolved_type.element();
         view.memory = memory_type(form.resolved_type);
+        if (of.is_array && of.unit_depth < 0) {
+            view.storage = entry_alloca(builder_.getPtrTy(), form.name + ".data");
+            builder_.CreateStore(builder_.CreateLoad(builder_.getPtrTy(), of.storage), view.storage);
+        }
         state_->env[&form] = view;
     }
 
@@ -1044,22 +1101,22 @@ private:
             a = convert(a, Primitive::Int);
             b = convert(b, Primitive::Int);
             unify(a, b);
-            return convert(per_lane_call(integer_power(), {a, b}, Primitive::Int), result);
+            if (options_.checks) {
+                // 0 ^ -k divides by zero (Value.h)
+                llvm::Value* zero = llvm::Constant::getNullValue(a.v->getType());
+                llvm::Value* bad = builder_.CreateAnd(builder_.CreateICmpEQ(a.v, zero), builder_.CreateICmpSLT(b.v, zero));
+                fault_if(bad->getType()->isVectorTy() ? any_lane(and_mask(bad)) : bad, kFaultDivisionByZero, e.location);
+            }
+            return convert(per_lane_call(integer_power(), {a, b}, Primitive::Int, false), result);
         }
         Primitive type = common_type(a.type, b.type) == Primitive::Double || result == Primitive::Double ? Primitive::Double
                                                                                                          : Primitive::Float;
         a = convert(a, type);
         b = convert(b, type);
         unify(a, b);
-        llvm::Value* r;
-        if (options_.grid) {
-            llvm::Type* t = register_type(type);
-            r = builder_.CreateCall(module_.getOrInsertFunction(math_function(type == Primitive::Double ? "pow" : "powf"), t, t, t),
-                                    {a.v, b.v});
-        } else {
-            r = builder_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a.v, b.v);
-        }
-        return convert({r, a.shape, type}, result);
+        Val r = per_lane_call(math_call(type == Primitive::Double ? "pow" : "powf", 2, register_type(type)), {a, b}, type,
+                              false);
+        return convert(r, result);
     }
 
     // int mcl.ipow(int base, int exponent): exact powers (a negative
@@ -1099,8 +1156,18 @@ private:
         return fn;
     }
 
-    // The C library's name of a math function, or libdevice's on a GPU.
-    std::string math_function(const std::string& c_name) const { return options_.grid ? "__nv_" + c_name : c_name; }
+    // The C library's math function `c_name` (libdevice's on a GPU) of
+    // `arity` arguments of `type`. Calls of it are marked nobuiltin: LLVM's
+    // library-call simplifier would otherwise turn powf(x, 2) into x * x and
+    // exp2f(x) into other code, whose last bits differ from the library's
+    // (and the interpreter's, which calls the library).
+    llvm::FunctionCallee math_call(const std::string& c_name, int arity, llvm::Type* type) {
+        std::string name = options_.grid ? "__nv_" + c_name : c_name;
+        std::vector<llvm::Type*> params(static_cast<size_t>(arity), type);
+        llvm::FunctionCallee fn = module_.getOrInsertFunction(name, llvm::FunctionType::get(type, params, false));
+        if (auto* f = llvm::dyn_cast<llvm::Function>(fn.getCallee())) f->addFnAttr(llvm::Attribute::NoBuiltin);
+        return fn;
+    }
 
     // Calls `fn` once (uniform arguments) or once per lane: per active lane
     // when `guarded` (a user function may fault or loop on an inactive
@@ -1209,9 +1276,17 @@ private:
         Shape shape = args.empty() ? Shape::Uniform : args[0].shape;
         static const std::map<std::string, llvm::Intrinsic::ID> exact = {
             {"sqrt", llvm::Intrinsic::sqrt},   {"fabs", llvm::Intrinsic::fabs},     {"floor", llvm::Intrinsic::floor},
-            {"ceil", llvm::Intrinsic::ceil},   {"fmin", llvm::Intrinsic::minnum},   {"fmax", llvm::Intrinsic::maxnum},
-            {"fma", llvm::Intrinsic::fma},
+            {"ceil", llvm::Intrinsic::ceil},   {"fma", llvm::Intrinsic::fma},
         };
+        if ((c == "fmin" || c == "fmax") && args.size() == 2) {
+            // as the C library computes them (x86's minss/maxss): y where
+            // x is not strictly smaller (larger), x where y is NaN; so the
+            // sign of a zero result is the interpreter's
+            llvm::Value *x = args[0].v, *y = args[1].v;
+            llvm::Value* x_wins = c == "fmin" ? builder_.CreateFCmpOLT(x, y) : builder_.CreateFCmpOGT(x, y);
+            llvm::Value* r = builder_.CreateSelect(x_wins, x, y);
+            return {builder_.CreateSelect(builder_.CreateFCmpUNO(y, y), x, r), shape, Primitive::Float};
+        }
         if (auto found = exact.find(c); found != exact.end()) {
             std::vector<llvm::Value*> values;
             for (const Val& a : args) values.push_back(a.v);
@@ -1221,20 +1296,11 @@ private:
             llvm::Value* root = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0].v);
             return {builder_.CreateFDiv(llvm::ConstantFP::get(root->getType(), 1.0), root), shape, Primitive::Float};
         }
-        // On the CPU LLVM's intrinsics become calls of the C library's
-        // functions, lane by lane in vector code: no lane is guarded, since
-        // they are pure and defined for every input.
-        static const std::map<std::string, llvm::Intrinsic::ID> libm_intrinsics = {
-            {"exp", llvm::Intrinsic::exp}, {"exp2", llvm::Intrinsic::exp2}, {"log", llvm::Intrinsic::log},
-            {"log2", llvm::Intrinsic::log2}, {"sin", llvm::Intrinsic::sin}, {"cos", llvm::Intrinsic::cos},
-        };
-        if (auto found = libm_intrinsics.find(c); found != libm_intrinsics.end() && !options_.grid && args.size() == 1)
-            return {builder_.CreateUnaryIntrinsic(found->second, args[0].v), shape, Primitive::Float};
+        // The C library's functions, lane by lane in vector code (no lane is
+        // guarded: they are pure and defined for every input).
         static const std::set<std::string> libm = {"exp", "exp2", "log", "log2", "sin", "cos", "tan", "tanh", "erf"};
-        if (libm.count(c) && args.size() == 1) {
-            llvm::FunctionCallee fn = module_.getOrInsertFunction(math_function(c + "f"), builder_.getFloatTy(), builder_.getFloatTy());
-            return per_lane_call(fn, args, Primitive::Float, false);
-        }
+        if (libm.count(c) && args.size() == 1)
+            return per_lane_call(math_call(c + "f", 1, builder_.getFloatTy()), args, Primitive::Float, false);
         unsupported(e.location, fmt::format("the library function '{}'", c));
         return {llvm::ConstantFP::get(builder_.getFloatTy(), 0.0), Shape::Uniform, Primitive::Float};
     }
@@ -1257,6 +1323,16 @@ private:
             } else {
                 args.push_back(value_as(*e.args[k], primitive_of(p.forms.front().resolved_type)));
             }
+        }
+        // a kernel called as a function takes its scalars in memory types
+        for (size_t k = 0; k < args.size(); ++k)
+            if (fn->getFunctionType()->getParamType(static_cast<unsigned>(k))->isIntegerTy(8) && args[k].type == Primitive::Bool)
+                args[k].v = to_memory(args[k].v, Primitive::Bool);
+        // a fault recorded before the call comes before any in the callee
+        report_faults();
+        if (fn->arg_size() > callee.params.size()) {
+            llvm::Value* depth = state_->depth ? builder_.CreateAdd(state_->depth, i32(1)) : i32(1);
+            args.push_back({depth, Shape::Uniform, Primitive::Int});
         }
         if (callee.resolved_return_type.record) {
             std::vector<llvm::Value*> values;
@@ -1683,6 +1759,7 @@ private:
         }
         builder_.CreateBr(header);
         builder_.SetInsertPoint(header);
+        leave_loop_after_fault(done);
         Val c = value_as(*s.condition, Primitive::Bool);
         if (c.shape == Shape::Uniform) {
             builder_.CreateCondBr(c.v, body, done);
@@ -2233,6 +2310,7 @@ private:
             llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "units.for.done", fn);
             builder_.CreateBr(header);
             builder_.SetInsertPoint(header);
+            leave_loop_after_fault(done);
             select_first_unit();
             builder_.CreateCondBr(value_as(*s.condition, Primitive::Bool).v, body, done);
             builder_.SetInsertPoint(body);
@@ -2248,10 +2326,20 @@ private:
             llvm::Value* count = builder_.CreateSExt(unit_count(s), builder_.getInt64Ty());
             bind_index(s, Shape::Uniform);
             state_->units.push_back({count, index_storage(s)});
+            // no units: nothing runs (and there is no first unit to decide
+            // the conditions around barriers)
+            std::vector<llvm::Value*> counts;
+            for (const UnitDimension& u : state_->units) counts.push_back(u.count);
+            llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "units", fn);
+            llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "units.done", fn);
+            builder_.CreateCondBr(builder_.CreateICmpSGT(product(counts), i64(0)), body, done);
+            builder_.SetInsertPoint(body);
             ++state_->foreach_depth;
             lockstep_statements(statements_of(*s.loop_body));
             --state_->foreach_depth;
             state_->units.pop_back();
+            if (!terminated()) builder_.CreateBr(done);
+            builder_.SetInsertPoint(done);
             return;
         }
         default:

@@ -101,6 +101,7 @@ private:
             for (const auto& p : c.function->params)
                 if (p->is_written || p->forms.front().resolved_type.is_array() || p->forms.front().resolved_type.record)
                     refuse("a call that takes an array, a record or a written parameter");
+            if (c.function->resolved_return_type.record) refuse("a call that returns a record");
         });
     }
 
@@ -153,6 +154,10 @@ private:
         case Stmt::Kind::Assign:
         case Stmt::Kind::Step: {
             const Expr& target = *s.target;
+            if (target.type.record || (target.form && target.var.size() == 1 && target.form->resolved_type.element().record)) {
+                refuse("a record assignment");
+                return;
+            }
             if (target.var.size() != 1 || !target.var[0].indices.empty()) return;  // a store to memory
             if (!target.decl || !info_.shapes.count(target.decl)) {
                 refuse("an assignment to a variable declared outside the loop");

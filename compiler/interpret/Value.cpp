@@ -115,6 +115,11 @@ Outcome binary(const std::string& op, const Scalar& a, const Scalar& b) {
     bool comparison = op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
     if (a.poison || b.poison) return ok(Scalar::poisoned(comparison ? Primitive::Bool : type));
     if (type == Primitive::Int) return integral(op, a.i, b.i);
+    // Both operands become floats first (an int above 2^24 rounds, as C
+    // converts it); the exact result of + - * / of two floats, rounded to
+    // float once, is the float operation's result.
+    if (type == Primitive::Float)
+        return floating(op, static_cast<float>(a.as_double()), static_cast<float>(b.as_double()), type);
     return floating(op, a.as_double(), b.as_double(), type);
 }
 

@@ -9,9 +9,9 @@
 // 31, 33, 100 and 1000 exercise the masked tails of the vector code (16
 // lanes of floats with AVX-512, 8 at x86_avx2's `vectors`).
 //
-// Tests that fail because of a compiler bug are kept, skipped with
-// GTEST_SKIP naming the bug (SKIP_KNOWN_BUG; MCL_RUN_KNOWN_BUGS=1 runs
-// them); remove the skip when the bug is fixed.
+// Kernels that may hang or crash run in a child process with a time limit
+// (engine_run_in_child). Every bug these tests found stays as a test: the
+// comment above each names what went wrong.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -21,7 +21,6 @@
 #include <cmath>
 #include <csignal>
 #include <cstdint>
-#include <cstdlib>
 #include <limits>
 #include <map>
 #include <random>
@@ -238,11 +237,6 @@ std::vector<double> engine_values(const Compiled& c, const Args& args, size_t k)
     return out;
 }
 
-// Skips a test that a known bug makes fail (the message names the bug);
-// MCL_RUN_KNOWN_BUGS=1 in the environment runs it anyway.
-#define SKIP_KNOWN_BUG() \
-    if (!std::getenv("MCL_RUN_KNOWN_BUGS")) GTEST_SKIP()
-
 // How the engine's run on `storages` ends, in a child process (for kernels
 // that may hang or crash; the child's results are not seen here): "ok",
 // "fault" (a located error), "crash (signal N)" or "hangs" (killed after
@@ -415,7 +409,8 @@ TEST(LlvmEngine, DivisionByZeroIsALocatedFault) {
 }
 
 // The first fault is the one reported, also when a called function
-// faults after it.
+// faults after it (4f3ceeb reported the callee's later fault; fixed in
+// b9397d4).
 TEST(LlvmEngine, TheFirstFaultIsReportedAlsoBeforeACall) {
     Compiled c = compile(R"(module m;
 import perfect;
@@ -431,8 +426,6 @@ perfect void f(int n, int z, int[n] out) {
 )");
     Args args;
     args.scalars["n"] = 2;
-    SKIP_KNOWN_BUG() << "bug: since 4f3ceeb a function records its fault and reports it when it returns; the callee "
-                        "reports its later fault (5:15) first, and the caller's earlier one (9:16) is dropped";
     expect_same_fault(c, args, "division by zero");
 }
 
@@ -533,12 +526,12 @@ perfect void f(int n, const int[n] base, const int[n] e, int[n] out, int[n] uni)
     expect_same_results(c, args);
 }
 
-// 0 ^ -1 is a division by zero for the interpreter.
+// 0 ^ -1 is a division by zero for the interpreter (the engine gave 0
+// without a fault before b9397d4).
 TEST(LlvmEngine, ZeroToANegativePowerIsAFault) {
     Compiled c = compile("module m;\nimport perfect;\n\nperfect void f(int n, int z, int[n] out) {\n    out[0] = z ^ (z - 1);\n}\n");
     Args args;
     args.scalars["n"] = 1;
-    SKIP_KNOWN_BUG() << "bug: 0 ^ -1 is an error in the interpreter (a division by zero) but 0 in the llvm engine, without a fault";
     expect_same_fault(c, args, "division by zero");
 }
 
@@ -569,9 +562,11 @@ perfect void f(int n, const float[n] a, const float[n] b, const double[n] d, flo
     }
 }
 
-// LLVM rewrites pow(x, 2) as x * x, pow(x, 0.5) as fabs(sqrt(x)) and
-// pow(x, -1) as 1 / x: correctly rounded, which glibc's powf (the
-// interpreter's) is not always; and a NaN of the other sign for negative x.
+// LLVM's simplifier rewrote pow(x, 2) as x * x, pow(x, 0.5) as
+// fabs(sqrt(x)) and pow(x, -1) as 1 / x: correctly rounded, which glibc's
+// powf (the interpreter's) is not always (x = 0x1.001p-1: x ^ 2 is
+// 0x1.002002p-2 by powf, 0x1.002p-2 by x * x), and for x = -1 x ^ 0.5 was
+// nan instead of -nan (fixed in b9397d4).
 TEST(LlvmEngine, FloatPowerOfSmallAndNegativeNumbers) {
     Compiled c = compile(R"(module m;
 import perfect;
@@ -585,10 +580,6 @@ perfect void f(int n, const float[n] a, float[n, 3] out) {
 }
 )");
     ASSERT_TRUE(c.engine) << c.problem;
-    SKIP_KNOWN_BUG() << "bug: x ^ 2, x ^ 0.5 and x ^ -1 differ from the interpreter's powf: LLVM's library-call "
-                    "simplifier turns them into x * x, fabs(sqrt(x)) and 1 / x (x = 0x1.001p-1: x ^ 2 powf "
-                    "0x1.002002p-2, x * x 0x1.002p-2; x = 0x1.03792p-129: x ^ 0.5 powf 0x1.6c7c7ep-65, sqrt "
-                    "0x1.6c7c7cp-65; x = -1: x ^ 0.5 -nan against nan)";
     Args args;
     args.scalars["n"] = 5;
     args.arrays["a"] = {0x1.001p-1, 0x1.03792p-129, 0x1.3a3d7p-128, 0x1.354134p-125, -1.0};
@@ -731,6 +722,8 @@ perfect void f(int n, P[n] ps, float[n] out) {
     }
 }
 
+// `out[i] = ps[i]` in vector code copied the first lane's record only
+// (fixed in b9397d4).
 TEST(LlvmEngine, RecordCopyInVectorCode) {
     Compiled c = compile(std::string(kRecordPrelude) + R"(
 perfect void f(int n, const P[n] ps, P[n] out) {
@@ -740,8 +733,6 @@ perfect void f(int n, const P[n] ps, P[n] out) {
 }
 )");
     ASSERT_TRUE(c.engine) << c.problem;
-    SKIP_KNOWN_BUG() << "bug: `out[i] = ps[i]` for records in vector code copies the first lane's element only "
-                    "(copy_record memcpy's one element at the linear place)";
     for (int n : {1, 17, 33}) {
         Args args;
         args.scalars["n"] = n;
@@ -765,9 +756,8 @@ perfect void f(int n, const P[n] ps, P[n] out) {
     }
 }
 
-// A function that returns a record. The interpreter cannot return one yet
-// ("'c' is not a single number here"), so the engine's vector code is
-// compared with its own scalar loop.
+// A function that returns a record, called in vector code (invalid IR
+// before b9397d4), against the engine's own scalar loop.
 TEST(LlvmEngine, RecordReturnedByAFunction) {
     const std::string prelude = R"(module m;
 import perfect;
@@ -803,9 +793,6 @@ perfect void f(int n, const float[n] a, C[n] out) {
     }
 }
 )");
-    SKIP_KNOWN_BUG() << "bug: `out[i] = make(a[i])` in vector code, make returning a record, is invalid IR (the call "
-                        "gets a vector of floats: VaryingAnalysis accepts calls that return records, user_call "
-                        "then makes one scalar call)";
     ASSERT_TRUE(vector.engine) << vector.problem;
     EXPECT_EQ(engine_values(vector, args, 2), want);
 }
@@ -905,7 +892,8 @@ perfect void f(int n, int steps, float[n] a, float[n] b, float[n][2] g, float[n]
 }
 
 // After `a <=> b` the interpreter's view `a2` (a second form of a's
-// declaration) still names a's first storage.
+// declaration) still names a's first storage; the engine's view followed
+// the swap (it shared a's pointer slot) before b9397d4.
 TEST(LlvmEngine, AViewKeepsItsStorageAcrossASwap) {
     Compiled c = compile(R"(module m;
 import perfect;
@@ -920,8 +908,6 @@ perfect void f(int n, float[n] out) {
 }
 )");
     ASSERT_TRUE(c.engine) << c.problem;
-    SKIP_KNOWN_BUG() << "bug: the llvm engine's view a2 follows the swap (it shares a's pointer slot); the interpreter's "
-                    "keeps a's first storage (out[0] 2 against 1)";
     Args args;
     args.scalars["n"] = 2;
     expect_same_results(c, args);
@@ -1112,10 +1098,9 @@ perfect void f(int n, float s, const float[n] x, const float[n] y, float[n, {}] 
     args.arrays["x"] = {0.0, -0.0, inf, -inf, nan, 1e-40, -1e-40, -1.0, 88.8, -104.0, 1e30, 0.5};
     args.arrays["y"] = {-1.0, 1.0, nan, 1.0, 2.0, -inf, inf, -1.0, nan, 3.0, -1e30, 0.5};
     expect_same_results(c, args);
-    // fmin and fmax of zeros of both signs
+    // fmin and fmax of zeros of both signs (llvm.minnum picked +0 where
+    // std::fmin gives -0 before b9397d4)
     args.arrays["y"] = {-0.0, 0.0, nan, 1.0, 2.0, -inf, inf, -1.0, nan, 3.0, -1e30, 0.5};
-    SKIP_KNOWN_BUG() << "bug: fmin(0.0, -0.0) is -0 in the interpreter (std::fmin) but +0 in the llvm engine "
-                    "(llvm.minnum may return either zero); fmax likewise";
     expect_same_results(c, args);
 }
 
@@ -1345,7 +1330,7 @@ perfect void f(int n, int scale, float[n] out, double[n] dout) {
 }
 )");
     for (int n : {1, 7, 100}) {
-        for (int scale : {-3, 0, 1000}) {
+        for (int scale : {-3, 0, 1000, 16777217}) {
             Args args;
             args.scalars["n"] = n;
             args.scalars["scale"] = scale;
@@ -1354,8 +1339,8 @@ perfect void f(int n, int scale, float[n] out, double[n] dout) {
     }
 }
 
-// C converts the int to float before `float + int`; the interpreter adds
-// the exact int in double precision and rounds once (Value.cpp, binary).
+// C converts the int to float before `float + int`; the interpreter added
+// the exact int in double precision and rounded once (fixed in b9397d4).
 TEST(LlvmEngine, FloatPlusAnIntThatFloatsCannotHold) {
     Compiled c = compile(R"(module m;
 import perfect;
@@ -1368,9 +1353,6 @@ perfect void f(int n, int big, const float[n] a, float[n] out, bool[n] gt) {
 }
 )");
     ASSERT_TRUE(c.engine) << c.problem;
-    SKIP_KNOWN_BUG() << "interpreter bug: float + int computes in double without converting the int to float "
-                    "(0.5 + 16777217: interpreter 16777218, C and the engine 16777216; 16777217 > 16777216.0 is "
-                    "true in the interpreter, false in C)";
     Args args;
     args.scalars["n"] = 1;
     args.scalars["big"] = 16777217;
@@ -1710,9 +1692,9 @@ TEST(LlvmEngine, ExampleMatmulVersionsMatchTheInterpreter) {
 }
 
 // A foreach whose units meet at a barrier, over no units: nothing runs.
-// The engine evaluates a condition around a barrier for the first unit,
-// which does not exist: a loop whose step no unit runs never ends, and
-// an index of that unit is out of range.
+// The engine evaluated a condition around a barrier for the first unit,
+// which does not exist: a loop whose step no unit runs never ended, and an
+// index of that unit was out of range (fixed in b9397d4).
 TEST(LlvmEngine, LockStepForeachOverNoUnits) {
     Compiled loop = compile(R"(module m;
 import gpu;
@@ -1752,9 +1734,6 @@ gpu void f(int n, int m, const dev int[n] cnt, dev int[2, n] out) {
         expect_same_results(loop, args);
         expect_same_results(indexed, args);
     }
-    SKIP_KNOWN_BUG() << "bug: a lock-step foreach over 0 units (or a negative count) evaluates the conditions around "
-                        "its barriers for a unit 0 that does not exist: `for (int r = 0; r < 3; r++) { barrier(local); }` "
-                        "never ends (the step runs for no unit), `if (cnt[t] > 0) { barrier(local); }` faults on cnt[0]";
     for (int m : {0, -2}) {
         Args args;
         args.scalars["n"] = 0;
@@ -1767,7 +1746,7 @@ gpu void f(int n, int m, const dev int[n] cnt, dev int[2, n] out) {
 
 // After a fault the engine goes on with a harmless value (element 0 for an
 // index out of range). Where that value decides a loop's progress, the
-// kernel must still end, with the fault.
+// kernel must still end, with the fault (it hung before b9397d4).
 TEST(LlvmEngine, AFaultThatDecidesALoopEndsTheKernel) {
     Compiled c = compile(R"(module m;
 import perfect;
@@ -1781,8 +1760,6 @@ perfect void f(int n, const int[n] step, int[n] out) {
 }
 )");
     ASSERT_TRUE(c.engine) << c.problem;
-    SKIP_KNOWN_BUG() << "bug: the engine goes on after a fault; here step[k + n] reads step[0], k never grows and the "
-                        "kernel never ends (the interpreter stops at the index, 6:37)";
     Args args;
     args.scalars["n"] = 4;
     ASSERT_TRUE(engine_ends_within(c, make_storages(*c.kernel, args), 10)) << "hangs";
@@ -1790,8 +1767,9 @@ perfect void f(int n, const int[n] step, int[n] out) {
 }
 
 // A local array of negative size is an error at its declaration for the
-// interpreter; the engine allocates one element and checks indices against
-// the negative extent as an unsigned number, so every index passes.
+// interpreter; the engine allocated one element and checked indices against
+// the negative extent as an unsigned number, so every index passed: a heap
+// overflow that aborted mclc (fixed in b9397d4).
 TEST(LlvmEngine, ALocalArrayOfNegativeSizeIsAFaultNotACrash) {
     Compiled c = compile(R"(module m;
 import perfect;
@@ -1809,13 +1787,11 @@ perfect void f(int n, float[n] out) {
     auto interpreted = interpret::run_kernel(*c.checked.library, *c.kernel, deep_copy(s), {});
     ASSERT_TRUE(interpreted);
     EXPECT_THAT(interpreted->message, HasSubstr("array size is negative"));
-    SKIP_KNOWN_BUG() << "bug: `float[n - 40] t;` with n = 33 is one element in the engine and every index passes its "
-                        "check (compared unsigned with -7): a heap overflow, `free(): invalid next size` aborts mclc";
     EXPECT_EQ(engine_run_in_child(c, s, 20), "fault");
 }
 
 // The interpreter refuses calls nested more than 1000 deep; the engine's
-// recursion runs until the stack overflows.
+// recursion ran until the stack overflowed (fixed in b9397d4).
 TEST(LlvmEngine, DeepRecursionIsAFaultNotACrash) {
     Compiled c = compile(R"(module m;
 import perfect;
@@ -1842,8 +1818,6 @@ perfect void f(int n, int d, int[n] out) {
     auto interpreted = interpret::run_kernel(*c.checked.library, *c.kernel, make_storages(*c.kernel, args), {});
     ASSERT_TRUE(interpreted);
     EXPECT_THAT(interpreted->message, HasSubstr("calls nested more than"));
-    SKIP_KNOWN_BUG() << "bug: recursion 100000 deep overflows the stack and crashes mclc (SIGSEGV) where the "
-                        "interpreter reports `calls nested more than 1000 deep` at the call";
     EXPECT_EQ(engine_run_in_child(c, make_storages(*c.kernel, args), 60), "fault");
 }
 

@@ -58,6 +58,39 @@ std::string GridEmitter::slot_size_name(GridLevel level, size_t slot) {
     return fmt::format("{}{}", level == GridLevel::Group ? "mcl_groups_" : "mcl_items_", slot);
 }
 
+std::string GridEmitter::shared_offset_name(size_t k) { return fmt::format("mcl_shared_offset_{}", k); }
+
+std::string GridEmitter::shared_memory_layout(const GridLaunch& launch, size_t n, int alignment) {
+    const std::vector<const Decl*>& shared = launch.group_arrays;
+    std::string out = fmt::format("            size_t mcl_shared_bytes_{} = 0;\n", n);
+    for (size_t d = 0; d < shared.size(); ++d) {
+        std::string elements = constant_elements(*shared[d]) ? std::to_string(*constant_elements(*shared[d]))
+                                                              : host_elements(shared[d]->forms.front().type);
+        out += fmt::format("            const size_t {} = mcl_shared_bytes_{};\n", shared_offset_name(d), n);
+        out += fmt::format("            mcl_shared_bytes_{} += (sizeof({}) * std::max<size_t>(1, (size_t)({})) + {}) / {} * {};\n",
+                           n, element_spelling(shared[d]->forms.front().resolved_type), elements, alignment - 1,
+                           alignment, alignment);
+    }
+    return out;
+}
+
+std::vector<std::string> GridEmitter::launch_arguments(const Function& k, const GridLaunch& launch,
+                                                       const std::string& offset_cast) {
+    std::vector<std::string> args;
+    for (const auto& p : k.params) {
+        const Type& t = p->forms.front().resolved_type;
+        std::string name = ident(p->forms.front().name);
+        args.push_back(t.is_array() || p->is_written ? name + ".data()" : name);
+    }
+    for (int l = 0; l < 2; ++l)
+        for (size_t s = 0; s < launch.slots[l].size(); ++s)
+            args.push_back("(int)" + slot_size_name(static_cast<GridLevel>(l), s));
+    for (const Decl* d : host_arguments(plan_of(k), launch)) args.push_back(ident(d->name()));
+    for (const ScratchParameter& a : scratch_parameters(plan_of(k), launch)) args.push_back(a.host_name + ".data()");
+    for (size_t d = 0; d < launch.group_arrays.size(); ++d) args.push_back(offset_cast + shared_offset_name(d));
+    return args;
+}
+
 std::string GridEmitter::grid_is_nonempty(size_t launch_index) {
     return fmt::format("mcl_group_count_{0}[0] * mcl_group_count_{0}[1] * mcl_group_count_{0}[2] * "
                        "mcl_group_size_{0}[0] * mcl_group_size_{0}[1] * mcl_group_size_{0}[2] > 0",

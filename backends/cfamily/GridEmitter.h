@@ -81,6 +81,19 @@ protected:
     std::string scratch_allocations(const GridLaunch& launch, const std::string& runtime);
     // The host condition that launch `launch_index` has a non-empty grid.
     static std::string grid_is_nonempty(size_t launch_index);
+    // Launches whose group arrays live in one block of dynamic shared memory
+    // (CUDA): the host variable of group array k's byte offset in it.
+    static std::string shared_offset_name(size_t k);
+    // Host code, twelve spaces deep, that lays out launch n's group arrays
+    // in dynamic shared memory: `size_t mcl_shared_bytes_<n>` (the total)
+    // and each array's offset, rounded up to `alignment` bytes.
+    std::string shared_memory_layout(const GridLaunch& launch, size_t n, int alignment);
+    // The host expressions a launch's kernel takes, in order: the kernel's
+    // parameters (`.data()` of device arrays and written scalars), the slot
+    // sizes (int), the host variables it uses, its scratch arrays and, per
+    // group array, `offset_cast` applied to its offset.
+    std::vector<std::string> launch_arguments(const mcpl::Function& k, const GridLaunch& launch,
+                                              const std::string& offset_cast);
     // An expression as host C++ (std::min, std::pow).
     std::string host_expr(const mcpl::Expr& e);
 

@@ -61,13 +61,6 @@ private:
 
     std::string kernels_file() const { return in_.module.name + "_kernels.cuh"; }
 
-    static std::string offset_name(size_t k) { return fmt::format("mcl_shared_offset_{}", k); }
-
-    // The element count of a group array, as the host computes it.
-    std::string shared_elements(const Decl& d) {
-        if (auto elements = constant_elements(d)) return std::to_string(*elements);
-        return host_elements(d.forms.front().type);
-    }
 
     // --- the kernel source ------------------------------------------------------------
 
@@ -112,7 +105,7 @@ private:
         // block may have (227 KB on Hopper) once the glue opts in (CUDA C++
         // Programming Guide, "Shared Memory" of compute capability 7.x+).
         const std::vector<const Decl*>& shared = launch.group_arrays;
-        for (size_t d = 0; d < shared.size(); ++d) params.push_back("const size_t " + offset_name(d));
+        for (size_t d = 0; d < shared.size(); ++d) params.push_back("const size_t " + shared_offset_name(d));
         out_ += fmt::format("\n__global__ void {}_{}({}) {{\n", ident(k.name), n, fmt::join(params, ", "));
         indent_ = 1;
         if (!shared.empty())
@@ -120,7 +113,7 @@ private:
         for (size_t d = 0; d < shared.size(); ++d) {
             std::string el = element_spelling(shared[d]->forms.front().resolved_type);
             line(fmt::format("{0}* const {1} = reinterpret_cast<{0}*>(mcl_shared + {2});", el,
-                             ident(shared[d]->forms.front().name), offset_name(d)));
+                             ident(shared[d]->forms.front().name), shared_offset_name(d)));
         }
         begin_function(k, Role::Kernel);
         emit_launch_body(plan, launch);
@@ -161,33 +154,14 @@ private:
         // The group arrays of a launch share its dynamic shared memory.
         auto launch_code = [&](const GridLaunch& launch, size_t n) {
             const std::vector<const Decl*>& shared = launch.group_arrays;
-            std::string out = fmt::format("            size_t mcl_shared_bytes_{} = 0;\n", n);
-            for (size_t d = 0; d < shared.size(); ++d) {
-                out += fmt::format("            const size_t {} = mcl_shared_bytes_{};\n", offset_name(d), n);
-                out += fmt::format("            mcl_shared_bytes_{} += (sizeof({}) * std::max<size_t>(1, (size_t)({})) "
-                                   "+ {}) / {} * {};\n",
-                                   n, element_spelling(shared[d]->forms.front().resolved_type),
-                                   shared_elements(*shared[d]), kSharedAlignment - 1,
-                                   kSharedAlignment, kSharedAlignment);
-            }
+            std::string out = shared_memory_layout(launch, n, kSharedAlignment);
             out += "            if (" + grid_is_nonempty(n) + ") {\n";
             out += fmt::format("                mcl_device.check_launch(mcl_group_count_{0}, mcl_group_size_{0}, "
                                "mcl_shared_bytes_{0});\n", n);
             if (!shared.empty())
                 out += fmt::format("                mcl_device.allow_dynamic_shared(kernels::{0}_{1}, mcl_shared_bytes_{1}, "
                                    "\"{0}_{1}\");\n", ident(k.name), n);
-            std::vector<std::string> args;
-            for (const auto& p : k.params) {
-                const Type& t = p->forms.front().resolved_type;
-                std::string name = ident(p->forms.front().name);
-                args.push_back(t.is_array() || p->is_written ? name + ".data()" : name);
-            }
-            for (int l = 0; l < 2; ++l)
-                for (size_t s = 0; s < launch.slots[l].size(); ++s)
-                    args.push_back("(int)" + slot_size_name(static_cast<GridLevel>(l), s));
-            for (const Decl* d : host_arguments(plan_of(k), launch)) args.push_back(ident(d->name()));
-            for (const ScratchParameter& a : scratch_parameters(plan_of(k), launch)) args.push_back(a.host_name + ".data()");
-            for (size_t d = 0; d < shared.size(); ++d) args.push_back(offset_name(d));
+            std::vector<std::string> args = launch_arguments(k, launch, "");
             out += fmt::format("                kernels::{0}_{1}<<<dim3((unsigned int)mcl_group_count_{1}[0], "
                                "(unsigned int)mcl_group_count_{1}[1], (unsigned int)mcl_group_count_{1}[2]),\n"
                                "                    dim3((unsigned int)mcl_group_size_{1}[0], "

@@ -238,19 +238,10 @@ private:
                                     [&](const Function& k) { return emit_resident(k); });
     }
 
-    static std::string offset_name(size_t k) { return fmt::format("mcl_shared_offset_{}", k); }
-
     std::string emit_resident(const Function& k) {
         auto launch_code = [&](const GridLaunch& launch, size_t n) {
             const std::vector<const Decl*>& shared = launch.group_arrays;
-            std::string out = fmt::format("            size_t mcl_shared_bytes_{} = 0;\n", n);
-            for (size_t d = 0; d < shared.size(); ++d) {
-                std::string elements = constant_elements(*shared[d]) ? std::to_string(*constant_elements(*shared[d]))
-                                                                      : host_elements(shared[d]->forms.front().type);
-                out += fmt::format("            const size_t {} = mcl_shared_bytes_{};\n", offset_name(d), n);
-                out += fmt::format("            mcl_shared_bytes_{} += (sizeof({}) * std::max<size_t>(1, (size_t)({})) + 15) / 16 * 16;\n",
-                                   n, element_spelling(shared[d]->forms.front().resolved_type), elements);
-            }
+            std::string out = shared_memory_layout(launch, n, 16);
             out += "            if (" + grid_is_nonempty(n) + ") {\n";
             out += fmt::format("                mcl_device.check_launch(mcl_group_count_{0}, mcl_group_size_{0}, "
                                "mcl_shared_bytes_{0});\n", n);
@@ -260,18 +251,7 @@ private:
                                    "CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)mcl_shared_bytes_{0}), "
                                    "\"shared memory of {1}\");\n", n, launch_symbol(k, n));
             // the driver takes a pointer to each argument, in the kernel's order
-            std::vector<std::string> values;
-            for (const auto& p : k.params) {
-                const Type& t = p->forms.front().resolved_type;
-                std::string name = ident(p->forms.front().name);
-                values.push_back(t.is_array() || p->is_written ? name + ".data()" : name);
-            }
-            for (int l = 0; l < 2; ++l)
-                for (size_t s = 0; s < launch.slots[l].size(); ++s)
-                    values.push_back("(int)" + slot_size_name(static_cast<GridLevel>(l), s));
-            for (const Decl* d : host_arguments(plan_of(k), launch)) values.push_back(ident(d->name()));
-            for (const ScratchParameter& a : scratch_parameters(plan_of(k), launch)) values.push_back(a.host_name + ".data()");
-            for (size_t d = 0; d < shared.size(); ++d) values.push_back("(long long)" + offset_name(d));
+            std::vector<std::string> values = launch_arguments(k, launch, "(long long)");
             std::vector<std::string> pointers;
             for (size_t a = 0; a < values.size(); ++a) {
                 out += fmt::format("                auto mcl_argument_{} = {};\n", a, values[a]);

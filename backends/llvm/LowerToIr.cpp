@@ -16,6 +16,7 @@
 #include "backends/llvm/VaryingAnalysis.h"
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
+#include "compiler/sema/BarrierScopes.h"
 #include "runtime/mcl_llvm.h"
 
 namespace mcl::backends::llvmir {
@@ -39,7 +40,6 @@ constexpr int kFaultNegativeSize = mcl_llvm_fault_negative_size;
 constexpr int kFaultCallDepth = mcl_llvm_fault_call_depth;
 // With checks, calls nest at most this deep (the interpreter's limit too).
 constexpr int kMaxCallDepth = 1000;
-constexpr int kNoBarrier = 1 << 30;
 // Local arrays of at most this many bytes live on the stack (the cpp
 // backend keeps 4096 floats there); larger ones, or ones of a size known
 // only at run time, on the heap.
@@ -162,7 +162,8 @@ public:
     Lowering(const FindModel& find_model, const LoweringOptions& options, llvm::Module& module,
              LoweredModule& lowered, DiagnosticEngine& diags)
         : find_model_(find_model), options_(options), module_(module), context_(module.getContext()),
-          builder_(context_), lowered_(lowered), diags_(diags), errors_at_start_(diags.error_count()) {
+          builder_(context_), lowered_(lowered), diags_(diags), errors_at_start_(diags.error_count()),
+          barriers_(find_model) {
         llvm::FastMathFlags flags;
         if (options.fast_math) flags.setFast();
         builder_.setFastMathFlags(flags);
@@ -1307,7 +1308,7 @@ private:
 
     Val user_call(const Expr& e) {
         const Function& callee = *e.function;
-        if (barrier_scope_of_function(callee) != kNoBarrier) {
+        if (callee.body && barriers_.has_barrier(*callee.body, callee)) {
             unsupported(e.location, "a call of a function that contains a barrier");
             return {i32(0), Shape::Uniform, Primitive::Int};
         }
@@ -1372,54 +1373,10 @@ private:
         return {i32(0), Shape::Uniform, Primitive::Int};
     }
 
-    // --- barriers (the interpreter's rules: Interpreter.cpp) -------------------------------------
+    // --- barriers (the interpreter's rules: BarrierScopes.h) --------------------------------------
 
-    // The position of par_group `name` in `fn`'s description, outermost 0.
-    int group_level(const Function& fn, const std::string& name) {
-        const hdl::HardwareModel* model = find_model_(fn.hardware);
-        if (!model) return 0;
-        std::vector<const hdl::ParGroup*> groups = model->par_groups();
-        for (size_t k = 0; k < groups.size(); ++k)
-            if (groups[k]->name == name) return static_cast<int>(k);
-        return 0;
-    }
-
-    // 0 for a top-level memory space, k inside the units of the k-th par_group.
-    int space_scope(const Function& fn, const std::string& space) {
-        const hdl::HardwareModel* model = find_model_(fn.hardware);
-        if (!model) return 0;
-        const hdl::ParUnit* owner = model->memory_space_owner(space);
-        if (!owner) return 0;
-        std::vector<const hdl::ParGroup*> groups = model->par_groups();
-        for (size_t k = 0; k < groups.size(); ++k)
-            if (groups[k]->unit.get() == owner) return static_cast<int>(k) + 1;
-        return 0;
-    }
-
-    // The smallest scope of a barrier that `s` reaches, through calls too.
-    int barrier_scope(const Stmt& s, const Function& fn) {
-        if (auto found = barrier_scopes_.find(&s); found != barrier_scopes_.end()) return found->second;
-        int scope = kNoBarrier;
-        if (s.kind == Stmt::Kind::Barrier) scope = space_scope(fn, s.name);
-        mcpl::for_each_own_expr(s, [&](const Expr& e) {
-            mcpl::for_each_call(e, [&](const Expr& c) {
-                if (c.function && !c.function->builtin_body && c.function->body &&
-                    functions_in_progress_.insert(c.function).second) {
-                    scope = std::min(scope, barrier_scope(*c.function->body, *c.function));
-                    functions_in_progress_.erase(c.function);
-                }
-            });
-        });
-        mcpl::for_each_child_stmt(s, [&](const Stmt& child) { scope = std::min(scope, barrier_scope(child, fn)); });
-        barrier_scopes_.emplace(&s, scope);
-        return scope;
-    }
-    int barrier_scope_of_function(const Function& f) { return f.body ? barrier_scope(*f.body, f) : kNoBarrier; }
-    bool has_barrier(const Stmt& s) { return barrier_scope(s, *state_->source) != kNoBarrier; }
-    // The units of `s` synchronise at a barrier inside it: they run in lock-step.
-    bool is_lockstep(const Stmt& s) {
-        return barrier_scope(*s.loop_body, *state_->source) <= group_level(*state_->source, s.name);
-    }
+    bool has_barrier(const Stmt& s) { return barriers_.has_barrier(s, *state_->source); }
+    bool is_lockstep(const Stmt& s) { return barriers_.lockstep(s, *state_->source); }
 
     // --- statements ------------------------------------------------------------------------------
 
@@ -2368,8 +2325,7 @@ private:
     std::map<const Function*, llvm::Function*> functions_;
     std::vector<const Function*> pending_;  // device functions declared, not yet defined
     FunctionState* state_ = nullptr;
-    std::map<const Stmt*, int> barrier_scopes_;
-    std::set<const Function*> functions_in_progress_;
+    mcpl::BarrierScopes barriers_;
     std::set<const Decl*> per_unit_;
     int next_storage_id_ = 1;
     int outlined_ = 0;

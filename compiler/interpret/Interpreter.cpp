@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ast/AstWalk.h"
+#include "compiler/sema/BarrierScopes.h"
 
 namespace mcl::interpret {
 
@@ -27,7 +28,6 @@ using mcpl::VarPart;
 
 namespace {
 
-constexpr int kNoBarrier = INT_MAX;
 constexpr int64_t kMaxCells = int64_t{1} << 26;  // 2 GiB of cells
 constexpr int64_t kMaxUnits = int64_t{1} << 24;  // of one foreach, or of units in lock-step
 constexpr int kMaxCallDepth = 1000;
@@ -114,7 +114,8 @@ struct UnitSet {
 class Interpreter {
 public:
     Interpreter(const hdl::HardwareLibrary* library, InterpretOptions options)
-        : library_(library), options_(options), rng_(options.seed) {}
+        : library_(library), options_(options), rng_(options.seed),
+          barriers_([library](const std::string& name) { return library ? library->find(name) : nullptr; }) {}
 
     std::vector<ParameterLayout> layouts(const Function& kernel, const std::vector<Scalar>& scalars) {
         Frame frame;
@@ -517,54 +518,6 @@ private:
         return checked(convert(result, type), e.location);
     }
 
-    // --- barriers ---------------------------------------------------------------------
-
-    // The position of par_group `name` in `fn`'s description, outermost 0.
-    int group_level(const Function& fn, const std::string& name) {
-        const hdl::HardwareModel* model = library_ ? library_->find(fn.hardware) : nullptr;
-        if (!model) return 0;
-        std::vector<const hdl::ParGroup*> groups = model->par_groups();
-        for (size_t k = 0; k < groups.size(); ++k)
-            if (groups[k]->name == name) return static_cast<int>(k);
-        return 0;
-    }
-
-    // The scope of a memory space: 0 at the top, k inside the units of the
-    // k-th par_group (1-based). A barrier on it synchronises the units of
-    // every par_group at a level >= its scope, within one instance of it.
-    int space_scope(const Function& fn, const std::string& space) {
-        const hdl::HardwareModel* model = library_ ? library_->find(fn.hardware) : nullptr;
-        if (!model) return 0;
-        const hdl::ParUnit* owner = model->memory_space_owner(space);
-        if (!owner) return 0;
-        std::vector<const hdl::ParGroup*> groups = model->par_groups();
-        for (size_t k = 0; k < groups.size(); ++k)
-            if (groups[k]->unit.get() == owner) return static_cast<int>(k) + 1;
-        return 0;
-    }
-
-    // The smallest scope of a barrier that `s` reaches, through calls too.
-    int barrier_scope(const Stmt& s, const Function& fn) {
-        auto found = barrier_scopes_.find(&s);
-        if (found != barrier_scopes_.end()) return found->second;
-        int scope = kNoBarrier;
-        if (s.kind == Stmt::Kind::Barrier) scope = space_scope(fn, s.name);
-        mcpl::for_each_own_expr(s, [&](const Expr& e) {
-            mcpl::for_each_call(e, [&](const Expr& c) {
-                if (c.function && !c.function->builtin_body && c.function->body &&
-                    functions_in_progress_.insert(c.function).second) {
-                    scope = std::min(scope, barrier_scope(*c.function->body, *c.function));
-                    functions_in_progress_.erase(c.function);
-                }
-            });
-        });
-        mcpl::for_each_child_stmt(s, [&](const Stmt& child) { scope = std::min(scope, barrier_scope(child, fn)); });
-        barrier_scopes_.emplace(&s, scope);
-        return scope;
-    }
-
-    bool has_barrier(const Stmt& s, const Function& fn) { return barrier_scope(s, fn) != kNoBarrier; }
-
     // --- statements ---------------------------------------------------------------------
 
     void step(SourceLocation at) {
@@ -691,7 +644,7 @@ private:
         case Stmt::Kind::Foreach: {
             int64_t count = foreach_count(s, frame);
             uint32_t instance = ++foreach_instances_;
-            if (barrier_scope(*s.loop_body, fn) <= group_level(fn, s.name)) {
+            if (barriers_.lockstep(s, fn)) {
                 std::vector<std::unique_ptr<Frame>> frames;
                 UnitSet units;
                 for (int64_t k = 0; k < count; ++k) {
@@ -761,7 +714,7 @@ private:
 
     void exec_together(const Stmt& s, UnitSet& units, const Function& fn) {
         step(s.location);
-        if (!has_barrier(s, fn)) {
+        if (!barriers_.has_barrier(s, fn)) {
             each_unit(units, [&](size_t u) {
                 if (exec(s, *units.frames[u], fn) == Flow::Return) units.returned[u] = true;
             });
@@ -774,12 +727,12 @@ private:
             // Statements without a barrier between two barriers run unit by unit.
             size_t k = 0;
             while (k < s.body.size()) {
-                if (has_barrier(*s.body[k], fn)) {
+                if (barriers_.has_barrier(*s.body[k], fn)) {
                     exec_together(*s.body[k++], inner, fn);
                     continue;
                 }
                 size_t end = k;
-                while (end < s.body.size() && !has_barrier(*s.body[end], fn)) ++end;
+                while (end < s.body.size() && !barriers_.has_barrier(*s.body[end], fn)) ++end;
                 each_unit(inner, [&](size_t u) {
                     for (size_t j = k; j < end; ++j)
                         if (exec(*s.body[j], *inner.frames[u], fn) == Flow::Return) {
@@ -853,8 +806,7 @@ private:
     InterpretOptions options_;
     std::mt19937_64 rng_;
     std::map<const Decl*, Scalar> constants_;
-    std::map<const Stmt*, int> barrier_scopes_;
-    std::set<const Function*> functions_in_progress_;
+    mcpl::BarrierScopes barriers_;
     std::optional<Scalar> return_value_;
     // The units run so far (0: the kernel outside every foreach), for race detection.
     struct UnitInfo {

@@ -163,11 +163,16 @@ std::map<std::string, std::string> configured_leaves(const FrontendOptions& opti
     return backends::find_target_configs(config_dirs(options.hardware));
 }
 
-// Runs `kernel` with the llvm engine on `data`; "" on success, else the
-// located error. `compile_seconds` gets the time of lowering, O3 and code
-// generation.
-std::string run_llvm_engine(Session& session, const mcpl::Function& kernel, std::vector<KernelData*> runs,
-                            std::string* compile_note = nullptr, const std::string& ir_file = "") {
+// Why the llvm engine did not run a kernel: empty text when it did.
+struct EngineProblem {
+    std::string text;      // the located error
+    bool refused = false;  // the kernel uses a construct the engine does not run
+};
+
+// Runs `kernel` with the llvm engine on each of `runs`. `compile_note`
+// gets the times of lowering, O3 and code generation; `ir_file` the IR.
+EngineProblem run_llvm_engine(Session& session, const mcpl::Function& kernel, std::vector<KernelData*> runs,
+                              std::string* compile_note = nullptr, const std::string& ir_file = "") {
 #ifdef MCL_WITH_LLVM
     std::string error;
     size_t diagnostics_before = session.diags.diagnostics().size();
@@ -176,8 +181,8 @@ std::string run_llvm_engine(Session& session, const mcpl::Function& kernel, std:
     auto compiled = backends::llvmir::CompiledKernel::compile(kernel, session.library, options, session.diags, error);
     if (!compiled) {
         const auto& all = session.diags.diagnostics();
-        if (all.size() > diagnostics_before) return session.diags.format_text(all[diagnostics_before]);
-        return "llvm engine: " + error;
+        if (all.size() > diagnostics_before) return {session.diags.format_text(all[diagnostics_before]), true};
+        return {"mclc: error: llvm engine: " + error + "\n"};
     }
     if (compile_note) {
         const backends::llvmir::CompileTimes& t = compiled->times();
@@ -187,14 +192,14 @@ std::string run_llvm_engine(Session& session, const mcpl::Function& kernel, std:
     if (!ir_file.empty()) {
         std::ofstream ir(ir_file);
         ir << compiled->optimized_ir();
-        if (!ir) return fmt::format("mclc: error: cannot write '{}'\n", ir_file);
+        if (!ir) return {fmt::format("mclc: error: cannot write '{}'\n", ir_file)};
     }
     for (KernelData* data : runs)
-        if (auto fault = compiled->run(data->storages)) return located(session, *fault);
-    return "";
+        if (auto fault = compiled->run(data->storages)) return {located(session, *fault)};
+    return {};
 #else
     (void)session, (void)kernel, (void)runs, (void)compile_note, (void)ir_file;
-    return "this mclc was built without LLVM";
+    return {"mclc: error: this mclc was built without LLVM\n", true};
 #endif
 }
 
@@ -240,22 +245,32 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
     auto start = std::chrono::steady_clock::now();
     std::string engine = "interpreter";
     std::string compile_note;
+    bool interpret = run.backend.empty() && engine_name == "interp";
     if (run.backend.empty() && engine_name == "llvm") {
         start = std::chrono::steady_clock::now();
-        std::string problem = run_llvm_engine(*loaded->session, kernel, {&data}, &compile_note, run.emit_llvm);
-        if (!problem.empty()) {
-            err << problem;
+        KernelData original = data.clone();
+        EngineProblem problem = run_llvm_engine(*loaded->session, kernel, {&data}, &compile_note, run.emit_llvm);
+        if (problem.refused && run.engine.empty()) {
+            // the default engine cannot run this kernel: the interpreter can
+            err << "mclc: note: the llvm engine does not run this kernel, the interpreter does: "
+                << problem.text.substr(0, problem.text.find('\n')) << '\n';
+            data = std::move(original);
+            interpret = true;
+        } else if (!problem.text.empty()) {
+            err << problem.text;
             return 1;
+        } else {
+            engine = "llvm engine";
         }
-        engine = "llvm engine";
-    } else if (run.backend.empty()) {
+    }
+    if (interpret) {
         interpret::InterpretOptions io;
         io.seed = run.execution.seed;
         if (auto error = interpret::run_kernel(loaded->session->library, kernel, data.storages, io)) {
             err << located(*loaded->session, *error);
             return 1;
         }
-    } else {
+    } else if (!run.backend.empty()) {
         Session& session = *loaded->session;
         const backends::Backend* backend = backends::find_backend(run.backend);
         auto configs = configured_leaves(options);
@@ -412,8 +427,10 @@ private:
         std::vector<KernelData*> pointers;
         for (const KernelData& in : inputs_) runs.push_back(in.clone());
         for (KernelData& d : runs) pointers.push_back(&d);
-        if (std::string problem = run_llvm_engine(*version.session, *version.kernel, pointers); !problem.empty()) {
-            report(file, engine, problem.substr(0, problem.find('\n')));
+        if (EngineProblem problem = run_llvm_engine(*version.session, *version.kernel, pointers); !problem.text.empty()) {
+            std::string first = problem.text.substr(0, problem.text.find('\n'));
+            if (problem.refused) report(file, engine, "refused: " + first, true);
+            else report(file, engine, first);
             return;
         }
         for (size_t r = 0; r < runs.size(); ++r)

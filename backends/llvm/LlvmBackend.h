@@ -14,7 +14,7 @@
 //   the outer foreach nest on the thread pool, explicit vector code as wide
 //   as the CPU's vectors, barriers as work-item loops), optimizes at O3 and
 //   writes, for module M:
-//   - M_kernels.o: each kernel `extern "C" void mcl_llvm_M_<kernel>(...)`;
+//   - M_kernels.o: each kernel `extern "C" void mcl_llvm_<length of M>M_<kernel>(...)`;
 //   - M.h: the records and `namespace M { void kernel(...); }`, as the cpp
 //     backend writes it;
 //   - M.cpp: the host functions, which call the object's kernels, and the

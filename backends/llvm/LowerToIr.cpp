@@ -151,8 +151,9 @@ llvm::Type* element_type(llvm::LLVMContext& context, const Type& t) {
 }
 
 std::string kernel_symbol(const Function& kernel) {
+    // the module's length keeps module a_b's kernel c apart from module a's b_c
     std::string module = kernel.module ? kernel.module->name : "module";
-    return "mcl_llvm_" + module + "_" + kernel.name;
+    return fmt::format("mcl_llvm_{}{}_{}", module.size(), module, kernel.name);
 }
 
 namespace {

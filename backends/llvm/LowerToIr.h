@@ -107,7 +107,8 @@ struct LoweredModule {
     std::vector<SourceLocation> fault_sites;  // site number -> location
 };
 
-// The symbol of a kernel's function: mcl_llvm_<module>_<kernel>.
+// The symbol of a kernel's function: mcl_llvm_<length of module><module>_<kernel>
+// (mcl_llvm_6matmul_matmul), distinct for distinct module and kernel names.
 std::string kernel_symbol(const mcpl::Function& kernel);
 
 // The description a function names (null when unknown: its foreach loops

@@ -2,9 +2,8 @@
 # llvm_distinct_symbols.sh MCLC FILE...
 # `mclc gen --backend llvm --target x86_avx2` on each FILE (one module each):
 # no two of the objects define the same symbol, so that one application
-# links them all (kernel symbols are mcl_llvm_<module>_<kernel>; module a_b
-# with kernel c and module a with kernel b_c must not both be
-# mcl_llvm_a_b_c).
+# links them all (module a_b with kernel c and module a with kernel b_c
+# must not both define one symbol).
 set -u
 mclc=$1
 shift

@@ -2,7 +2,7 @@
 # llvm_gen_files.sh MCLC FILE MODULE KERNEL
 # `mclc gen --backend llvm --target x86_avx2 FILE -o DIR` writes exactly the
 # five files of LlvmBackend.h: MODULE_kernels.o (an x86-64 object defining
-# mcl_llvm_MODULE_KERNEL), MODULE.h, MODULE.cpp, mcl_runtime.h, mcl_llvm.h.
+# mcl_llvm_<length of MODULE>MODULE_KERNEL), MODULE.h, MODULE.cpp, mcl_runtime.h, mcl_llvm.h.
 set -u
 mclc=$1 file=$2 module=$3 kernel=$4
 dir=$(mktemp -d)
@@ -16,8 +16,9 @@ if [ "$want" != "$got" ]; then
   exit 1
 fi
 for f in $want; do [ -s "$dir/gen/$f" ] || { echo "$f is empty"; exit 1; }; done
-if ! nm "$dir/gen/${module}_kernels.o" | grep -q " T mcl_llvm_${module}_${kernel}\$"; then
-  printf '%s_kernels.o does not define mcl_llvm_%s_%s:\n' "$module" "$module" "$kernel"
+symbol=mcl_llvm_${#module}${module}_${kernel}
+if ! nm "$dir/gen/${module}_kernels.o" | grep -q " T ${symbol}\$"; then
+  printf '%s_kernels.o does not define %s:\n' "$module" "$symbol"
   nm "$dir/gen/${module}_kernels.o"
   exit 1
 fi

@@ -122,7 +122,7 @@ add_test(NAME cli.translate_writes_output_file
 # tests/CMakeLists.txt, backends.*).
 set(TARGET_INPUTS ${INPUTS}/targets)
 set(VECTORADD ${CMAKE_SOURCE_DIR}/examples/vectoradd/vectoradd.mcl)
-mclc_test(list_targets 0 "(^|\\n)x86_avx2: cpp opencl\\n" list-targets)
+mclc_test(list_targets 0 "(^|\\n)x86_avx2: cpp (llvm )?opencl\\n" list-targets)
 mclc_test(list_targets_user_override 0 "(^|\\n)x86_avx2: opencl\\n" list-targets --hwd-path ${TARGET_INPUTS}/opencl_only)
 mclc_test(list_targets_bad_config 1 "bad/targets/x86_avx2.json:6:61: error: unknown par_group 'lanes'" list-targets --hwd-path ${TARGET_INPUTS}/bad)
 mclc_test(list_targets_not_a_leaf 1 "is for 'gpu', which is not a leaf" list-targets --hwd-path ${TARGET_INPUTS}/nonleaf)

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 
 #include <fmt/format.h>
 #include <llvm/MC/MCSubtargetInfo.h>
@@ -31,6 +32,30 @@ llvmir::FindModel model_finder(const GenerationInput& input) {
     };
 }
 
+
+// The target machine a leaf's "llvm" section names in its string field
+// `key` (the CPU, or the GPU architecture), made by `make`; null after a
+// located error when the field is missing or LLVM does not know the name.
+std::unique_ptr<llvm::TargetMachine> configured_machine(
+    const GenerationInput& input, const BackendConfig& config, const std::string& key, const std::string& example,
+    const std::function<std::unique_ptr<llvm::TargetMachine>(const std::string&, std::string&)>& make,
+    DiagnosticEngine& diags) {
+    std::string name = config.raw.contains(key) && config.raw[key].is_string() ? config.raw[key].get<std::string>() : "";
+    if (name.empty()) {
+        diags.error(config.location, fmt::format("backend 'llvm' in '{}' needs a string field \"{}\" ({})",
+                                                 input.target.path, key, example));
+        return nullptr;
+    }
+    std::string error;
+    std::unique_ptr<llvm::TargetMachine> machine = make(name, error);
+    if (machine && !machine->getMCSubtargetInfo()->isCPUStringValid(name))
+        error = fmt::format("LLVM does not know the {} '{}'", key == "sm" ? "GPU architecture" : "CPU", name);
+    if (!error.empty()) {
+        diags.error(config.location, fmt::format("backend 'llvm' in '{}': {}", input.target.path, error));
+        return nullptr;
+    }
+    return machine;
+}
 
 // The host files: CFamilyEmitter's host interface, with the kernels declared
 // as the object defines them. It prints no kernel code (the object holds it).
@@ -65,20 +90,10 @@ private:
 
     // The object file's bytes, or "" after an error.
     std::string kernels_object() {
-        std::string cpu = config_.raw.contains("cpu") && config_.raw["cpu"].is_string() ? config_.raw["cpu"].get<std::string>() : "";
-        if (cpu.empty()) {
-            diags_.error(config_.location, fmt::format("backend 'llvm' in '{}' needs a string field \"cpu\" (an LLVM CPU "
-                                                       "name such as \"x86-64-v3\")", in_.target.path));
-            return "";
-        }
+        std::unique_ptr<llvm::TargetMachine> machine = configured_machine(
+            in_, config_, "cpu", "an LLVM CPU name such as \"x86-64-v3\"", llvmir::cpu_target_machine, diags_);
+        if (!machine) return "";
         std::string error;
-        std::unique_ptr<llvm::TargetMachine> machine = llvmir::cpu_target_machine(cpu, error);
-        if (machine && !machine->getMCSubtargetInfo()->isCPUStringValid(cpu))
-            error = fmt::format("LLVM does not know the CPU '{}'", cpu);
-        if (!error.empty()) {
-            diags_.error(config_.location, fmt::format("backend 'llvm' in '{}': {}", in_.target.path, error));
-            return "";
-        }
         llvm::LLVMContext context;
         llvm::Module module(in_.module.name, context);
         llvmir::prepare_module(module, *machine);
@@ -154,22 +169,11 @@ private:
     }
 
     std::string kernels_ptx() {
-        std::string sm = config_.raw.contains("sm") && config_.raw["sm"].is_string() ? config_.raw["sm"].get<std::string>() : "";
-        if (sm.empty()) {
-            diags_.error(config_.location, fmt::format("backend 'llvm' in '{}' needs a string field \"sm\" (the GPU "
-                                                       "architecture, e.g. \"sm_90\")", in_.target.path));
-            return "";
-        }
+        std::unique_ptr<llvm::TargetMachine> machine = configured_machine(
+            in_, config_, "sm", "the GPU architecture, e.g. \"sm_90\"", llvmir::nvptx_target_machine, diags_);
+        if (!machine) return "";
         std::string error;
-        std::unique_ptr<llvm::TargetMachine> machine = llvmir::nvptx_target_machine(sm, error);
-        if (machine && !machine->getMCSubtargetInfo()->isCPUStringValid(sm))
-            error = fmt::format("LLVM does not know the GPU architecture '{}'", sm);
-        if (!error.empty()) {
-            diags_.error(config_.location, fmt::format("backend 'llvm' in '{}': {}", in_.target.path, error));
-            return "";
-        }
         llvmir::GridLowering grid;
-        grid.scope_of = [this](const std::string& space) { return memory_scope(config_, space); };
         for (const Function* k : kernels_) {
             const GridPlan& plan = plan_of(*k);
             for (size_t n = 0; n < plan.launches.size(); ++n) {

@@ -84,8 +84,6 @@ struct GridLaunchLowering {
 // shared memory; math functions are libdevice's (__nv_*).
 struct GridLowering {
     std::vector<GridLaunchLowering> launches;
-    // The scope of a memory space: "device", "group" or "item" (GridMapping.h).
-    std::function<std::string(const std::string& space)> scope_of;
 };
 
 struct LoweringOptions {

@@ -32,6 +32,12 @@ struct GeneratedFile {
     std::string text;
 };
 
+// What `mclc gen --fp-contract` and `--fast-math` allow.
+struct FloatingPointFreedom {
+    bool contract = false;   // fuse a multiply and an add into one FMA (one rounding instead of two)
+    bool fast_math = false;  // also reassociate, and assume no NaN or infinity
+};
+
 struct GenerationInput {
     const mcpl::Program& program;
     const mcpl::Module& module;      // the module to generate code for (checked, at `leaf`)
@@ -48,6 +54,9 @@ struct GenerationInput {
     // The whole hardware library, for backends that need the descriptions of
     // functions at other levels than the leaf (llvm); may be null.
     const hdl::HardwareLibrary* library = nullptr;
+    // Floating-point freedoms a backend that compiles the kernels itself
+    // (llvm) may take; by default none, so results match the interpreter's.
+    FloatingPointFreedom floating_point = {};
 };
 
 class Backend {

@@ -3,10 +3,11 @@
 #   include(path/to/mcl/cmake/MclKernels.cmake)
 #   add_executable(app main.cpp)
 #   mcl_add_kernels(TARGET app SOURCE kernels/matmul.mcl LEAF x86_avx2 BACKEND opencl
-#                   [INCLUDE_DIRS dir...] [MCLC path/to/mclc] [OUTPUT_DIR dir])
+#                   [INCLUDE_DIRS dir...] [GEN_OPTIONS option...] [MCLC path/to/mclc]
+#                   [OUTPUT_DIR dir])
 #
 # At build time (not configure time) runs
-#   mclc gen --target LEAF --backend BACKEND SOURCE [-I dir]... -o OUTPUT_DIR
+#   mclc gen --target LEAF --backend BACKEND SOURCE [-I dir]... [option]... -o OUTPUT_DIR
 # again whenever SOURCE or mclc changes, and then
 #   - adds the generated host glue and kernel sources to TARGET (they are
 #     compiled as part of it),
@@ -43,6 +44,8 @@
 #                 relative paths: to CMAKE_CURRENT_SOURCE_DIR. Imported .mcl
 #                 files are not tracked as dependencies: touch SOURCE or
 #                 list them with set_property(SOURCE <stamp> ...) if needed.
+#   GEN_OPTIONS   further options of `mclc gen`, e.g. --fp-contract (llvm:
+#                 fuse multiplies and adds into FMAs, as g++ does by default).
 #   MCLC          the mclc executable. Default: the variable MCLC_EXECUTABLE
 #                 when set, else the target `mclc` when this is the MCL build
 #                 itself, else `mclc` found on PATH (find_program).
@@ -161,7 +164,7 @@ function(_mcl_absolute_files function files out_files)
 endfunction()
 
 function(mcl_add_kernels)
-  cmake_parse_arguments(PARSE_ARGV 0 MCL "" "TARGET;SOURCE;LEAF;BACKEND;MCLC;OUTPUT_DIR" "INCLUDE_DIRS")
+  cmake_parse_arguments(PARSE_ARGV 0 MCL "" "TARGET;SOURCE;LEAF;BACKEND;MCLC;OUTPUT_DIR" "INCLUDE_DIRS;GEN_OPTIONS")
   _mcl_check_arguments(mcl_add_kernels TARGET SOURCE LEAF BACKEND)
 
   # The .mcl file and its module name.
@@ -193,10 +196,10 @@ function(mcl_add_kernels)
   add_custom_command(
     OUTPUT "${stamp}"
     BYPRODUCTS ${sources} ${objects} ${others}
-    COMMAND "${mclc}" gen --target ${MCL_LEAF} --backend ${MCL_BACKEND} "${source}" ${include_args} -o "${out}"
+    COMMAND "${mclc}" gen --target ${MCL_LEAF} --backend ${MCL_BACKEND} "${source}" ${include_args} ${MCL_GEN_OPTIONS} -o "${out}"
     COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
     DEPENDS "${source}" ${mclc_depends}
-    COMMENT "mclc gen --target ${MCL_LEAF} --backend ${MCL_BACKEND} ${MCL_SOURCE} (module ${module})"
+    COMMENT "mclc gen --target ${MCL_LEAF} --backend ${MCL_BACKEND} ${MCL_GEN_OPTIONS} ${MCL_SOURCE} (module ${module})"
     VERBATIM)
 
   set_source_files_properties(${sources} ${objects} ${others} PROPERTIES GENERATED TRUE)

@@ -61,6 +61,10 @@ int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostr
         return fail(fmt::format("unknown backend '{}'{}", gen.backend,
                                 did_you_mean(gen.backend, backends::backend_names())));
 
+    if ((gen.floating_point.contract || gen.floating_point.fast_math) && gen.backend != "llvm")
+        return fail(fmt::format("--fp-contract and --fast-math apply to the llvm backend only; the {} backend's "
+                                "compiler decides how it rounds", gen.backend));
+
     std::map<std::string, std::string> configs = backends::find_target_configs(config_dirs(options.hardware));
     if (!session.library.find(gen.target)) {
         std::vector<std::string> leaves;
@@ -93,7 +97,7 @@ int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostr
 
     const mcpl::Module& module = *program.roots.front();
     backends::GenerationInput input{program, module, *session.library.find(gen.target), *config,
-                                    std::move(coverage), "", &session.library};
+                                    std::move(coverage), "", &session.library, gen.floating_point};
     std::vector<backends::GeneratedFile> files = backend->generate(input, session.diags);
     int status = session.report(err);
     if (status != 0) return status;

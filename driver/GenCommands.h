@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/Backend.h"
 #include "backends/TargetConfig.h"
 
 #include "driver/FrontendCommands.h"
@@ -35,6 +36,7 @@ struct GenOptions {
     std::string name;     // with `runtime` or `graph`: the generated namespace
     std::string graph;    // a .cnc graph: its coordination code and its steps as runtime tasks
     std::string output_dir;
+    backends::FloatingPointFreedom floating_point;  // llvm backend only
 };
 
 int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostream& out, std::ostream& err);

@@ -65,6 +65,15 @@ int run(int argc, char** argv) {
             ->allow_extra_args(false);  // `-I DIR FILE`: FILE is not a second root
     };
 
+    auto add_floating_point = [](CLI::App* sub, mcl::backends::FloatingPointFreedom& freedom) {
+        sub->add_flag("--fp-contract", freedom.contract,
+                      "llvm engine and backend: fuse a multiply and an add into one FMA where the CPU or GPU has "
+                      "one, as C compilers do by default (results may differ from the interpreter's in the last "
+                      "bits)");
+        sub->add_flag("--fast-math", freedom.fast_math,
+                      "llvm engine and backend: also reassociate, and assume no NaN, infinity or signed zero");
+    };
+
     std::vector<std::string> check_files;
     auto* check = app.add_subcommand("check", "Parse and check MCPL modules and what they import, and Concurrent Collections graphs (.cnc)");
     check->add_option("FILE", check_files, "MCPL files and .cnc graphs")->required();
@@ -154,6 +163,7 @@ int run(int argc, char** argv) {
     gen->add_option("-o", gen_options.output_dir, "Directory to write the files into (created when missing)")
         ->required()
         ->type_name("DIR");
+    add_floating_point(gen, gen_options.floating_point);
     add_include(gen);
     add_hwd_path(gen);
     gen->callback([&] {
@@ -195,6 +205,7 @@ int run(int argc, char** argv) {
         ->type_name("E");
     run_cmd->add_option("--emit-llvm", run_options.emit_llvm, "With the llvm engine: write the optimized LLVM IR here")
         ->type_name("FILE");
+    add_floating_point(run_cmd, run_options.floating_point);
     add_include(run_cmd);
     add_hwd_path(run_cmd);
     run_cmd->callback([&] {

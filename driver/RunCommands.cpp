@@ -169,15 +169,19 @@ struct EngineProblem {
     bool refused = false;  // the kernel uses a construct the engine does not run
 };
 
-// Runs `kernel` with the llvm engine on each of `runs`. `compile_note`
-// gets the times of lowering, O3 and code generation; `ir_file` the IR.
+// Runs `kernel` with the llvm engine on each of `runs`, with the
+// floating-point freedoms `freedom`. `compile_note` gets the times of
+// lowering, O3 and code generation; `ir_file` the IR.
 EngineProblem run_llvm_engine(Session& session, const mcpl::Function& kernel, std::vector<KernelData*> runs,
-                              std::string* compile_note = nullptr, const std::string& ir_file = "") {
+                              const backends::FloatingPointFreedom& freedom = {}, std::string* compile_note = nullptr,
+                              const std::string& ir_file = "") {
 #ifdef MCL_WITH_LLVM
     std::string error;
     size_t diagnostics_before = session.diags.diagnostics().size();
     backends::llvmir::EngineOptions options;
     options.keep_ir = !ir_file.empty();
+    options.fp_contract = freedom.contract;
+    options.fast_math = freedom.fast_math;
     auto compiled = backends::llvmir::CompiledKernel::compile(kernel, session.library, options, session.diags, error);
     if (!compiled) {
         const auto& all = session.diags.diagnostics();
@@ -198,7 +202,7 @@ EngineProblem run_llvm_engine(Session& session, const mcpl::Function& kernel, st
         if (auto fault = compiled->run(data->storages)) return {located(session, *fault)};
     return {};
 #else
-    (void)session, (void)kernel, (void)runs, (void)compile_note, (void)ir_file;
+    (void)session, (void)kernel, (void)runs, (void)freedom, (void)compile_note, (void)ir_file;
     return {"mclc: error: this mclc was built without LLVM\n", true};
 #endif
 }
@@ -230,6 +234,11 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
         err << "mclc: error: --engine and --backend exclude each other\n";
         return kUsageError;
     }
+    if ((run.floating_point.contract || run.floating_point.fast_math) &&
+        (run.backend.empty() ? engine_name != "llvm" : run.backend != "llvm")) {
+        err << "mclc: error: --fp-contract and --fast-math apply to the llvm engine and the llvm backend only\n";
+        return kUsageError;
+    }
     bool usage = false;
     auto loaded = load_kernel(options, file, run.execution.kernel, run.target, err, &usage);
     if (!loaded) return usage ? kUsageError : 1;
@@ -249,7 +258,7 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
     if (run.backend.empty() && engine_name == "llvm") {
         start = std::chrono::steady_clock::now();
         KernelData original = data.clone();
-        EngineProblem problem = run_llvm_engine(*loaded->session, kernel, {&data}, &compile_note, run.emit_llvm);
+        EngineProblem problem = run_llvm_engine(*loaded->session, kernel, {&data}, run.floating_point, &compile_note, run.emit_llvm);
         if (problem.refused && run.engine.empty()) {
             // the default engine cannot run this kernel: the interpreter can
             err << "mclc: note: the llvm engine does not run this kernel, the interpreter does: "
@@ -289,7 +298,8 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
         }
         TemporaryDirectory work;
         backends::GenerationInput input{loaded->program, *loaded->program.roots.front(),
-                                        *session.library.find(run.target), *config, {}, "", &session.library};
+                                        *session.library.find(run.target), *config, {}, "", &session.library,
+                                        run.floating_point};
         BackendHarness harness(input, *backend, kernel, work.sub("run"), session.diags);
         if (session.diags.has_errors()) return session.report(err);
         start = std::chrono::steady_clock::now();

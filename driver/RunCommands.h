@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/Backend.h"
 #include "driver/FrontendCommands.h"
 #include "driver/KernelData.h"
 
@@ -41,6 +42,7 @@ struct RunOptions {
     std::string emit_llvm;  // with the llvm engine: write the optimized IR to this file
     std::string backend;  // empty: the interpreter
     std::string target;   // the leaf, with a backend
+    backends::FloatingPointFreedom floating_point;  // llvm engine and backend only
 };
 
 int run_command(const FrontendOptions& options, const std::string& file, const RunOptions& run, std::ostream& out,

@@ -32,6 +32,13 @@ llvmir::FindModel model_finder(const GenerationInput& input) {
     };
 }
 
+// The lowering's floating-point freedoms: those `mclc gen` was given.
+llvmir::LoweringOptions lowering_options(const GenerationInput& input) {
+    llvmir::LoweringOptions options;
+    options.fp_contract = input.floating_point.contract;
+    options.fast_math = input.floating_point.fast_math;
+    return options;
+}
 
 // The target machine a leaf's "llvm" section names in its string field
 // `key` (the CPU, or the GPU architecture), made by `make`; null after a
@@ -97,7 +104,7 @@ private:
         llvm::LLVMContext context;
         llvm::Module module(in_.module.name, context);
         llvmir::prepare_module(module, *machine);
-        llvmir::LoweringOptions options;
+        llvmir::LoweringOptions options = lowering_options(in_);
         options.vector_bits = llvmir::widest_vector_bits(*machine);
         llvmir::LoweredModule lowered;
         if (!llvmir::lower_to_ir(kernels_, model_finder(in_), options, module, lowered, diags_)) return "";
@@ -186,7 +193,7 @@ private:
         llvm::LLVMContext context;
         llvm::Module module(in_.module.name, context);
         llvmir::prepare_module(module, *machine);
-        llvmir::LoweringOptions options;
+        llvmir::LoweringOptions options = lowering_options(in_);
         options.parallel = false;
         options.grid = &grid;
         llvmir::LoweredModule lowered;

@@ -144,6 +144,7 @@ std::unique_ptr<CompiledKernel> CompiledKernel::compile(const mcpl::Function& ke
     LoweringOptions lowering;
     lowering.checks = options.checks;
     lowering.fast_math = options.fast_math;
+    lowering.fp_contract = options.fp_contract;
     lowering.vector_bits = widest_vector_bits(*machine);
     LoweredModule lowered;
     FindModel find_model = [&library](const std::string& name) { return library.find(name); };

@@ -32,6 +32,7 @@ namespace mcl::backends::llvmir {
 struct EngineOptions {
     bool checks = true;      // faults instead of undefined behaviour
     bool fast_math = false;  // contraction and reassociation allowed
+    bool fp_contract = false;  // contraction only (a * b + c as one FMA)
     bool keep_ir = false;    // keep the optimized IR as text (optimized_ir())
 };
 

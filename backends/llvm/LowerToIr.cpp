@@ -167,6 +167,7 @@ public:
           barriers_(find_model) {
         llvm::FastMathFlags flags;
         if (options.fast_math) flags.setFast();
+        if (options.fp_contract) flags.setAllowContract(true);
         builder_.setFastMathFlags(flags);
     }
 

@@ -90,6 +90,7 @@ struct LoweringOptions {
     int vector_bits = 256;   // the target's widest vector register (LlvmSupport.h: vector_register_bits)
     bool checks = false;     // fault instead of undefined behaviour (mclc run and verify)
     bool fast_math = false;  // allow contraction and reassociation
+    bool fp_contract = false;  // allow contraction only (a * b + c as one FMA, as g++ does by default)
     bool parallel = true;    // the outermost foreach nest on the thread pool
     const GridLowering* grid = nullptr;  // NVIDIA device code instead of CPU code
 };

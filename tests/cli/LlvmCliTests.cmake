@@ -67,6 +67,20 @@ add_test(NAME cli.llvm_backend.gen_files.complexmul
          COMMAND ${LLVM_CLI}/llvm_gen_files.sh $<TARGET_FILE:mclc> ${LLVM_EXAMPLES}/complexmul/complexmul.mcl
                  complexmul complexmul)
 
+# Floating-point freedoms: --fp-contract fuses multiplies and adds into FMAs
+# (none by default); --fp-contract and --fast-math belong to the llvm engine
+# and backend, other backends' compilers decide for themselves.
+add_test(NAME cli.llvm_backend.fp_contract
+         COMMAND ${LLVM_CLI}/llvm_fp_contract.sh $<TARGET_FILE:mclc> ${LLVM_EXAMPLES}/matmul/matmul.mcl)
+mclc_test(llvm_backend.fp_contract_other_backend 1
+          "error: --fp-contract and --fast-math apply to the llvm backend only. the cpp backend.s compiler decides"
+          gen --backend cpp --target x86_avx2 --fp-contract ${LLVM_EXAMPLES}/matmul/matmul.mcl -o ${CMAKE_CURRENT_BINARY_DIR}/fp_contract_cpp)
+mclc_test(llvm_engine.fast_math_interp 2
+          "--fp-contract and --fast-math apply to the llvm engine and the llvm backend only"
+          run --engine interp --fast-math ${LLVM_EXAMPLES}/vectoradd/vectoradd.mcl)
+mclc_test(llvm_engine.fp_contract_runs 0 "^matmul \\(llvm engine, "
+          run --fp-contract ${LLVM_EXAMPLES}/matmul/matmul.mcl)
+
 # A kernel that calls another kernel with a bool parameter (invalid IR for
 # the backend before b9397d4: the bool passed as i1 to a kernel that takes
 # it as i8).

@@ -30,6 +30,10 @@ CFamilyEmitter::CFamilyEmitter(const GenerationInput& input, const BackendConfig
       diags_(diags),
       errors_at_start_(diags.error_count()),
       reserved_(std::move(reserved_names)) {
+    // A function at global scope may not be called main in C, C++, OpenCL C
+    // or CUDA (OpenCL: "function cannot be called 'main'"), and kernels may
+    // call one of theirs so.
+    reserved_.insert("main");
     module_ = input.host_namespace.empty() ? host_identifier(input.module.name) : input.host_namespace;
 }
 
@@ -158,13 +162,7 @@ std::string CFamilyEmitter::field_declaration(const Decl& field) {
     std::string s = element_spelling(form.resolved_type) + " " + host_identifier(form.name);
     if (form.resolved_type.is_array()) {
         int64_t size = 1;
-        for (const Expr* e : all_extents(form.type)) {
-            if (e->kind != Expr::Kind::IntLiteral) {
-                unsupported(e->location, "record fields whose array sizes are not integer literals");
-                return s;
-            }
-            size *= e->int_value;
-        }
+        for (int64_t extent : mcpl::record_field_extents(form)) size *= extent;
         s += fmt::format("[{}]", size);
     }
     return s;

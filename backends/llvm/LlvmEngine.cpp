@@ -10,6 +10,7 @@
 #include "backends/llvm/LlvmSupport.h"
 #include "backends/llvm/LowerToIr.h"
 #include "backends/llvm/ParallelRuntime.h"
+#include "compiler/ast/ConstantValue.h"
 #include "runtime/mcl_llvm.h"
 
 namespace mcl::backends::llvmir {
@@ -37,8 +38,7 @@ void add_cells(const llvm::DataLayout& layout, llvm::LLVMContext& context, const
         const mcpl::BasicDecl& form = element.record->fields[k]->forms.front();
         mcpl::Type field_element = form.resolved_type.element();
         uint64_t count = 1;
-        for (const auto& group : form.type.dimensions)
-            for (const auto& e : group) count *= static_cast<uint64_t>(e->kind == mcpl::Expr::Kind::IntLiteral ? e->int_value : 0);
+        for (int64_t extent : mcpl::record_field_extents(form)) count *= static_cast<uint64_t>(extent);
         uint64_t size = layout.getTypeAllocSize(element_type(context, field_element)).getFixedValue();
         for (uint64_t i = 0; i < count; ++i)
             add_cells(layout, context, field_element, offset + fields->getElementOffset(k).getFixedValue() + i * size, out);

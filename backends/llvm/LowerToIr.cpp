@@ -129,9 +129,7 @@ llvm::Type* element_type(llvm::LLVMContext& context, const Type& t) {
         for (const auto& field : t.record->fields) {
             const BasicDecl& form = field->forms.front();
             llvm::Type* ft = element_type(context, form.resolved_type);
-            std::vector<int64_t> extents;
-            for (const auto& group : form.type.dimensions)
-                for (const auto& e : group) extents.push_back(e->kind == Expr::Kind::IntLiteral ? e->int_value : 0);
+            std::vector<int64_t> extents = mcpl::record_field_extents(form);
             for (auto it = extents.rbegin(); it != extents.rend(); ++it)
                 ft = llvm::ArrayType::get(ft, static_cast<uint64_t>(*it));
             fields.push_back(ft);
@@ -814,8 +812,7 @@ private:
             p.element = form.resolved_type.element();
             p.memory = memory_type(form.resolved_type);
             p.rest.clear();
-            for (const auto& group : form.type.dimensions)
-                for (const auto& extent : group) p.rest.push_back(i64(extent->kind == Expr::Kind::IntLiteral ? extent->int_value : 0));
+            for (int64_t extent : mcpl::record_field_extents(form)) p.rest.push_back(i64(extent));
             apply_indices(p, part, field_address);
         }
         return p;
@@ -1282,12 +1279,22 @@ private:
             {"ceil", llvm::Intrinsic::ceil},   {"fma", llvm::Intrinsic::fma},
         };
         if ((c == "fmin" || c == "fmax") && args.size() == 2) {
-            // as the C library computes them (x86's minss/maxss): y where
-            // x is not strictly smaller (larger), x where y is NaN; so the
-            // sign of a zero result is the interpreter's
+            // IEEE 754-2019's minimumNumber and maximumNumber, as the
+            // interpreter defines them: a NaN operand gives the other one,
+            // -0 is smaller than +0 (of equal operands fmin takes the bits
+            // of both or-ed, fmax and-ed)
             llvm::Value *x = args[0].v, *y = args[1].v;
-            llvm::Value* x_wins = c == "fmin" ? builder_.CreateFCmpOLT(x, y) : builder_.CreateFCmpOGT(x, y);
-            llvm::Value* r = builder_.CreateSelect(x_wins, x, y);
+            bool smaller = c == "fmin";
+            llvm::Value* x_wins = smaller ? builder_.CreateFCmpOLT(x, y) : builder_.CreateFCmpOGT(x, y);
+            llvm::Type* bits_type = builder_.getIntNTy(x->getType()->getScalarSizeInBits());
+            if (auto* vector = llvm::dyn_cast<llvm::VectorType>(x->getType()))
+                bits_type = llvm::VectorType::get(bits_type, vector->getElementCount());
+            llvm::Value* x_bits = builder_.CreateBitCast(x, bits_type);
+            llvm::Value* y_bits = builder_.CreateBitCast(y, bits_type);
+            llvm::Value* equal = builder_.CreateBitCast(
+                smaller ? builder_.CreateOr(x_bits, y_bits) : builder_.CreateAnd(x_bits, y_bits), x->getType());
+            llvm::Value* r = builder_.CreateSelect(x_wins, x, builder_.CreateSelect(builder_.CreateFCmpOEQ(x, y), equal, y));
+            r = builder_.CreateSelect(builder_.CreateFCmpUNO(x, x), y, r);
             return {builder_.CreateSelect(builder_.CreateFCmpUNO(y, y), x, r), shape, Primitive::Float};
         }
         if (auto found = exact.find(c); found != exact.end()) {

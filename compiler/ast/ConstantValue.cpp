@@ -144,4 +144,11 @@ std::optional<int64_t> checked_constant_int_value(const Expr& e, const ConstantP
     return checked_value(e, problems, in_progress);
 }
 
+std::vector<int64_t> record_field_extents(const BasicDecl& field) {
+    std::vector<int64_t> extents;
+    for (const auto& group : field.type.dimensions)
+        for (const auto& extent : group) extents.push_back(checked_constant_int_value(*extent).value_or(0));
+    return extents;
+}
+
 }  // namespace mcl::mcpl

@@ -22,6 +22,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "compiler/ast/Ast.h"
 
@@ -44,5 +45,11 @@ std::optional<int64_t> constant_int_value(const Expr& e, const ConstantLookup& l
 
 // The lookup for checked ASTs: a `const` scalar whose initialiser folds.
 std::optional<int64_t> checked_constant_int_value(const Expr& e, const ConstantProblemSink& problems = {});
+
+// The array extents of a record field, outermost first (empty for a scalar
+// field). The checker requires them to be constant (literals or `const`
+// ints); 0 stands for one that does not fold, which only a program with
+// errors has.
+std::vector<int64_t> record_field_extents(const BasicDecl& field);
 
 }  // namespace mcl::mcpl

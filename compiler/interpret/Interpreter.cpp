@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ast/AstWalk.h"
+#include "compiler/ast/ConstantValue.h"
 #include "compiler/sema/BarrierScopes.h"
 
 namespace mcl::interpret {
@@ -42,12 +43,22 @@ struct KernelFault {
     throw KernelFault{location, std::move(message)};
 }
 
-// Cells of one element of a record field (its own array extents are integer
-// literals, which the checker and the backends require).
+// fmin (smaller) or fmax of MCPL: IEEE 754-2019's minimumNumber and
+// maximumNumber. A NaN operand gives the other one; -0 is smaller than +0.
+// Defined here rather than taken from the C library, whose choice of sign
+// for fmin(+0, -0) differs between its versions; LowerToIr computes the same.
+float minimum_number(float x, float y, bool smaller) {
+    if (std::isnan(y)) return x;
+    if (std::isnan(x)) return y;
+    if (x == y) return std::signbit(x) == smaller ? x : y;
+    return (x < y) == smaller ? x : y;
+}
+
+// Cells of one element of a record field (its own array extents are
+// constants, which the checker requires).
 int64_t field_elements(const Decl& field) {
     int64_t n = 1;
-    for (const auto& group : field.forms.front().type.dimensions)
-        for (const auto& extent : group) n *= extent->kind == Expr::Kind::IntLiteral ? extent->int_value : 0;
+    for (int64_t extent : mcpl::record_field_extents(field.forms.front())) n *= extent;
     return n;
 }
 
@@ -306,9 +317,7 @@ private:
             ref.offset += offset;
             ref.element = ft.element();
             ref.element_cells = element_cells(ft).size();
-            ref.extents.clear();
-            for (const auto& group : field->forms.front().type.dimensions)
-                for (const auto& extent : group) ref.extents.push_back(extent->int_value);
+            ref.extents = mcpl::record_field_extents(field->forms.front());
             ref.name += fmt::format(".{}", part.name);
             apply_indices(ref, part, frame);
         }
@@ -473,8 +482,8 @@ private:
         };
         if (auto f = unary_functions.find(c); f != unary_functions.end() && args.size() == 1)
             return Scalar::of_float(f->second(x));
-        if (c == "fmin" && args.size() == 2) return Scalar::of_float(std::fmin(x, y));
-        if (c == "fmax" && args.size() == 2) return Scalar::of_float(std::fmax(x, y));
+        if (c == "fmin" && args.size() == 2) return Scalar::of_float(minimum_number(x, y, true));
+        if (c == "fmax" && args.size() == 2) return Scalar::of_float(minimum_number(x, y, false));
         fault(e.location, fmt::format("the interpreter does not know the library function '{}'", c));
     }
 

@@ -65,8 +65,17 @@ public:
     }
 
     // Record fields have no level of their own: only their extents are checked.
+    // A record's size is fixed: its fields' extents must fold to constants.
     static void check_field_extents(const Decl& field, DiagnosticEngine& diags) {
-        for (const BasicDecl& form : field.forms) check_extents(form, diags);
+        for (const BasicDecl& form : field.forms) {
+            check_extents(form, diags);
+            for (const auto& group : form.type.dimensions)
+                for (const ExprPtr& extent : group)
+                    if (!checked_constant_int_value(*extent))
+                        diags.error(extent->location,
+                                    fmt::format("record field '{}': an array size in a record must be a constant "
+                                                "(an integer literal or a const int)", form.name));
+        }
     }
 
 private:

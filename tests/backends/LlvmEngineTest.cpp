@@ -805,9 +805,9 @@ perfect void f(int n, const float[n] a, C[n] out) {
     EXPECT_EQ(engine_values(vector, args, 2), want);
 }
 
-// A record field whose size is a module constant: the interpreter and the
-// engine take the size as 0 (both fault on every index: "index 0 of 'v'
-// is 2, outside 0..-1"); the cpp backend refuses it with a located error.
+// A record field whose size is a module constant (both the interpreter and
+// the engine took it as 0 and faulted at every index; the cpp backend
+// refused it).
 TEST(LlvmEngine, RecordFieldSizedByAConstant) {
     Compiled c = compile(R"(module m;
 import perfect;
@@ -826,8 +826,6 @@ perfect void f(int n, R[n] r, float[n] out) {
     }
 }
 )");
-    SKIP_KNOWN_BUG() << "bug: a record field sized by a module constant (float[N] v, N = 3) has no elements in the "
-                        "interpreter and in the llvm engine (every index faults); cpp refuses it at the field";
     ASSERT_TRUE(c.engine) << c.problem;
     Args args;
     args.scalars["n"] = 5;

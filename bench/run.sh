@@ -89,7 +89,7 @@ echo "== mclc run (compile: X s), 3 times per example"
 for file in $(cd examples && find . -name '*.mcl' | sed 's|^\./||' | sort); do
   for _ in 1 2 3; do
     # A kernel that faults on mclc run's generated inputs prints no time (runtime/nbody).
-    seconds=$(build/driver/mclc run "examples/$file" 2>/dev/null | sed -n 's/^compile: \([0-9.]*\) s$/\1/p' || true)
+    seconds=$(build/driver/mclc run "examples/$file" 2>/dev/null | sed -n 's/^compile: \([0-9.]*\) s.*$/\1/p' || true)
     [ -n "$seconds" ] && echo "$file $seconds" >> "$llvm_out/mclc_run_compile.txt"
   done
 done

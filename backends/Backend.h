@@ -36,6 +36,7 @@ struct GeneratedFile {
 struct FloatingPointFreedom {
     bool contract = false;   // fuse a multiply and an add into one FMA (one rounding instead of two)
     bool fast_math = false;  // also reassociate, and assume no NaN or infinity
+    bool any() const { return contract || fast_math; }
 };
 
 struct GenerationInput {

@@ -61,7 +61,7 @@ int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostr
         return fail(fmt::format("unknown backend '{}'{}", gen.backend,
                                 did_you_mean(gen.backend, backends::backend_names())));
 
-    if ((gen.floating_point.contract || gen.floating_point.fast_math) && gen.backend != "llvm")
+    if (gen.floating_point.any() && gen.backend != "llvm")
         return fail(fmt::format("--fp-contract and --fast-math apply to the llvm backend only; the {} backend's "
                                 "compiler decides how it rounds", gen.backend));
 

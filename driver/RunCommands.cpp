@@ -180,8 +180,7 @@ EngineProblem run_llvm_engine(Session& session, const mcpl::Function& kernel, st
     size_t diagnostics_before = session.diags.diagnostics().size();
     backends::llvmir::EngineOptions options;
     options.keep_ir = !ir_file.empty();
-    options.fp_contract = freedom.contract;
-    options.fast_math = freedom.fast_math;
+    options.floating_point = freedom;
     auto compiled = backends::llvmir::CompiledKernel::compile(kernel, session.library, options, session.diags, error);
     if (!compiled) {
         const auto& all = session.diags.diagnostics();
@@ -234,7 +233,7 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
         err << "mclc: error: --engine and --backend exclude each other\n";
         return kUsageError;
     }
-    if ((run.floating_point.contract || run.floating_point.fast_math) &&
+    if (run.floating_point.any() &&
         (run.backend.empty() ? engine_name != "llvm" : run.backend != "llvm")) {
         err << "mclc: error: --fp-contract and --fast-math apply to the llvm engine and the llvm backend only\n";
         return kUsageError;

@@ -32,14 +32,6 @@ llvmir::FindModel model_finder(const GenerationInput& input) {
     };
 }
 
-// The lowering's floating-point freedoms: those `mclc gen` was given.
-llvmir::LoweringOptions lowering_options(const GenerationInput& input) {
-    llvmir::LoweringOptions options;
-    options.fp_contract = input.floating_point.contract;
-    options.fast_math = input.floating_point.fast_math;
-    return options;
-}
-
 // The target machine a leaf's "llvm" section names in its string field
 // `key` (the CPU, or the GPU architecture), made by `make`; null after a
 // located error when the field is missing or LLVM does not know the name.
@@ -104,11 +96,12 @@ private:
         llvm::LLVMContext context;
         llvm::Module module(in_.module.name, context);
         llvmir::prepare_module(module, *machine);
-        llvmir::LoweringOptions options = lowering_options(in_);
+        llvmir::LoweringOptions options;
+        options.floating_point = in_.floating_point;
         options.vector_bits = llvmir::widest_vector_bits(*machine);
         llvmir::LoweredModule lowered;
         if (!llvmir::lower_to_ir(kernels_, model_finder(in_), options, module, lowered, diags_)) return "";
-        llvmir::optimize(module, *machine, options.fast_math);
+        llvmir::optimize(module, *machine, options.floating_point.fast_math);
         std::string bytes;
         if (!llvmir::emit_object(module, *machine, bytes, error)) {
             diags_.error(in_.module.location, "backend 'llvm': " + error);
@@ -193,7 +186,8 @@ private:
         llvm::LLVMContext context;
         llvm::Module module(in_.module.name, context);
         llvmir::prepare_module(module, *machine);
-        llvmir::LoweringOptions options = lowering_options(in_);
+        llvmir::LoweringOptions options;
+        options.floating_point = in_.floating_point;
         options.parallel = false;
         options.grid = &grid;
         llvmir::LoweredModule lowered;
@@ -204,7 +198,7 @@ private:
             diags_.error(in_.module.location, "backend 'llvm': " + error);
             return "";
         }
-        llvmir::optimize(module, *machine, options.fast_math);
+        llvmir::optimize(module, *machine, options.floating_point.fast_math);
         std::string ptx;
         if (!llvmir::emit_assembly(module, *machine, ptx, error)) {
             diags_.error(in_.module.location, "backend 'llvm': " + error);

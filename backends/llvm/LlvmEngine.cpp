@@ -143,8 +143,7 @@ std::unique_ptr<CompiledKernel> CompiledKernel::compile(const mcpl::Function& ke
 
     LoweringOptions lowering;
     lowering.checks = options.checks;
-    lowering.fast_math = options.fast_math;
-    lowering.fp_contract = options.fp_contract;
+    lowering.floating_point = options.floating_point;
     lowering.vector_bits = widest_vector_bits(*machine);
     LoweredModule lowered;
     FindModel find_model = [&library](const std::string& name) { return library.find(name); };
@@ -164,7 +163,7 @@ std::unique_ptr<CompiledKernel> CompiledKernel::compile(const mcpl::Function& ke
     times.lower = seconds_since(start);
 
     start = std::chrono::steady_clock::now();
-    optimize(*module, *machine, options.fast_math);
+    optimize(*module, *machine, options.floating_point.fast_math);
     times.optimize = seconds_since(start);
     std::string ir;
     if (options.keep_ir) {

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/Backend.h"
 #include "compiler/interpret/Interpreter.h"
 #include "hdl/HardwareLibrary.h"
 #include "support/Diagnostics.h"
@@ -31,8 +32,7 @@ namespace mcl::backends::llvmir {
 
 struct EngineOptions {
     bool checks = true;      // faults instead of undefined behaviour
-    bool fast_math = false;  // contraction and reassociation allowed
-    bool fp_contract = false;  // contraction only (a * b + c as one FMA)
+    FloatingPointFreedom floating_point;  // none by default: results equal the interpreter's
     bool keep_ir = false;    // keep the optimized IR as text (optimized_ir())
 };
 

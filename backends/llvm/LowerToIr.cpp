@@ -164,8 +164,8 @@ public:
           builder_(context_), lowered_(lowered), diags_(diags), errors_at_start_(diags.error_count()),
           barriers_(find_model) {
         llvm::FastMathFlags flags;
-        if (options.fast_math) flags.setFast();
-        if (options.fp_contract) flags.setAllowContract(true);
+        if (options.floating_point.fast_math) flags.setFast();
+        if (options.floating_point.contract) flags.setAllowContract(true);
         builder_.setFastMathFlags(flags);
     }
 

@@ -18,7 +18,8 @@
 //   - arrays are flat and row-major over all dimension groups, offsets in 64
 //     bits (`float[n,m]` element [i,j] at i*m + j); int is i32 with wrapping
 //     arithmetic; C's conversions; no floating-point contraction or
-//     reassociation (unless fast_math), so results equal the interpreter's.
+//     reassociation (unless floating_point allows them), so results equal
+//     the interpreter's.
 //   - the outermost foreach nest of a kernel (loops over one par_group,
 //     collapsed) runs on the thread pool (mcl_llvm_parallel_for, in
 //     runtime/mcl_llvm.h): its body is outlined into a function over a range
@@ -56,6 +57,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/Backend.h"
 #include "backends/cfamily/GridMapping.h"
 #include "backends/llvm/LlvmSupport.h"
 #include "compiler/sema/Program.h"
@@ -89,8 +91,7 @@ struct GridLowering {
 struct LoweringOptions {
     int vector_bits = 256;   // the target's widest vector register (LlvmSupport.h: vector_register_bits)
     bool checks = false;     // fault instead of undefined behaviour (mclc run and verify)
-    bool fast_math = false;  // allow contraction and reassociation
-    bool fp_contract = false;  // allow contraction only (a * b + c as one FMA, as g++ does by default)
+    FloatingPointFreedom floating_point;  // none by default: results equal the interpreter's
     bool parallel = true;    // the outermost foreach nest on the thread pool
     const GridLowering* grid = nullptr;  // NVIDIA device code instead of CPU code
 };

@@ -144,6 +144,7 @@ std::unique_ptr<CompiledKernel> CompiledKernel::compile(const mcpl::Function& ke
     LoweringOptions lowering;
     lowering.checks = options.checks;
     lowering.floating_point = options.floating_point;
+    lowering.quick_compile = true;
     lowering.vector_bits = widest_vector_bits(*machine);
     LoweredModule lowered;
     FindModel find_model = [&library](const std::string& name) { return library.find(name); };

@@ -13,6 +13,7 @@
 #include <llvm/IR/Verifier.h>
 
 #include "backends/Backend.h"
+#include "backends/llvm/IndexRanges.h"
 #include "backends/llvm/VaryingAnalysis.h"
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
@@ -197,6 +198,11 @@ private:
 
     bool finish(const std::vector<const Function*>& kernels) {
         if (diags_.error_count() != errors_at_start_) return false;
+        // optimizing for size leaves out what copies code: non-trivial
+        // loop unswitching, loops vectorized with a scalar epilogue
+        if (options_.quick_compile)
+            for (llvm::Function& f : module_)
+                if (!f.isDeclaration()) f.addFnAttr(llvm::Attribute::OptimizeForSize);
         std::string problems;
         llvm::raw_string_ostream os(problems);
         if (llvm::verifyModule(module_, &os)) {
@@ -729,10 +735,29 @@ private:
         return {builder_.CreateSExt(v.v, t), v.shape, Primitive::Int};
     }
 
-    // An index, checked against its extent when asked.
-    Val checked_index(const Expr& index, llvm::Value* extent, Place& place) {
+    // Whether `index` always lies in [0, extent) (IndexRanges.h): a constant
+    // extent above its range, or the variable `extent_expr` names that it
+    // stays below.
+    bool proven_in_range(const Expr& index, llvm::Value* extent, const Expr* extent_expr) {
+        if (!state_->source) return false;
+        auto& ranges = index_ranges_[state_->source];
+        if (!ranges) ranges = std::make_unique<IndexRanges>(*state_->source);
+        std::optional<IntRange> r = ranges->range(index);
+        if (!r || r->lo < 0) return false;
+        if (auto* constant = llvm::dyn_cast<llvm::ConstantInt>(extent)) return r->hi < constant->getSExtValue();
+        if (!extent_expr || extent_expr->kind != Expr::Kind::Var || extent_expr->var.size() != 1 ||
+            !extent_expr->var[0].indices.empty())
+            return false;
+        if (r->below == extent_expr->decl) return true;
+        bool plain_index = index.kind == Expr::Kind::Var && index.var.size() == 1 && index.var[0].indices.empty();
+        return plain_index && std::find(facts_below_.begin(), facts_below_.end(), std::make_pair(index.decl, extent_expr->decl)) !=
+                                  facts_below_.end();
+    }
+
+    // An index, checked against its extent when asked and not proven inside.
+    Val checked_index(const Expr& index, llvm::Value* extent, const Expr* extent_expr, Place& place) {
         Val i = to_i64(value_as(index, Primitive::Int));
-        if (!options_.checks) return i;
+        if (!options_.checks || proven_in_range(index, extent, extent_expr)) return i;
         if (i.shape == Shape::Uniform) {
             llvm::Value* bad = builder_.CreateICmpUGE(i.v, extent);
             fault_if(bad, kFaultIndex, index.location);
@@ -746,11 +771,18 @@ private:
         return i;
     }
 
-    // Applies one part's indices to `place` (row-major over all groups).
-    void apply_indices(Place& place, const VarPart& part, llvm::Value* base) {
+    // Applies one part's indices to `place` (row-major over all groups);
+    // `declared`, when given, is the type as written whose extents `place`
+    // has.
+    void apply_indices(Place& place, const VarPart& part, llvm::Value* base, const mcpl::TypeExpr* declared = nullptr) {
         std::vector<const Expr*> indices;
         for (const auto& group : part.indices)
             for (const auto& i : group) indices.push_back(i.get());
+        std::vector<const Expr*> extents;
+        if (declared)
+            for (const auto& group : declared->dimensions)
+                for (const auto& extent : group) extents.push_back(extent.get());
+        if (extents.size() != place.rest.size()) extents.assign(place.rest.size(), nullptr);
         if (indices.empty()) {
             place.address = base;
             return;
@@ -762,7 +794,7 @@ private:
         }
         std::optional<Val> offset;
         for (size_t k = 0; k < indices.size(); ++k) {
-            Val i = checked_index(*indices[k], place.rest[k], place);
+            Val i = checked_index(*indices[k], place.rest[k], extents[k], place);
             offset = offset ? add_offsets(scale_offset(*offset, place.rest[k]), i) : i;
         }
         std::vector<llvm::Value*> rest(place.rest.begin() + static_cast<long>(indices.size()), place.rest.end());
@@ -793,7 +825,7 @@ private:
         } else {
             base = scalar_address(b);
         }
-        apply_indices(p, e.var[0], base);
+        apply_indices(p, e.var[0], base, b.is_array ? &e.form->type : nullptr);
         for (size_t k = 1; k < e.var.size(); ++k) {
             const VarPart& part = e.var[k];
             const mcpl::RecordType* record = p.element.record;
@@ -936,6 +968,12 @@ private:
 
     Val variable(const Expr& e) {
         if (e.hardware) return {i32(e.hardware->value), Shape::Uniform, Primitive::Int};
+        // a `const int` with a constant value is that value, wherever it is
+        // declared: divisions by it need no checks, loops over it have a
+        // known trip count, and no storage is read
+        if (e.decl && e.decl->is_const && !e.form->resolved_type.is_array() &&
+            primitive_of(e.form->resolved_type) == Primitive::Int)
+            if (std::optional<int64_t> c = mcpl::checked_constant_int_value(e)) return {i32(*c), Shape::Uniform, Primitive::Int};
         if (!state_->env.count(e.form) && e.decl && e.decl->is_const && !e.form->resolved_type.is_array())
             return constant_value(*e.decl, e.location);
         const Binding& b = binding(e.form, e.location);
@@ -1169,6 +1207,73 @@ private:
         return fn;
     }
 
+    // `<W x R> <fn>.lanes(<W x A>...)`: the scalar function `fn` applied
+    // to every lane in a loop; when `guarded`, `<fn>.active_lanes(<W x i1>
+    // mask, <W x A>...)` calls it for the active lanes only (the others'
+    // results are zero). One out-of-line copy per function and width
+    // instead of W calls at every use keeps vector code small: math calls
+    // and inlined user functions in both a vector body and its masked tail
+    // were half of some kernels' machine code, and of their compile time;
+    // a call costs far more than the loop around it.
+    llvm::Function* lane_loop(llvm::FunctionCallee fn, bool guarded) {
+        auto* callee = llvm::cast<llvm::Function>(fn.getCallee());
+        std::string name = fmt::format("{}.{}{}", callee->getName().str(), guarded ? "active_lanes" : "lanes", width_);
+        if (llvm::Function* known = module_.getFunction(name)) return known;
+        llvm::FunctionType* scalar = fn.getFunctionType();
+        llvm::Type* rt = scalar->getReturnType();
+        std::vector<llvm::Type*> params;
+        if (guarded) params.push_back(vector_of(builder_.getInt1Ty()));
+        for (llvm::Type* t : scalar->params()) params.push_back(vector_of(t));
+        llvm::Type* result = rt->isVoidTy() ? rt : vector_of(rt);
+        auto* helper = llvm::Function::Create(llvm::FunctionType::get(result, params, false), llvm::Function::InternalLinkage,
+                                              name, module_);
+        helper->addFnAttr(llvm::Attribute::NoInline);
+        llvm::BasicBlock* entry = llvm::BasicBlock::Create(context_, "entry", helper);
+        llvm::BasicBlock* loop = llvm::BasicBlock::Create(context_, "lane", helper);
+        llvm::BasicBlock* call = guarded ? llvm::BasicBlock::Create(context_, "active", helper) : loop;
+        llvm::BasicBlock* next = guarded ? llvm::BasicBlock::Create(context_, "next", helper) : loop;
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "done", helper);
+        llvm::IRBuilder<> b(entry);
+        b.CreateBr(loop);
+        b.SetInsertPoint(loop);
+        llvm::PHINode* lane = b.CreatePHI(b.getInt32Ty(), 2);
+        llvm::PHINode* out = rt->isVoidTy() ? nullptr : b.CreatePHI(result, 2);
+        lane->addIncoming(b.getInt32(0), entry);
+        if (out) out->addIncoming(llvm::Constant::getNullValue(result), entry);
+        auto arg = helper->arg_begin();
+        if (guarded) b.CreateCondBr(b.CreateExtractElement(&*arg++, lane), call, next);
+        b.SetInsertPoint(call);
+        std::vector<llvm::Value*> values;
+        for (; arg != helper->arg_end(); ++arg) values.push_back(b.CreateExtractElement(&*arg, lane));
+        llvm::Value* r = b.CreateCall(fn, values);
+        llvm::Value* with_r = out ? b.CreateInsertElement(out, r, lane) : nullptr;
+        llvm::Value* next_out = with_r;
+        if (guarded) {
+            b.CreateBr(next);
+            b.SetInsertPoint(next);
+            if (out) {
+                llvm::PHINode* merged = b.CreatePHI(result, 2);
+                merged->addIncoming(with_r, call);
+                merged->addIncoming(out, loop);
+                next_out = merged;
+            }
+        }
+        llvm::Value* next_lane = b.CreateAdd(lane, b.getInt32(1));
+        lane->addIncoming(next_lane, next);
+        if (out) out->addIncoming(next_out, next);
+        llvm::BranchInst* latch = b.CreateCondBr(b.CreateICmpSLT(next_lane, b.getInt32(width_)), loop, done);
+        llvm::MDNode* loop_id = llvm::MDNode::getDistinct(
+            context_, {nullptr, llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.unroll.disable")})});
+        loop_id->replaceOperandWith(0, loop_id);
+        latch->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
+        b.SetInsertPoint(done);
+        if (out)
+            b.CreateRet(next_out);
+        else
+            b.CreateRetVoid();
+        return helper;
+    }
+
     // Calls `fn` once (uniform arguments) or once per lane: per active lane
     // when `guarded` (a user function may fault or loop on an inactive
     // lane's values), else for every lane without a branch.
@@ -1182,35 +1287,9 @@ private:
         std::vector<llvm::Value*> lanes;
         for (const Val& a : args) lanes.push_back(widen(a));
         llvm::Type* rt = fn.getFunctionType()->getReturnType();
-        if (!guarded && !rt->isVoidTy()) {
-            llvm::Value* out = llvm::PoisonValue::get(vector_of(rt));
-            for (int lane = 0; lane < width_; ++lane) {
-                std::vector<llvm::Value*> values;
-                for (llvm::Value* l : lanes) values.push_back(builder_.CreateExtractElement(l, static_cast<uint64_t>(lane)));
-                out = builder_.CreateInsertElement(out, builder_.CreateCall(fn, values), static_cast<uint64_t>(lane));
-            }
-            return {out, Shape::Varying, result};
-        }
-        llvm::Value* out = rt->isVoidTy() ? nullptr : llvm::Constant::getNullValue(vector_of(rt));
-        llvm::AllocaInst* slot = out ? entry_alloca(vector_of(rt), "lanes") : nullptr;
-        if (slot) builder_.CreateStore(out, slot);
-        for (int lane = 0; lane < width_; ++lane) {
-            llvm::BasicBlock* call = llvm::BasicBlock::Create(context_, "lane", state_->function);
-            llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "lane.next", state_->function);
-            llvm::Value* active = mask_ ? builder_.CreateExtractElement(mask_, static_cast<uint64_t>(lane)) : builder_.getTrue();
-            builder_.CreateCondBr(active, call, next);
-            builder_.SetInsertPoint(call);
-            std::vector<llvm::Value*> values;
-            for (llvm::Value* l : lanes) values.push_back(builder_.CreateExtractElement(l, static_cast<uint64_t>(lane)));
-            llvm::Value* r = builder_.CreateCall(fn, values);
-            if (slot) {
-                llvm::Value* v = builder_.CreateLoad(vector_of(rt), slot);
-                builder_.CreateStore(builder_.CreateInsertElement(v, r, static_cast<uint64_t>(lane)), slot);
-            }
-            builder_.CreateBr(next);
-            builder_.SetInsertPoint(next);
-        }
-        return {slot ? builder_.CreateLoad(vector_of(rt), slot) : nullptr, Shape::Varying, result};
+        if (guarded) lanes.insert(lanes.begin(), mask_ ? mask_ : llvm::ConstantInt::getTrue(vector_of(builder_.getInt1Ty())));
+        llvm::Value* r = builder_.CreateCall(lane_loop(fn, guarded), lanes);
+        return {rt->isVoidTy() ? nullptr : r, Shape::Varying, result};
     }
 
     // --- calls --------------------------------------------------------------------------------
@@ -1650,12 +1729,21 @@ private:
         Val c = value_as(*s.condition, Primitive::Bool);
         llvm::Function* fn = state_->function;
         llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "endif", fn);
+        // inside the then branch, what the condition says about indices
+        // (for this unit, or for the lanes the branch runs under)
+        auto facts = IndexRanges::facts_below(*s.condition);
+        size_t known_facts = facts_below_.size();
+        auto then_branch = [&] {
+            facts_below_.insert(facts_below_.end(), facts.begin(), facts.end());
+            block(*s.then_branch);
+            facts_below_.resize(known_facts);
+        };
         if (c.shape == Shape::Uniform) {
             llvm::BasicBlock* then_block = llvm::BasicBlock::Create(context_, "then", fn);
             llvm::BasicBlock* else_block = s.else_branch ? llvm::BasicBlock::Create(context_, "else", fn) : done;
             builder_.CreateCondBr(c.v, then_block, else_block);
             builder_.SetInsertPoint(then_block);
-            block(*s.then_branch);
+            then_branch();
             if (!terminated()) builder_.CreateBr(done);
             if (s.else_branch) {
                 builder_.SetInsertPoint(else_block);
@@ -1671,7 +1759,8 @@ private:
         // the last vector)
         llvm::Value* lanes = widen(c);
         llvm::Value* saved = mask_;
-        auto masked_branch = [&](llvm::Value* branch_mask, const Stmt& body) {
+        auto masked_branch = [&](llvm::Value* branch_mask, const Stmt& body, bool is_then) {
+            if (is_then) facts_below_.insert(facts_below_.end(), facts.begin(), facts.end());
             llvm::BasicBlock* run = llvm::BasicBlock::Create(context_, "lanes", fn);
             llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "lanes.next", fn);
             if (!saved) {
@@ -1688,22 +1777,32 @@ private:
             mask_ = branch_mask;
             block(body);
             mask_ = saved;
+            facts_below_.resize(known_facts);
             builder_.CreateBr(next);
             builder_.SetInsertPoint(next);
         };
         llvm::Value* else_mask = s.else_branch ? and_mask(builder_.CreateNot(lanes)) : nullptr;
-        masked_branch(and_mask(lanes), *s.then_branch);
-        if (s.else_branch) masked_branch(else_mask, *s.else_branch);
+        masked_branch(and_mask(lanes), *s.then_branch, true);
+        if (s.else_branch) masked_branch(else_mask, *s.else_branch, false);
         builder_.CreateBr(done);
         builder_.SetInsertPoint(done);
     }
 
-    // Attaches loop metadata (e.g. parallel accesses) to a loop's latch branch.
-    void set_loop_metadata(llvm::BranchInst* latch, llvm::MDNode* parallel_group) {
-        llvm::SmallVector<llvm::Metadata*, 3> items;
+    // Attaches loop metadata to a loop's latch branch: its parallel
+    // accesses; no unrolling or vectorization unless `transform`, and no
+    // runtime unrolling (with its remainder loop) when compiling quickly.
+    void set_loop_metadata(llvm::BranchInst* latch, llvm::MDNode* parallel_group, bool transform = true) {
+        llvm::SmallVector<llvm::Metadata*, 4> items;
         items.push_back(nullptr);  // the loop's own identity, replaced below
         if (parallel_group)
             items.push_back(llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.parallel_accesses"), parallel_group}));
+        if (options_.quick_compile && transform)
+            items.push_back(llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.unroll.runtime.disable")}));
+        if (!transform) {
+            items.push_back(llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.unroll.disable")}));
+            items.push_back(llvm::MDNode::get(
+                context_, {llvm::MDString::get(context_, "llvm.loop.vectorize.enable"), llvm::ConstantAsMetadata::get(builder_.getFalse())}));
+        }
         llvm::MDNode* loop = llvm::MDNode::getDistinct(context_, items);
         loop->replaceOperandWith(0, loop);
         latch->setMetadata(llvm::LLVMContext::MD_loop, loop);
@@ -1740,7 +1839,7 @@ private:
         block(*s.loop_body);
         if (!terminated()) {
             stmt(*s.step);
-            builder_.CreateBr(header);
+            set_loop_metadata(builder_.CreateBr(header), nullptr);
         }
         mask_ = saved;
         builder_.SetInsertPoint(done);
@@ -1872,20 +1971,29 @@ private:
         builder_.CreateStore(base, index_storage(s));
         llvm::Function* fn = state_->function;
         llvm::BasicBlock* full = llvm::BasicBlock::Create(context_, "vector.full", fn);
-        llvm::BasicBlock* tail = llvm::BasicBlock::Create(context_, "vector.tail", fn);
         llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "vector.done", fn);
-        llvm::Value* end = builder_.CreateAdd(builder_.CreateSExt(base, builder_.getInt64Ty()), i64(w));
-        builder_.CreateCondBr(builder_.CreateICmpSLE(end, builder_.CreateSExt(count, builder_.getInt64Ty())), full, tail);
+        // a constant count that is a multiple of W has no tail
+        auto* constant_count = llvm::dyn_cast<llvm::ConstantInt>(count);
+        bool has_tail = !constant_count || constant_count->getSExtValue() % w != 0;
+        llvm::BasicBlock* tail = has_tail ? llvm::BasicBlock::Create(context_, "vector.tail", fn) : nullptr;
+        if (has_tail) {
+            llvm::Value* end = builder_.CreateAdd(builder_.CreateSExt(base, builder_.getInt64Ty()), i64(w));
+            builder_.CreateCondBr(builder_.CreateICmpSLE(end, builder_.CreateSExt(count, builder_.getInt64Ty())), full, tail);
+        } else {
+            builder_.CreateBr(full);
+        }
         ++state_->foreach_depth;
         builder_.SetInsertPoint(full);
         mask_ = nullptr;
         block(*s.loop_body);
         builder_.CreateBr(done);
-        builder_.SetInsertPoint(tail);
-        mask_ = builder_.CreateICmpSLT(widen({base, Shape::Linear, Primitive::Int}),
-                                       builder_.CreateVectorSplat(static_cast<unsigned>(w), count));
-        block(*s.loop_body);
-        builder_.CreateBr(done);
+        if (has_tail) {
+            builder_.SetInsertPoint(tail);
+            mask_ = builder_.CreateICmpSLT(widen({base, Shape::Linear, Primitive::Int}),
+                                           builder_.CreateVectorSplat(static_cast<unsigned>(w), count));
+            block(*s.loop_body);
+            builder_.CreateBr(done);
+        }
         --state_->foreach_depth;
         builder_.SetInsertPoint(done);
         mask_ = nullptr;
@@ -2183,7 +2291,12 @@ private:
             if (!terminated()) {
                 llvm::Value* index = state_->units[k].index;
                 builder_.CreateStore(builder_.CreateAdd(builder_.CreateLoad(builder_.getInt32Ty(), index), i32(1)), index);
-                builder_.CreateBr(loops[k].first);
+                // A work-item loop runs a whole stretch of a GPU kernel for
+                // hundreds of units: unrolling or vectorizing it (with
+                // gathers, a remainder and an epilogue) multiplies its code
+                // and the compile time of `mclc run` and `verify`, which
+                // run GPU levels here to check them, not for speed.
+                set_loop_metadata(builder_.CreateBr(loops[k].first), nullptr, false);
             }
             builder_.SetInsertPoint(loops[k].second);
         }
@@ -2335,6 +2448,8 @@ private:
     std::vector<const Function*> pending_;  // device functions declared, not yet defined
     FunctionState* state_ = nullptr;
     mcpl::BarrierScopes barriers_;
+    std::map<const Function*, std::unique_ptr<IndexRanges>> index_ranges_;  // made when first asked
+    std::vector<std::pair<const mcpl::Decl*, const mcpl::Decl*>> facts_below_;  // (x, d): x < d here
     std::set<const Decl*> per_unit_;
     int next_storage_id_ = 1;
     int outlined_ = 0;

@@ -43,7 +43,13 @@
 //   - with `checks`, integer division by zero or overflow and every index
 //     outside its extent call mcl_llvm_fault(code, site) and go on with a
 //     harmless value instead of undefined behaviour; `fault_sites` maps each
-//     site to the source location.
+//     site to the source location. An index that IndexRanges.h proves
+//     inside its extent (a constant extent above its range, the count its
+//     foreach index stays below, or a guard `if (x < d)` around it) and a
+//     division by a constant are not checked;
+//   - in vector code, a scalar function (libm's, or a user function) is
+//     called through one out-of-line loop over the lanes per function and
+//     width, not inline once per lane;
 //   Constructs the backend cannot run (a barrier inside a called function, a
 //   return inside a foreach, a swap of arrays that live one per unit) are
 //   located errors.
@@ -93,6 +99,11 @@ struct LoweringOptions {
     bool checks = false;     // fault instead of undefined behaviour (mclc run and verify)
     FloatingPointFreedom floating_point;  // none by default: results equal the interpreter's
     bool parallel = true;    // the outermost foreach nest on the thread pool
+    // For run and verify, which compile every time and run test sizes:
+    // functions optimized for size and loops without runtime unrolling (a
+    // loop copied with a remainder loop, which doubled the compile time of
+    // kernels whose checks LLVM could drop).
+    bool quick_compile = false;
     const GridLowering* grid = nullptr;  // NVIDIA device code instead of CPU code
 };
 

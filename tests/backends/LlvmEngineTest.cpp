@@ -44,6 +44,7 @@ namespace mcl::backends::llvmir {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using interpret::Scalar;
 using interpret::Storage;
 using interpret::StoragePtr;
@@ -480,6 +481,78 @@ TEST(LlvmEngine, IndexOutOfRangeIsALocatedFault) {
             args.int_high = 6;
             expect_same_fault(c, args, "index", column);
         }
+    }
+}
+
+// Indices the range analysis (IndexRanges.h) must not take as proven:
+// each misses its extent by one in some unit, and the engine must fault
+// where the interpreter does.
+TEST(LlvmEngine, AnIndexThatRangesDoNotProveIsStillChecked) {
+    const std::vector<std::string> bodies = {
+        "foreach (int i in n threads) { int j = i % 8; int[8] t; t[j] = 1; t[j + 1] = 2; out[i] = t[0]; }",
+        "foreach (int i in n threads) { int[8] t; for (int k = 0; k <= 8; k++) { t[k] = k; } out[i] = t[0]; }",
+        "foreach (int i in n threads) { int[8] t; for (int k = 0; k < 8; k++) { k = k + 0; t[k + 1] = k; } out[i] = t[0]; }",
+        "foreach (int i in n threads) { int[8] t; t[-(i % 8)] = 1; out[i] = t[0]; }",
+        "foreach (int i in n threads) { int[8] t; t[max(i, 1)] = 1; out[i] = t[0]; }",
+        "foreach (int i in n threads) { int[8] t; t[divide_up(i, 1)] = 1; out[i] = t[0]; }",
+        "foreach (int i in n threads) { int[8] t; t[(i % 16) / 1] = 1; out[i] = t[0]; }",
+        "foreach (int i in n threads) { if (i < n) { out[i + 1] = 1; } }",
+        "foreach (int i in m threads) { int x = i; if (x < m) { out[x] = 1; } }",
+        "foreach (int i in n threads) { foreach (int j in m threads) { g[j, i] = 1; } }",
+        "foreach (int i in n threads) { int x = 0; x = m - 1; out[x] = 1; }",
+        "foreach (int i in n threads) { int x = i; if (x > m) { out[x] = 1; } else { out[x + 1] = 2; } }",
+    };
+    for (const std::string& body : bodies) {
+        SCOPED_TRACE(body);
+        Compiled c = compile("module m;\nimport perfect;\n\nperfect void f(int n, int m, int[n] out, int[n, n] g) {\n    " + body +
+                             "\n}\n");
+        for (int n : {9, 16, 33}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = n + 1;
+            expect_same_fault(c, args, "index");
+        }
+    }
+}
+
+// Indices that are inside their extents by construction need no check:
+// unit numbers and counters into constant tiles, a foreach index into the
+// extent it counts to, a guarded index. The optimized code then reports
+// no fault at all.
+TEST(LlvmEngine, IndicesProvenInRangeAreNotChecked) {
+    const std::string source = R"(module m;
+import perfect;
+
+perfect void f(int n, int m, const float[n] a, float[n] out, float[m] h, float[n, m] g) {
+    const int tile = 16;
+    foreach (int i in n threads) {
+        float[tile] t;
+        for (int k = 0; k < tile; k++) { t[k] = a[i] + toFloat(k); }
+        int j = (i / 2) % tile;
+        int r = i;
+        out[i] = t[j] + t[tile - 1 - j] + t[min(j, 3)];
+        if (r < m) { h[r] = t[r % tile]; }
+        foreach (int c in m threads) { g[i, c] = t[c % tile]; }
+    }
+}
+)";
+    Compiled c = compile(source);
+    ASSERT_TRUE(c.engine) << c.problem;
+    EngineOptions options;
+    options.keep_ir = true;
+    std::string error;
+    auto kept = CompiledKernel::compile(*c.kernel, *c.checked.library, options, *c.checked.diags, error);
+    ASSERT_TRUE(kept) << error;
+    // the units' function (its parameters' sizes are checked before it)
+    const std::string& ir = kept->optimized_ir();
+    size_t units = ir.find("foreach1.units(");
+    ASSERT_NE(units, std::string::npos) << ir;
+    EXPECT_THAT(ir.substr(units, ir.find("\ndefine ", units) - units), Not(HasSubstr("@mcl_llvm_fault")));
+    for (int n : {1, 17, 40}) {
+        Args args;
+        args.scalars["n"] = n;
+        args.scalars["m"] = n / 3 + 1;
+        expect_same_results(c, args);
     }
 }
 

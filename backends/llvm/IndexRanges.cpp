@@ -16,12 +16,6 @@ namespace {
 
 bool is_int(const Expr& e) { return e.type.primitive == Primitive::Int && !e.type.is_array(); }
 
-// The variable a plain `x` (no indices, no fields) names.
-const Decl* plain_variable(const Expr& e) {
-    if (e.kind != Expr::Kind::Var || e.var.size() != 1 || !e.var[0].indices.empty()) return nullptr;
-    return e.decl;
-}
-
 // The interval of the values in `candidates`, when all of them are ints.
 std::optional<IntRange> hull(std::initializer_list<int64_t> candidates) {
     IntRange r{*std::min_element(candidates.begin(), candidates.end()), *std::max_element(candidates.begin(), candidates.end())};
@@ -51,7 +45,7 @@ bool writes(const Stmt& s, const Decl* d) {
 bool writes(const Expr& e, const Decl* d) {
     if (e.kind == Expr::Kind::Call && e.function)
         for (const auto& a : e.args)
-            if (plain_variable(*a) == d) return true;
+            if (IndexRanges::plain_variable(*a) == d) return true;
     for (const auto& a : e.args)
         if (writes(*a, d)) return true;
     for (const auto& part : e.var)
@@ -64,11 +58,16 @@ bool writes(const Expr& e, const Decl* d) {
 // `b` as a variable that bounds another's value from above: a plain int
 // variable that nothing writes.
 const Decl* bounding_variable(const Expr& b) {
-    const Decl* d = plain_variable(b);
+    const Decl* d = IndexRanges::plain_variable(b);
     return d && !d->is_written && is_int(b) ? d : nullptr;
 }
 
 }  // namespace
+
+const Decl* IndexRanges::plain_variable(const Expr& e) {
+    if (e.kind != Expr::Kind::Var || e.var.size() != 1 || !e.var[0].indices.empty()) return nullptr;
+    return e.decl;
+}
 
 IndexRanges::IndexRanges(const mcpl::Function& function) {
     if (function.body) collect(*function.body);

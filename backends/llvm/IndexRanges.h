@@ -51,6 +51,9 @@ public:
     // nothing writes with x < d (from `x < d`, `d > x`, joined by `&&`).
     static std::vector<std::pair<const mcpl::Decl*, const mcpl::Decl*>> facts_below(const mcpl::Expr& condition);
 
+    // The variable a plain `x` (no indices, no fields) names; null otherwise.
+    static const mcpl::Decl* plain_variable(const mcpl::Expr& e);
+
 private:
     // An int operand's range: all of int's values when nothing narrower is known.
     std::optional<IntRange> operand(const mcpl::Expr& e) const;

@@ -745,13 +745,12 @@ private:
         std::optional<IntRange> r = ranges->range(index);
         if (!r || r->lo < 0) return false;
         if (auto* constant = llvm::dyn_cast<llvm::ConstantInt>(extent)) return r->hi < constant->getSExtValue();
-        if (!extent_expr || extent_expr->kind != Expr::Kind::Var || extent_expr->var.size() != 1 ||
-            !extent_expr->var[0].indices.empty())
-            return false;
-        if (r->below == extent_expr->decl) return true;
-        bool plain_index = index.kind == Expr::Kind::Var && index.var.size() == 1 && index.var[0].indices.empty();
-        return plain_index && std::find(facts_below_.begin(), facts_below_.end(), std::make_pair(index.decl, extent_expr->decl)) !=
-                                  facts_below_.end();
+        const mcpl::Decl* bound = extent_expr ? IndexRanges::plain_variable(*extent_expr) : nullptr;
+        if (!bound) return false;
+        if (r->below == bound) return true;
+        const mcpl::Decl* variable = IndexRanges::plain_variable(index);
+        return variable &&
+               std::find(facts_below_.begin(), facts_below_.end(), std::make_pair(variable, bound)) != facts_below_.end();
     }
 
     // An index, checked against its extent when asked and not proven inside.
@@ -1261,11 +1260,7 @@ private:
         llvm::Value* next_lane = b.CreateAdd(lane, b.getInt32(1));
         lane->addIncoming(next_lane, next);
         if (out) out->addIncoming(next_out, next);
-        llvm::BranchInst* latch = b.CreateCondBr(b.CreateICmpSLT(next_lane, b.getInt32(width_)), loop, done);
-        llvm::MDNode* loop_id = llvm::MDNode::getDistinct(
-            context_, {nullptr, llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.unroll.disable")})});
-        loop_id->replaceOperandWith(0, loop_id);
-        latch->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
+        set_loop_metadata(b.CreateCondBr(b.CreateICmpSLT(next_lane, b.getInt32(width_)), loop, done), nullptr, false);
         b.SetInsertPoint(done);
         if (out)
             b.CreateRet(next_out);

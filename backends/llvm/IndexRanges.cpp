@@ -97,21 +97,29 @@ std::optional<IntRange> IndexRanges::loop_index_range(const Stmt& loop) const {
         return std::nullopt;
     const Stmt& step = *loop.step;
     if (!step.target || step.target->decl != k) return std::nullopt;
-    bool counts_up = step.kind == Stmt::Kind::Step ? step.op == "++"
-                                                   : step.kind == Stmt::Kind::Assign && step.op == "+=" && step.value &&
-                                                         mcpl::checked_constant_int_value(*step.value).value_or(0) > 0;
-    if (!counts_up || writes(*loop.loop_body, k) || writes(condition, k)) return std::nullopt;
+    int64_t stride = step.kind == Stmt::Kind::Step ? (step.op == "++" ? 1 : 0)
+                     : step.kind == Stmt::Kind::Assign && step.op == "+=" && step.value
+                         ? mcpl::checked_constant_int_value(*step.value).value_or(0)
+                         : 0;
+    if (stride <= 0 || writes(*loop.loop_body, k) || writes(condition, k)) return std::nullopt;
     if (!is_int(*k->init) || !is_int(*condition.args[1])) return std::nullopt;
     IntRange whole{mcpl::kIntMin, mcpl::kIntMax};
     int64_t first = range(*k->init).value_or(whole).lo;
     int64_t bound = range(*condition.args[1]).value_or(whole).hi;
     int64_t last = condition.op == "<" ? bound - 1 : bound;
     if (last < first) return std::nullopt;  // the body never runs
+    // a step past int's largest value would wrap and keep the loop going
+    if (last + stride > mcpl::kIntMax) return std::nullopt;
     return IntRange{first, last, condition.op == "<" ? bounding_variable(*condition.args[1]) : nullptr};
 }
 
-std::optional<IntRange> IndexRanges::variable_range(const Expr& e) const {
-    const Decl* d = plain_variable(e);
+const Stmt* IndexRanges::loop_of(const Decl* d) const {
+    auto loop = loops_.find(d);
+    if (loop == loops_.end() || !loop_index_range(*loop->second)) return nullptr;
+    return loop->second;
+}
+
+std::optional<IntRange> IndexRanges::variable(const Decl* d) const {
     if (!d) return std::nullopt;
     if (auto known = variables_.find(d); known != variables_.end()) return known->second;
     variables_[d] = std::nullopt;
@@ -150,7 +158,7 @@ std::optional<IntRange> IndexRanges::range(const Expr& e) const {
     if (!is_int(e)) return std::nullopt;
     if (std::optional<int64_t> c = mcpl::checked_constant_int_value(e)) return IntRange{*c, *c};
     switch (e.kind) {
-    case Expr::Kind::Var: return variable_range(e);
+    case Expr::Kind::Var: return variable(plain_variable(e));
     case Expr::Kind::Unary: {
         std::optional<IntRange> a = e.op == "-" ? range(*e.args[0]) : std::nullopt;
         if (!a) return std::nullopt;

@@ -11,8 +11,9 @@
 //   - a foreach index: [0, hi(count) - 1], and below the count itself when
 //     the count names a variable that is never written,
 //   - the variable of `for (int k = a; k < b; k++)` (or `<=`, or `k += c`
-//     with a constant c > 0) whose body never writes k: [lo(a), hi(b) - 1]
-//     (`<=`: hi(b)), and below b when b names a variable never written,
+//     with a constant c > 0) whose body never writes k, and whose last step
+//     cannot leave int's range: [lo(a), hi(b) - 1] (`<=`: hi(b)), and below
+//     b when b names a variable never written,
 //   - a local int never written after its declaration: its initialiser's
 //     range,
 //   - `+ - *`, `/` and `%` by a range without 0, unary minus, min, max and
@@ -54,10 +55,16 @@ public:
     // The variable a plain `x` (no indices, no fields) names; null otherwise.
     static const mcpl::Decl* plain_variable(const mcpl::Expr& e);
 
+    // The range a plain reference to variable `d` has.
+    std::optional<IntRange> variable(const mcpl::Decl* d) const;
+
+    // The foreach, or the counting for loop, whose index `d` is, when its
+    // range follows from the loop (as above); null otherwise.
+    const mcpl::Stmt* loop_of(const mcpl::Decl* d) const;
+
 private:
     // An int operand's range: all of int's values when nothing narrower is known.
     std::optional<IntRange> operand(const mcpl::Expr& e) const;
-    std::optional<IntRange> variable_range(const mcpl::Expr& e) const;
     std::optional<IntRange> loop_index_range(const mcpl::Stmt& loop) const;
     void collect(const mcpl::Stmt& s);
 

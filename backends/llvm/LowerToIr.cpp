@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
@@ -14,6 +15,7 @@
 
 #include "backends/Backend.h"
 #include "backends/llvm/IndexRanges.h"
+#include "backends/llvm/LinearBounds.h"
 #include "backends/llvm/VaryingAnalysis.h"
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
@@ -115,6 +117,9 @@ struct FunctionState {
     std::vector<UnitDimension> units;                    // lock-step dimensions, outermost first
     llvm::AllocaInst* fault = nullptr;                   // the first fault of this call (checks)
     llvm::Value* depth = nullptr;                        // the call depth of a device function (checks)
+    // Inside a work-item loop: the current unit's number over all of `units`
+    // (i64), worked out once per unit instead of at every per-unit access.
+    llvm::AllocaInst* current_unit = nullptr;
     int foreach_depth = 0;
     bool in_lockstep = false;
 };
@@ -697,6 +702,8 @@ private:
 
     // The linear number of the current unit of the first `depth` lock-step dimensions.
     llvm::Value* unit_number(int depth) {
+        if (state_->current_unit && static_cast<size_t>(depth) == state_->units.size())
+            return builder_.CreateLoad(builder_.getInt64Ty(), state_->current_unit);
         llvm::Value* n = i64(0);
         for (int k = 0; k < depth; ++k) {
             const UnitDimension& d = state_->units[static_cast<size_t>(k)];
@@ -735,22 +742,25 @@ private:
         return {builder_.CreateSExt(v.v, t), v.shape, Primitive::Int};
     }
 
-    // Whether `index` always lies in [0, extent) (IndexRanges.h): a constant
-    // extent above its range, or the variable `extent_expr` names that it
-    // stays below.
+    // Whether `index` always lies in [0, extent) (IndexRanges.h,
+    // LinearBounds.h): a constant extent above its range, the variable
+    // `extent_expr` names that it stays below, or a linear proof against
+    // `extent_expr`.
     bool proven_in_range(const Expr& index, llvm::Value* extent, const Expr* extent_expr) {
         if (!state_->source) return false;
-        auto& ranges = index_ranges_[state_->source];
-        if (!ranges) ranges = std::make_unique<IndexRanges>(*state_->source);
-        std::optional<IntRange> r = ranges->range(index);
+        auto& analyses = range_analyses_[state_->source];
+        if (!analyses) analyses = std::make_unique<RangeAnalyses>(*state_->source);
+        std::optional<IntRange> r = analyses->ranges.range(index);
         if (!r || r->lo < 0) return false;
         if (auto* constant = llvm::dyn_cast<llvm::ConstantInt>(extent)) return r->hi < constant->getSExtValue();
-        const mcpl::Decl* bound = extent_expr ? IndexRanges::plain_variable(*extent_expr) : nullptr;
-        if (!bound) return false;
-        if (r->below == bound) return true;
+        if (!extent_expr) return false;
+        const mcpl::Decl* bound = IndexRanges::plain_variable(*extent_expr);
+        if (bound && r->below == bound) return true;
         const mcpl::Decl* variable = IndexRanges::plain_variable(index);
-        return variable &&
-               std::find(facts_below_.begin(), facts_below_.end(), std::make_pair(variable, bound)) != facts_below_.end();
+        if (bound && variable &&
+            std::find(facts_below_.begin(), facts_below_.end(), std::make_pair(variable, bound)) != facts_below_.end())
+            return true;
+        return analyses->bounds.stays_below(index, *extent_expr, facts_below_);
     }
 
     // An index, checked against its extent when asked and not proven inside.
@@ -2278,8 +2288,12 @@ private:
             builder_.SetInsertPoint(inside);
             loops.emplace_back(header, done);
         }
+        llvm::AllocaInst* current = entry_alloca(builder_.getInt64Ty(), "unit.number");
+        builder_.CreateStore(unit_number(static_cast<int>(state_->units.size())), current);
+        llvm::AllocaInst* enclosing = std::exchange(state_->current_unit, current);
         state_->heap_scopes.emplace_back();
         body();
+        state_->current_unit = enclosing;
         if (!terminated()) free_heap_scopes(state_->heap_scopes.size() - 1);
         state_->heap_scopes.pop_back();
         for (size_t k = loops.size(); k-- > 0;) {
@@ -2443,7 +2457,12 @@ private:
     std::vector<const Function*> pending_;  // device functions declared, not yet defined
     FunctionState* state_ = nullptr;
     mcpl::BarrierScopes barriers_;
-    std::map<const Function*, std::unique_ptr<IndexRanges>> index_ranges_;  // made when first asked
+    struct RangeAnalyses {
+        explicit RangeAnalyses(const Function& f) : ranges(f), bounds(ranges) {}
+        IndexRanges ranges;
+        LinearBounds bounds;
+    };
+    std::map<const Function*, std::unique_ptr<RangeAnalyses>> range_analyses_;  // made when first asked
     std::vector<std::pair<const mcpl::Decl*, const mcpl::Decl*>> facts_below_;  // (x, d): x < d here
     std::set<const Decl*> per_unit_;
     int next_storage_id_ = 1;

@@ -241,6 +241,23 @@ std::vector<double> engine_values(const Compiled& c, const Args& args, size_t k)
     return out;
 }
 
+// The optimized IR of the function that runs the units of the kernel's
+// first foreach (the parameters' sizes are checked before it); a failure
+// and "" when there is none.
+std::string units_function_ir(const Compiled& c) {
+    EngineOptions options;
+    options.keep_ir = true;
+    std::string error;
+    auto kept = CompiledKernel::compile(*c.kernel, *c.checked.library, options, *c.checked.diags, error);
+    EXPECT_TRUE(kept) << error;
+    if (!kept) return "";
+    const std::string& ir = kept->optimized_ir();
+    size_t units = ir.find("foreach1.units(");
+    EXPECT_NE(units, std::string::npos) << ir;
+    if (units == std::string::npos) return "";
+    return ir.substr(units, ir.find("\ndefine ", units) - units);
+}
+
 // Skips a test that a known bug makes fail (the message names the bug);
 // MCL_RUN_KNOWN_BUGS=1 in the environment runs it anyway.
 #define SKIP_KNOWN_BUG() \
@@ -538,21 +555,90 @@ perfect void f(int n, int m, const float[n] a, float[n] out, float[m] h, float[n
 )";
     Compiled c = compile(source);
     ASSERT_TRUE(c.engine) << c.problem;
-    EngineOptions options;
-    options.keep_ir = true;
-    std::string error;
-    auto kept = CompiledKernel::compile(*c.kernel, *c.checked.library, options, *c.checked.diags, error);
-    ASSERT_TRUE(kept) << error;
-    // the units' function (its parameters' sizes are checked before it)
-    const std::string& ir = kept->optimized_ir();
-    size_t units = ir.find("foreach1.units(");
-    ASSERT_NE(units, std::string::npos) << ir;
-    EXPECT_THAT(ir.substr(units, ir.find("\ndefine ", units) - units), Not(HasSubstr("@mcl_llvm_fault")));
+    EXPECT_THAT(units_function_ir(c), Not(HasSubstr("@mcl_llvm_fault")));
     for (int n : {1, 17, 40}) {
         Args args;
         args.scalars["n"] = n;
         args.scalars["m"] = n / 3 + 1;
         expect_same_results(c, args);
+    }
+}
+
+// Near misses for the linear bounds (LinearBounds.h): each index reaches
+// its extent in the last tile, step or unit when n and p are multiples of
+// 12, and the engine must fault where the interpreter does.
+TEST(LlvmEngine, AnIndexThatLinearBoundsDoNotProveIsStillChecked) {
+    const std::vector<std::string> bodies = {
+        "foreach (int t in n / 4 threads) { out[t * 4 + 4] = 1; }",
+        "foreach (int t in n / 4 threads) { int i = t * 4; out[i + 4] = 1; }",
+        "foreach (int t in n / 4 threads) { int i = t * 4; i += 1; out[i + 3] = 1; }",
+        "foreach (int t in (n + 4) / 4 threads) { out[t * 4] = 1; }",
+        "foreach (int t in n / 4 threads) { foreach (int v in 5 threads) { out[t * 4 + v] = 1; } }",
+        "for (int k = 0; k < n / 4 * 4; k += 4) { out[k + 4] = 1; }",
+        "for (int k = 1; k < n / 4 * 4; k += 4) { out[k + 3] = 1; }",
+        "for (int k = 0; k < n / 3 * 4; k += 4) { out[k + 3] = 1; }",
+        "for (int k = 0; k <= n / 4 * 4; k += 4) { out[k] = 1; }",
+        "int full = n / 4 * 4; foreach (int r in n - full + 1 threads) { out[full + r] = 1; }",
+        "foreach (int i in n threads) { int j = i + 1; if (i < m) { out[j] = 1; } }",
+        "int[p] t; p = p + 1; foreach (int i in p threads) { t[i] = 1; } out[0] = t[0];",
+        "foreach (int t in n / 2 threads) { int j = 2 * t; out[j + 2] = 1; }",
+        "foreach (int t in n / 2 threads) { g[t * 2 + 2, 0] = 1; }",
+    };
+    for (const std::string& body : bodies) {
+        SCOPED_TRACE(body);
+        Compiled c = compile("module m;\nimport perfect;\n\nperfect void f(int n, int m, int p, int[n] out, int[n, p] g) {\n    " +
+                             body + "\n}\n");
+        for (int n : {12, 24, 48}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = n + 1;
+            args.scalars["p"] = n;
+            expect_same_fault(c, args, "index");
+        }
+    }
+}
+
+// A register-tiled loop nest whose indices are inside only in relation to
+// the sizes: rows of 6-row tiles over n / 6 tiles, columns k + 3 with k
+// stepping by 4 below p / 4 * 4, the remainder rows after the tiles. The
+// units' function has no check left, and computes what the interpreter
+// does at every size, tiles or remainders empty included.
+TEST(LlvmEngine, IndicesLinearBoundsProveAreNotChecked) {
+    const std::string source = R"(module m;
+import perfect;
+
+perfect void f(int n, int m, int p, const float[n, p] a, float[n, m] c) {
+    const int tileN = 6;
+    const int nrTiles = n / tileN;
+    const int fullP = p / 4 * 4;
+    foreach (int ti in nrTiles threads) {
+        foreach (int tj in m / 2 threads) {
+            int i = ti * tileN;
+            int j = tj * 2;
+            float sum0 = 0.0;
+            float sum5 = 0.0;
+            for (int k = 0; k < fullP; k += 4) {
+                sum0 += a[i, k] + a[i, k + 1] * a[i + 1, k + 2] - a[i + 2, k + 3];
+                sum5 += a[i + 5, k + 3] * a[i + 4, k] + a[i + 3, k + 1];
+            }
+            c[i, j] = sum0;
+            c[i + 5, j + 1] = sum5;
+            c[ti * tileN + tileN - 1, j] = sum0 + sum5;
+        }
+    }
+}
+)";
+    Compiled c = compile(source);
+    ASSERT_TRUE(c.engine) << c.problem;
+    EXPECT_THAT(units_function_ir(c), Not(HasSubstr("@mcl_llvm_fault")));
+    for (int n : {0, 5, 6, 13, 36}) {
+        for (int p : {0, 3, 4, 9}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = 5;
+            args.scalars["p"] = p;
+            expect_same_results(c, args);
+        }
     }
 }
 

@@ -82,8 +82,8 @@ struct Binding {
     std::vector<llvm::Value*> extents;  // i64, every dimension group in order
     bool private_array = false;         // a local array: its accesses are not marked parallel
     // Lock-step code: one copy per unit of the first `unit_depth` dimensions;
-    // `storage` is then the base of all copies (data, for arrays), each
-    // `unit_stride` elements long.
+    // `storage` is then the first unit's copy (data, for arrays), the next
+    // unit's `unit_stride` elements (bytes, for scalars) further on.
     int unit_depth = -1;
     llvm::Value* unit_stride = nullptr;
     Shape shape = Shape::Uniform;  // in vector code
@@ -716,7 +716,7 @@ private:
     // The address of a scalar variable (of the current unit's copy).
     llvm::Value* scalar_address(const Binding& b) {
         if (b.unit_depth < 0) return b.storage;
-        return builder_.CreateGEP(b.memory, b.storage, unit_number(b.unit_depth));
+        return builder_.CreateGEP(builder_.getInt8Ty(), b.storage, builder_.CreateMul(unit_number(b.unit_depth), b.unit_stride));
     }
     // The data pointer of an array variable.
     llvm::Value* array_data(const Binding& b) {
@@ -2311,28 +2311,57 @@ private:
         }
     }
 
-    // One copy of `d` per unit of the current lock-step dimensions, made
-    // before the units run (its extents as the first unit computes them).
-    void allocate_per_unit(const Decl& d, std::vector<llvm::Value*>& heap) {
-        const BasicDecl& first = d.forms.front();
+    // One copy of each of `decls` per unit of the current lock-step
+    // dimensions, made before the units run (array extents as the first
+    // unit computes them). The scalars share one block, each unit's copies
+    // side by side: one base pointer for all of them keeps the work-item
+    // loops' address arithmetic (and LLVM's strength reduction of it) small.
+    void allocate_per_unit(const std::vector<const Decl*>& decls, std::vector<llvm::Value*>& heap) {
+        if (decls.empty()) return;
         select_first_unit();
-        Binding b;
-        b.element = first.resolved_type.element();
-        b.memory = memory_type(first.resolved_type);
-        b.is_array = first.resolved_type.is_array();
-        b.private_array = true;
-        b.storage_id = next_storage_id_++;
-        b.extents = b.is_array ? extents_of(first.type) : std::vector<llvm::Value*>{};
-        b.unit_stride = b.is_array ? product(b.extents) : i64(1);
-        b.unit_depth = static_cast<int>(state_->units.size());
         std::vector<llvm::Value*> counts;
         for (const UnitDimension& u : state_->units) counts.push_back(u.count);
-        bool on_heap = false;
-        b.storage = allocate(b.memory, builder_.CreateMul(product(counts), b.unit_stride), first.name + ".units", &on_heap);
-        if (on_heap) heap.push_back(b.storage);
-        state_->env[&first] = b;
-        for (size_t k = 1; k < d.forms.size(); ++k) bind_view(b, d.forms[k]);
-        per_unit_.insert(&d);
+        llvm::Value* units = product(counts);
+        std::vector<std::pair<const Decl*, uint64_t>> scalars;  // and their offsets in a unit's copies
+        uint64_t unit_bytes = 0;
+        for (const Decl* d : decls) {
+            const BasicDecl& first = d->forms.front();
+            Binding b;
+            b.element = first.resolved_type.element();
+            b.memory = memory_type(first.resolved_type);
+            b.is_array = first.resolved_type.is_array();
+            b.private_array = true;
+            b.storage_id = next_storage_id_++;
+            b.unit_depth = static_cast<int>(state_->units.size());
+            if (b.is_array) {
+                b.extents = extents_of(first.type);
+                b.unit_stride = product(b.extents);
+                bool on_heap = false;
+                b.storage = allocate(b.memory, builder_.CreateMul(units, b.unit_stride), first.name + ".units", &on_heap);
+                if (on_heap) heap.push_back(b.storage);
+            } else {
+                unit_bytes = llvm::alignTo(unit_bytes, alignment(b.memory));
+                scalars.emplace_back(d, unit_bytes);
+                unit_bytes += byte_size(b.memory);
+            }
+            state_->env[&first] = b;
+            per_unit_.insert(d);
+        }
+        if (!scalars.empty()) {
+            // 8-byte words: aligned for every scalar type
+            unit_bytes = llvm::alignTo(unit_bytes, 8);
+            bool on_heap = false;
+            llvm::Value* block = allocate(builder_.getInt64Ty(), builder_.CreateMul(units, i64(static_cast<int64_t>(unit_bytes / 8))),
+                                          "scalars.units", &on_heap);
+            if (on_heap) heap.push_back(block);
+            for (const auto& [d, offset] : scalars) {
+                Binding& b = state_->env[&d->forms.front()];
+                b.storage = builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), block, offset, d->name() + ".units");
+                b.unit_stride = i64(static_cast<int64_t>(unit_bytes));
+            }
+        }
+        for (const Decl* d : decls)
+            for (size_t k = 1; k < d->forms.size(); ++k) bind_view(state_->env[&d->forms.front()], d->forms[k]);
     }
 
     // Statements of units in lock-step: each stretch without a barrier runs
@@ -2357,9 +2386,12 @@ private:
             }
             size_t end = k;
             while (end < list.size() && !has_barrier(*list[end])) ++end;
-            if (end < list.size())  // declarations that later stretches see
+            if (end < list.size()) {  // declarations that later stretches see
+                std::vector<const Decl*> seen_later;
                 for (size_t j = k; j < end; ++j)
-                    if (list[j]->kind == Stmt::Kind::Decl) allocate_per_unit(*list[j]->decl, heap);
+                    if (list[j]->kind == Stmt::Kind::Decl) seen_later.push_back(list[j]->decl.get());
+                allocate_per_unit(seen_later, heap);
+            }
             for_every_unit([&] {
                 for (size_t j = k; j < end; ++j) stmt(*list[j]);
             });
@@ -2391,7 +2423,7 @@ private:
         }
         case Stmt::Kind::For: {
             std::vector<llvm::Value*> heap;
-            allocate_per_unit(*s.decl, heap);
+            allocate_per_unit({s.decl.get()}, heap);
             for_every_unit([&] { declare(*s.decl); });
             llvm::BasicBlock* header = llvm::BasicBlock::Create(context_, "units.for", fn);
             llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "units.for.body", fn);

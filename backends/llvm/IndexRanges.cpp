@@ -97,10 +97,7 @@ std::optional<IntRange> IndexRanges::loop_index_range(const Stmt& loop) const {
         return std::nullopt;
     const Stmt& step = *loop.step;
     if (!step.target || step.target->decl != k) return std::nullopt;
-    int64_t stride = step.kind == Stmt::Kind::Step ? (step.op == "++" ? 1 : 0)
-                     : step.kind == Stmt::Kind::Assign && step.op == "+=" && step.value
-                         ? mcpl::checked_constant_int_value(*step.value).value_or(0)
-                         : 0;
+    int64_t stride = loop_stride(loop);
     if (stride <= 0 || writes(*loop.loop_body, k) || writes(condition, k)) return std::nullopt;
     if (!is_int(*k->init) || !is_int(*condition.args[1])) return std::nullopt;
     IntRange whole{mcpl::kIntMin, mcpl::kIntMax};
@@ -111,6 +108,14 @@ std::optional<IntRange> IndexRanges::loop_index_range(const Stmt& loop) const {
     // a step past int's largest value would wrap and keep the loop going
     if (last + stride > mcpl::kIntMax) return std::nullopt;
     return IntRange{first, last, condition.op == "<" ? bounding_variable(*condition.args[1]) : nullptr};
+}
+
+int64_t IndexRanges::loop_stride(const Stmt& loop) {
+    const Stmt& step = *loop.step;
+    if (step.kind == Stmt::Kind::Step) return step.op == "++" ? 1 : 0;
+    if (step.kind == Stmt::Kind::Assign && step.op == "+=" && step.value)
+        return mcpl::checked_constant_int_value(*step.value).value_or(0);
+    return 0;
 }
 
 const Stmt* IndexRanges::loop_of(const Decl* d) const {

@@ -62,6 +62,10 @@ public:
     // range follows from the loop (as above); null otherwise.
     const mcpl::Stmt* loop_of(const mcpl::Decl* d) const;
 
+    // What the step of a `for` loop adds to its counter: `k++` 1, `k += c`
+    // c for a constant c; 0 for any other step.
+    static int64_t loop_stride(const mcpl::Stmt& loop);
+
 private:
     // An int operand's range: all of int's values when nothing narrower is known.
     std::optional<IntRange> operand(const mcpl::Expr& e) const;

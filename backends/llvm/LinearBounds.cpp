@@ -209,12 +209,6 @@ struct LinearBounds::Proof {
         }
     }
 
-    int64_t stride(const Stmt& loop) const {
-        const Stmt& step = *loop.step;
-        if (step.kind == Stmt::Kind::Step) return 1;
-        return constant(*step.value).value_or(1);
-    }
-
     // A bound of atom d that holds where the access is (see the header).
     std::optional<Form> expansion(const Decl* d, bool upper) {
         if (const Stmt* loop = ranges.loop_of(d)) {
@@ -235,7 +229,7 @@ struct LinearBounds::Proof {
             bool limit_positive = r && r->lo >= (strictly ? 0 : 1);
             std::optional<Form> b = bound(limit, true, limit_positive);
             if (!b || !strictly) return b;
-            int64_t s = stride(*loop);
+            int64_t s = IndexRanges::loop_stride(*loop);
             int64_t gap = s > 1 && multiple_of(first, s) && multiple_of(limit, s) ? s : 1;
             return combine(*b, 1, constant_form(gap), -1);
         }

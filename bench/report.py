@@ -52,7 +52,8 @@ def machine_lines(contexts):
 def kept_sections(path):
     """The sections that other scripts write into the report between their
     markers (<!-- NAME: ... --> to <!-- /NAME -->: bench/runtime/run.py's
-    runtime, bench/llvm/report.py's llvm), kept as they are."""
+    runtime, bench/llvm/report.py's llvm, bench/gpu/report.py's gpu), kept
+    as they are."""
     try:
         text = open(path).read()
     except OSError:
@@ -142,11 +143,12 @@ def main():
         md += ["## Summary: best generated version per application and device", "",
                "| application | device | measured | size | best version | speed-up vs perfect | vs references |",
                "|---|---|---|---|---|---|---|"] + summary + [""]
-    if not any(device == "cuda" for (_, device, _) in rows):
+    kept = kept_sections(out_path)
+    if not any(device == "cuda" for (_, device, _) in rows) and not any(k.startswith("<!-- gpu:") for k in kept):
         md += ["## GPU", "",
                "No GPU results: this run had no GPU (the CUDA backend's code is compiled with nvcc in ctest "
                "when nvcc is installed, but no CUDA device was available to run and time it).", ""]
-    md += kept_sections(out_path)
+    md += kept
     open(out_path, "w").write("\n".join(md))
     print(f"wrote {out_path}")
 

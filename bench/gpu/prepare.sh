@@ -1,15 +1,37 @@
 #!/usr/bin/env bash
 # bench/gpu/prepare.sh [OUT]: generates, on this machine (where mclc runs),
-# the CUDA glue of every GPU version that bench/gpu/GpuBench.cu measures, for
-# the hopper leaf, into OUT (default build/gpu-bench). A GPU machine then
-# needs only OUT and this folder: bench/gpu/run.sh OUT builds and runs there.
+# the CUDA glue of every GPU version that bench/gpu measures (the versions
+# of matmul, gesummv, spmv, histogram, blackscholes and convolution in
+# examples/, for the hopper leaf), and the same versions through the llvm
+# backend (PTX and glue on the CUDA driver API, module renamed MODULE_llvm;
+# LLVM_GEN_FLAGS, e.g. --fp-contract, go to that backend), into OUT
+# (default build/gpu-bench, relative to the repository root), one folder per
+# version, and copies beside them the benchmark's sources, run.sh and the
+# applications' C++ reference headers. A GPU machine then needs only OUT:
+# OUT/run.sh OUT builds and runs there.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-build/gpu-bench}
 mclc=${MCLC:-build/driver/mclc}
-rm -rf "$out" && mkdir -p "$out"
-for version in matmul/matmul matmul/matmul_gpu_v1 matmul/matmul_hopper matmul/matmul_hopper_v2 gesummv/gesummv gesummv/gesummv_gpu; do
-  "$mclc" gen --target hopper --backend cuda "examples/$version.mcl" -I examples -o "$out/$(basename "$version")"
+apps=(matmul gesummv spmv histogram blackscholes convolution)
+versions=(matmul/matmul matmul/matmul_gpu_v1 matmul/matmul_hopper matmul/matmul_hopper_v2)
+for app in "${apps[@]:1}"; do
+  versions+=("$app/$app" "$app/${app}_gpu")
 done
-cp bench/gpu/GpuBench.cu bench/gpu/run.sh "$out/"
+rm -rf "$out" && mkdir -p "$out"
+for version in "${versions[@]}"; do
+  module=$(basename "$version")
+  "$mclc" gen --target hopper --backend cuda "examples/$version.mcl" -I examples -o "$out/$module"
+  # The llvm backend's PTX of the same version, in namespace MODULE_llvm.
+  "$mclc" gen --target hopper --backend llvm ${LLVM_GEN_FLAGS:-} "examples/$version.mcl" -I examples -o "$out/${module}_llvm"
+  for ext in h cpp; do
+    sed -E -e "s/\bnamespace $module\b/namespace ${module}_llvm/" -e "s/#include \"$module\.h\"/#include \"${module}_llvm.h\"/" \
+      "$out/${module}_llvm/$module.$ext" > "$out/${module}_llvm/${module}_llvm.$ext"
+    rm "$out/${module}_llvm/$module.$ext"
+  done
+done
+cp bench/gpu/*.cu bench/gpu/*.h bench/gpu/run.sh "$out/"
+for app in "${apps[@]}"; do
+  cp "examples/$app/${app}_reference.h" "$out/"
+done
 echo "prepared $out: copy it to a GPU machine and run $out/run.sh $out"

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The bound is a lower bound on real hardware: every kernel time measured on
-an H100 (bench/gpu/results/h100-2026-11-23.json, bench/gpu/run.sh) is at
+an H100 (a JSON of bench/gpu/results written by bench/gpu/run.sh) is at
 least the bound mclc feedback computes for that computation at hopper, the
-description of that card. A bound above a measured time would be a wrong
+description of that card, at the benchmark's sizes. A bound above a measured time would be a wrong
 roofline (a rate or a byte count too low).
 
 usage: bound_vs_h100.py MCLC EXAMPLES_DIR RESULTS_JSON
@@ -11,20 +11,33 @@ import json
 import subprocess
 import sys
 
-# benchmark name -> (version file, sizes); cuBLAS and the hand-written
-# kernels compute the same thing as the perfect version.
-VERSIONS = {
-    "matmul/cuda/mcl_perfect/kernel": ("matmul/matmul.mcl", {"n": 4096, "m": 4096, "p": 4096}),
-    "matmul/cuda/mcl_gpu_v1/kernel": ("matmul/matmul_gpu_v1.mcl", {"n": 4096, "m": 4096, "p": 4096}),
-    "matmul/cuda/mcl_hopper/kernel": ("matmul/matmul_hopper.mcl", {"n": 4096, "m": 4096, "p": 4096}),
-    "matmul/cuda/mcl_hopper_v2/kernel": ("matmul/matmul_hopper_v2.mcl", {"n": 4096, "m": 4096, "p": 4096}),
-    "matmul/cuda/cublas/kernel": ("matmul/matmul.mcl", {"n": 4096, "m": 4096, "p": 4096}),
-    "matmul/cuda/naive_cuda/kernel": ("matmul/matmul.mcl", {"n": 4096, "m": 4096, "p": 4096}),
-    "gesummv/cuda/mcl_perfect/kernel": ("gesummv/gesummv.mcl", {"n": 8192}),
-    "gesummv/cuda/mcl_gpu/kernel": ("gesummv/gesummv_gpu.mcl", {"n": 8192}),
-    "gesummv/cuda/cublas/kernel": ("gesummv/gesummv.mcl", {"n": 8192}),
-    "gesummv/cuda/naive_cuda/kernel": ("gesummv/gesummv.mcl", {"n": 8192}),
+# The sizes of bench/gpu (GpuBench.h's Sizes) per application.
+SIZES = {
+    "matmul": {"n": 4096, "m": 4096, "p": 4096},
+    "gesummv": {"n": 8192},
+    "spmv": {"nrows": 4194304, "ncols": 4194304, "nnz": 100664455},
+    "histogram": {"n": 268435456},
+    "blackscholes": {"n": 67108864},
+    "convolution": {"h": 8192, "w": 8192, "fh": 9, "fw": 9},
 }
+# Benchmark variant -> version file; a generated version through either
+# backend (mcl_ cuda, llvm_ PTX) is that version, the libraries and the
+# hand-written kernels compute the same thing as the perfect version.
+VERSIONS = {
+    "matmul": {"perfect": "matmul.mcl", "gpu_v1": "matmul_gpu_v1.mcl", "hopper": "matmul_hopper.mcl",
+               "hopper_v2": "matmul_hopper_v2.mcl"},
+}
+
+
+def version_file(app, variant):
+    for prefix in ("mcl_", "llvm_"):
+        if variant.startswith(prefix):
+            version = variant[len(prefix):]
+            file = VERSIONS.get(app, {}).get(version, f"{app}.mcl" if version == "perfect" else f"{app}_{version}.mcl")
+            return f"{app}/{file}"
+    return f"{app}/{app}.mcl"
+
+
 SECONDS = {"s": 1.0, "ms": 1e-3, "us": 1e-6, "ns": 1e-9}
 
 
@@ -42,15 +55,25 @@ def bound_seconds(mclc, examples, file, sizes):
 def main():
     mclc, examples, results = sys.argv[1:4]
     measured = {b["name"]: b["real_time"] * SECONDS[b["time_unit"]]
-                for b in json.load(open(results))["benchmarks"] if b.get("run_type", "iteration") == "iteration"}
-    failures = 0
-    for name, (file, sizes) in VERSIONS.items():
-        bound = bound_seconds(mclc, examples, file, sizes)
-        time = measured[name]
+                for b in json.load(open(results))["benchmarks"]
+                if b.get("run_type", "iteration") == "iteration" and not b.get("error_occurred")}
+    failures = checked = 0
+    bounds = {}
+    for name, time in measured.items():
+        app, _, variant, what = name.split("/")
+        if what != "kernel" or app not in SIZES:
+            continue
+        file = version_file(app, variant)
+        if file not in bounds:
+            bounds[file] = bound_seconds(mclc, examples, file, SIZES[app])
+        bound = bounds[file]
         ok = time >= bound
         print(f"{'ok  ' if ok else 'FAIL'} {name}: measured {time * 1e3:.3f} ms, bound {bound * 1e3:.3f} ms "
               f"({bound / time:.0%} of the measured time)")
         failures += not ok
+        checked += 1
+    if checked == 0:
+        raise SystemExit(f"FAIL: no kernel entry of {sorted(SIZES)} in {results}")
     sys.exit(1 if failures else 0)
 
 

@@ -89,6 +89,16 @@ std::optional<GiNaC::ex> AddressAnalysis::expr(const Expr& e, int depth) {
             auto x = GiNaC::ex_to<GiNaC::numeric>(*a), y = GiNaC::ex_to<GiNaC::numeric>(*b);
             return GiNaC::ex(e.callee == "min" ? (x < y ? x : y) : (x < y ? y : x));
         }
+        // A number against a value that no loop index changes (translation's
+        // threads per block, min(1024, divide_up(n, processors))): min is at
+        // most the number, which it is for all but small sizes, and max is
+        // the other value except for small ones; both flagged approximate.
+        const bool a_number = GiNaC::is_a<GiNaC::numeric>(*a), b_number = GiNaC::is_a<GiNaC::numeric>(*b);
+        if (a_number != b_number && !depends_on_loop_index(a_number ? *b : *a)) {
+            rounded_ = true;
+            if (e.callee == "min") return a_number ? *a : *b;
+            return a_number ? *b : *a;
+        }
         problem_ = "it takes the " + e.callee + " of symbolic values";
         return std::nullopt;
     }
@@ -121,6 +131,12 @@ std::optional<GiNaC::ex> AddressAnalysis::expr(const Expr& e, int depth) {
     }
     }
     return std::nullopt;
+}
+
+bool AddressAnalysis::depends_on_loop_index(const GiNaC::ex& e) {
+    for (const mcpl::Decl* index : loop_indices_)
+        if (e.has(symbols_.symbol(index->name()))) return true;
+    return false;
 }
 
 std::optional<GiNaC::ex> AddressAnalysis::expression(const Expr& e, bool* rounded) {

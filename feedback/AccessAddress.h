@@ -68,6 +68,9 @@ private:
     // not integral); nullopt, with the reason, when b is zero.
     std::optional<GiNaC::ex> quotient(const GiNaC::ex& a, const GiNaC::ex& b);
     void collect(const mcpl::Stmt& s);
+    // Whether `e` holds the symbol of a loop index (a value that changes
+    // from unit to unit or iteration to iteration).
+    bool depends_on_loop_index(const GiNaC::ex& e);
 
     Symbols& symbols_;
     std::set<const mcpl::Decl*> loop_indices_;

@@ -111,6 +111,29 @@ std::vector<const DeviceNode*> HardwareModel::execution_units_for(const std::str
     return out;
 }
 
+int64_t HardwareModel::nr_processors(const std::string& par_unit) const {
+    std::vector<const DeviceNode*> units = execution_units_for(par_unit);
+    int64_t total = 0;
+    for (const DeviceNode* n : units) {
+        bool nested = std::any_of(units.begin(), units.end(),
+                                  [&](const DeviceNode* other) { return other != n && other->contains(*n); });
+        if (nested) continue;
+        Quantity count = n->instance_count();
+        if (count.unlimited || __builtin_add_overflow(total, count.value, &total)) return 0;
+    }
+    return total;
+}
+
+int64_t HardwareModel::simd_width(const std::string& par_unit) const {
+    int64_t width = 0;
+    for (const DeviceNode* group : simd_groups()) {
+        if (!group->units || group->units->count.unlimited) continue;
+        for (const auto& lane : group->children)
+            if (lane->slots_for(par_unit) > 0) width = std::max(width, group->units->count.value);
+    }
+    return width;
+}
+
 std::vector<const DeviceNode*> HardwareModel::interconnects_between(const DeviceNode& memory,
                                                                     const DeviceNode& unit) const {
     auto touches = [](const Endpoint& e, const DeviceNode& target, bool containment) {

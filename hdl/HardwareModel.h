@@ -139,6 +139,14 @@ public:
     std::vector<const DeviceNode*> memories_for_space(const std::string& space) const;
     // Execution units (any subclass) with slots for a par_unit.
     std::vector<const DeviceNode*> execution_units_for(const std::string& par_unit) const;
+    // How many units of `par_unit` the device runs side by side at least:
+    // the instances of the outermost execution blocks with slots for it
+    // (the multiprocessors that take a GPU's blocks); 0 when none has or
+    // their number is unlimited.
+    int64_t nr_processors(const std::string& par_unit) const;
+    // The lanes of the widest SIMD group whose units run `par_unit` (a
+    // GPU's warp or an FPGA's datapath); 0 when none does.
+    int64_t simd_width(const std::string& par_unit) const;
     // Interconnects with one side on `memory` and the other on `unit` or a
     // node that contains it.
     std::vector<const DeviceNode*> interconnects_between(const DeviceNode& memory,

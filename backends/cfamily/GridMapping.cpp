@@ -102,9 +102,12 @@ private:
                 break;
             }
             if (d.init && !host_computable(*d.init)) break;
-            // What only the parameters determine, every launch computes
-            // itself; other scalars are the host's, passed to launches.
-            if (top_level && d.init && !d.is_written && computable_from(*d.init, prologue_known_)) {
+            // A constant, every launch computes itself (the device compiler
+            // folds it); other scalars are the host's, computed once and
+            // passed to the launches that use them, so that no thread
+            // recomputes them (translation's threads per block divides).
+            if (top_level && d.init && !d.is_written && computable_from(*d.init, prologue_known_) &&
+                mcpl::checked_constant_int_value(*d.init)) {
                 plan_.prologue.push_back(&d);
                 prologue_known_.insert(&d);
             } else {

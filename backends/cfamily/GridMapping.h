@@ -15,11 +15,11 @@
 //   staying on the device), ifs, and declarations, assignments and steps of
 //   scalars, all computed from scalar parameters, hardware values and the
 //   host's own scalars; a foreach inside them is a launch too. Top-level
-//   scalar declarations that only the parameters determine and nothing
-//   assigns form a prologue that both the host and every launch compute;
-//   the other scalars of host statements (loop variables, declarations in
-//   loops and ifs, those the host assigns) are host variables, which a
-//   launch that uses them takes as arguments. Inside a launch, a foreach over a
+//   scalar declarations of constant value that nothing assigns form a
+//   prologue that both the host and every launch compute; the other
+//   scalars of host statements (those the parameters determine, loop
+//   variables, declarations in loops and ifs, those the host assigns) are
+//   host variables, which a launch that uses them takes as arguments. Inside a launch, a foreach over a
 //   "group" par_group takes a group dimension, one over an "item" par_group
 //   an item dimension. Loops form slots: the k-th loop of a level on the
 //   way down from the root (siblings share a slot, whose size is the
@@ -95,7 +95,7 @@ struct GridLaunch {
 };
 
 struct GridPlan {
-    std::vector<const mcpl::Decl*> prologue;  // top-level scalar declarations every launch recomputes
+    std::vector<const mcpl::Decl*> prologue;  // top-level constant scalars every launch recomputes
     std::vector<const mcpl::Decl*> kernel_arrays;  // top-level arrays in device memory, in order
     std::vector<const mcpl::Decl*> host_variables;  // other scalars of host statements, in order
     std::vector<GridLaunch> launches;              // in source order

@@ -108,7 +108,7 @@ def goals(entries, copy):
     return lines + [""]
 
 
-def llvm_table(entries, fp_contract):
+def llvm_table(entries, fp_contract, fp_contract_path):
     header = ["application", "version", "cuda (ms)", "llvm (ms)", "cuda / llvm"]
     if fp_contract:
         header += ["llvm --fp-contract (ms)", "cuda / llvm --fp-contract (same run)"]
@@ -117,8 +117,10 @@ def llvm_table(entries, fp_contract):
              "writes, loaded with the CUDA driver API) and through the cuda backend (nvcc -O3), in the same run. "
              "The llvm backend contracts no multiply and add into an FMA unless asked (`--fp-contract`), so that "
              "it computes what the interpreter does; nvcc contracts by default."
-             + (" The last two columns come from a second run in which the llvm variants were generated with "
-                "`--fp-contract`, against the cuda variants of that run." if fp_contract else ""), "",
+             + (" The last two columns come from another run (" + fp_contract_path + "), in which the llvm "
+                "variants were generated with `--fp-contract`, against the cuda variants of that run; its code "
+                "can be older than the columns before, so compare them with each other only." if fp_contract
+                else ""), "",
              "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, e in entries.items():
         parts = name.split("/")
@@ -142,14 +144,16 @@ def units_table(units):
     rows = {}
     for name, e in units:
         _, app, threads, _ = name.split("/")
-        rows.setdefault((app, e["label"]), {})[int(threads[1:])] = e
-    sizes = sorted({t for r in rows.values() for t in r}, reverse=True)
+        rows.setdefault((app, e["label"]), {})[threads[1:]] = e
+    # translation's choice ("fill", where measured) first, then the fixed sizes, largest first
+    sizes = sorted({t for r in rows.values() for t in r}, key=lambda t: (0, 0) if t == "fill" else (1, -int(t)))
     lines = ["### Threads per block of perfect kernels", "",
-             "Translation gives a perfect kernel's foreach `gpu.hierarchy.blocks.block.threads.max_nr_units` (1024) "
-             "threads per block. bench/gpu/units runs each application's perfect version generated for hopper "
-             "with that number replaced by each block size below (every variant checked against the 1024-thread "
-             "one), at the benchmark size and at a smaller one. Time over the best time of the row (1.00 is the "
-             "best block size; the best time in ms in the last column).", "",
+             "bench/gpu/units runs each application's perfect version generated for hopper with a fixed number "
+             "of threads per block in place of the one translation chose (every variant checked against the "
+             "1024-thread one), at the benchmark size and at a smaller one; `fill` is translation's own choice "
+             "(enough threads to spread the work over every multiprocessor; before it, translation took gpu's "
+             "`max_nr_units`, 1024). Time over the best time of the row (1.00 is the best block size; the best "
+             "time in ms in the last column).", "",
              "| application | size | " + " | ".join(f"{t}" for t in sizes) + " | best (ms) |",
              "|" + "---|" * (len(sizes) + 3)]
     for (app, label), by_threads in rows.items():
@@ -184,7 +188,7 @@ def main():
     md += goals(entries, copy)
     for app in APPS:
         md += app_table(app, entries, copy)
-    md += llvm_table(entries, fp_contract)
+    md += llvm_table(entries, fp_contract, args.fp_contract)
     if units_device != device:
         md += [f"(The block-size experiment ran on {units_device}.)", ""]
     md += units_table(units)

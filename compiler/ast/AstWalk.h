@@ -2,6 +2,8 @@
 // which fields of a node hold sub-expressions and sub-statements.
 #pragma once
 
+#include <type_traits>
+
 #include "compiler/ast/Ast.h"
 
 namespace mcl::mcpl {
@@ -22,14 +24,15 @@ void for_each_stmt(S& s, Visit&& visit) {
     for_each_child_stmt(s, [&](S& child) { for_each_stmt(child, visit); });
 }
 
-// Calls `visit(const Expr&)` on each top-level expression that `s` itself
-// evaluates (not those of its child statements): declared array extents and
+// Calls `visit(E&)` on each top-level expression that `s` itself evaluates
+// (not those of its child statements): declared array extents and
 // initializers, `as` view extents, targets, values, calls, conditions and
-// foreach counts.
-template <typename Visit>
-void for_each_own_expr(const Stmt& s, Visit&& visit) {
+// foreach counts. E is Expr or const Expr, as S is Stmt or const Stmt.
+template <typename S, typename Visit>
+void for_each_own_expr(S& s, Visit&& visit) {
+    using E = std::conditional_t<std::is_const_v<S>, const Expr, Expr>;
     auto expr = [&](const ExprPtr& e) {
-        if (e) visit(*e);
+        if (e) visit(static_cast<E&>(*e));
     };
     auto type = [&](const TypeExpr& t) {
         for (const auto& group : t.dimensions)
@@ -53,15 +56,15 @@ void for_each_call(const Expr& e, Visit&& visit) {
             for (const ExprPtr& index : group) for_each_call(*index, visit);
 }
 
-// Calls `visit(const Expr&)` on every variable reference in `e`, those in
-// indices and call arguments included.
-template <typename Visit>
-void for_each_var(const Expr& e, Visit&& visit) {
+// Calls `visit(E&)` on every variable reference in `e`, those in indices and
+// call arguments included; E is Expr or const Expr, as `e` is.
+template <typename E, typename Visit>
+void for_each_var(E& e, Visit&& visit) {
     if (e.kind == Expr::Kind::Var) visit(e);
-    for (const ExprPtr& arg : e.args) for_each_var(*arg, visit);
+    for (const ExprPtr& arg : e.args) for_each_var(static_cast<E&>(*arg), visit);
     for (const VarPart& part : e.var)
         for (const auto& group : part.indices)
-            for (const ExprPtr& index : group) for_each_var(*index, visit);
+            for (const ExprPtr& index : group) for_each_var(static_cast<E&>(*index), visit);
 }
 
 }  // namespace mcl::mcpl

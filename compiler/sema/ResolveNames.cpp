@@ -559,7 +559,9 @@ private:
         return t;
     }
 
-    // `gpu.hierarchy.blocks.block.threads.max_nr_units`: a par_group's count.
+    // `gpu.hierarchy.blocks.block.threads.max_nr_units`: a par_group's count;
+    // `gpu.hierarchy.blocks.nr_processors`: how many execution units run its
+    // units side by side.
     Type check_hardware_value(Expr& e) {
         HardwareValue hv;
         hv.description = e.hardware ? e.hardware->description : e.var[0].name;
@@ -580,14 +582,25 @@ private:
         const std::string property = hv.path.empty() ? std::string() : hv.path.back();
         const hdl::ParGroup* group = hv.path.size() >= 2 ? m.find_par_group(hv.path[hv.path.size() - 2]) : nullptr;
         bool valid_path = group && hv.path.size() >= 3 && hv.path[0] == m.parallelism_name &&
-                          (property == "nr_units" || property == "max_nr_units");
+                          (property == "nr_units" || property == "max_nr_units" || property == "nr_processors");
         if (!valid_path) {
             diags_.error(e.location,
-                         fmt::format("'{}' is not a hardware value: write {}.{}.<par_group path>.nr_units or "
-                                     ".max_nr_units",
+                         fmt::format("'{}' is not a hardware value: write {}.{}.<par_group path>.nr_units, "
+                                     ".max_nr_units or .nr_processors",
                                      fmt::format("{}.{}", hv.description, fmt::join(hv.path, ".")),
                                      hv.description, m.parallelism_name));
             return Type{};
+        }
+        if (property == "nr_processors") {
+            hv.value = group->unit ? m.nr_processors(group->unit->name) : 0;
+            if (hv.value == 0) {
+                diags_.error(e.var.empty() ? e.location : e.var.back().location,
+                             fmt::format("no execution unit of '{}' has a fixed number of slots for '{}' units",
+                                         hv.description, group->unit ? group->unit->name : group->name));
+                return Type{};
+            }
+            e.hardware = hv;
+            return primitive_type(Primitive::Int);
         }
         bool is_max = group->units.bound == hdl::UnitCount::Bound::Max;
         if ((property == "max_nr_units") != is_max) {

@@ -19,8 +19,9 @@
 //   - array sizes are constant expressions over parameters, constants and
 //     hardware values; no global variables except `const`;
 //   - hardware values such as `gpu.hierarchy.blocks.block.threads.max_nr_units`
-//     are evaluated from the model (nr_units or max_nr_units of a par_group)
-//     and stored in Expr::hardware; a name is a hardware value only when no
+//     are evaluated from the model (nr_units or max_nr_units of a par_group,
+//     or nr_processors: the execution units that run its units side by
+//     side, HardwareModel::nr_processors) and stored in Expr::hardware; a name is a hardware value only when no
 //     variable of that name is in scope (a function or record of that name
 //     does not hide it), and an Expr that already holds one (translation
 //     writes them) keeps it whatever its names resolve to now;

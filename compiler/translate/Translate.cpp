@@ -10,6 +10,7 @@
 #include "compiler/sema/CheckProgram.h"
 #include "compiler/translate/ParGroupMapping.h"
 #include "compiler/translate/TranslateForeach.h"
+#include "compiler/translate/TranslateHardwareValues.h"
 #include "compiler/translate/TranslateMemorySpaces.h"
 #include "support/Spelling.h"
 
@@ -126,6 +127,7 @@ bool translate_program(mcpl::Program& program, const std::string& target, const 
         }
         for (auto& [m, f] : functions) {
             translate_memory_spaces(*f, from_model, to_model, std::get<ParGroupMapping>(mapping), diags);
+            translate_hardware_values(*f, from_model, to_model, std::get<ParGroupMapping>(mapping));
             translate_foreach(*f, to_model, std::get<ParGroupMapping>(mapping), outer, diags);
             f->hardware = to;
         }

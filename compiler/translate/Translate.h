@@ -5,7 +5,7 @@
 // Does: for every function (imported library functions included, so that
 //   they move down with their callers) whose description is above `target`,
 //   applies one-level steps along the path down to it: ParGroupMapping, then
-//   TranslateMemorySpaces, then TranslateForeach; a module's import of the
+//   TranslateMemorySpaces, TranslateHardwareValues and TranslateForeach; a module's import of the
 //   description it left is replaced by one of the new description. After each
 //   step the program is checked again, so the next step sees fresh
 //   annotations and a step that would produce invalid code is reported.

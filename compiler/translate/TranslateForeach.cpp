@@ -297,7 +297,7 @@ private:
             return result;
         }
         for (size_t i = 0; i + 1 < nest.size(); ++i) nest[i]->name = entry->to.front()->name;
-        split_innermost(innermost, entry->to, result);
+        split_innermost(innermost, {nest.begin(), nest.end() - 1}, entry->to, result);
         if (nest.size() == 1) return result;  // `outer` was the split loop itself, now replaced
         // The nest keeps its outer loops; the innermost is replaced in its parent.
         Stmt& parent = *nest[nest.size() - 2];
@@ -321,9 +321,11 @@ private:
         });
     }
 
-    // Replaces `loop` (moved out of its slot by the caller) by dimension
-    // statements (appended to `out` first) and the nest of split loops (appended last).
-    void split_innermost(Stmt& loop, const std::vector<const hdl::ParGroup*>& groups, std::vector<StmtPtr>& out) {
+    // Replaces `loop` (moved out of its slot by the caller; `outer` are the
+    // loops of its nest around it, which stay) by dimension statements
+    // (appended to `out` first) and the nest of split loops (appended last).
+    void split_innermost(Stmt& loop, const std::vector<Stmt*>& outer, const std::vector<const hdl::ParGroup*>& groups,
+                         std::vector<StmtPtr>& out) {
         const std::string index = loop.decl->name();
         const SourceLocation loc = loop.location;
         const size_t k = groups.size();
@@ -347,7 +349,9 @@ private:
             dims[j] = fresh(fmt::format("nr{}_{}", capitalized(g.name), index));
             indices[j] = fresh(fmt::format("{}_{}", g.name.substr(0, 1), index));
             bool exact = g.units.bound == hdl::UnitCount::Bound::Exact;
-            if (j + 1 == k || exact) {
+            if (j + 1 == k && !exact && k == 2) {
+                dim_values[j] = units_filling_processors(loop, outer, *groups[0], g, loc);
+            } else if (j + 1 == k || exact) {
                 dim_values[j] = hardware_count(g, loc);
             } else {
                 ExprPtr inner = var(dims[j + 1], loc);
@@ -399,17 +403,70 @@ private:
     // count itself where a user's name hides the description `to`.
     ExprPtr hardware_count(const hdl::ParGroup& g, SourceLocation loc) {
         if (user_names_.count(to_.name)) return int_literal(g.units.count.value, loc);
+        return hardware_value(g, g.units.bound == hdl::UnitCount::Bound::Exact ? "nr_units" : "max_nr_units",
+                              g.units.count.value, loc);
+    }
+
+    // `to.hierarchy.<groups down to g>.<property>`, of value `value`.
+    ExprPtr hardware_value(const hdl::ParGroup& g, const std::string& property, int64_t value, SourceLocation loc) {
         std::vector<std::string> path{to_.name, to_.parallelism_name};
         for (const hdl::ParGroup* at : to_.par_groups()) {
             path.push_back(at->name);
             if (at == &g) break;
             path.push_back(at->unit->name);
         }
-        path.push_back(g.units.bound == hdl::UnitCount::Bound::Exact ? "nr_units" : "max_nr_units");
+        path.push_back(property);
         ExprPtr e = dotted(path, loc);
-        mcpl::HardwareValue hv{to_.name, {path.begin() + 1, path.end()}, g.units.count.value};
+        mcpl::HardwareValue hv{to_.name, {path.begin() + 1, path.end()}, value};
         e->hardware = hv;
         return e;
+    }
+
+    // The units of `inner`, a par_group with only a maximum whose units
+    // time-share SIMD lanes (a GPU's threads per block), for `loop` split
+    // over `outer_group` x `inner`. Its maximum can leave most of the
+    // device idle: `foreach (i in n threads)` at gpu's 1024 threads per
+    // block gives n / 1024 blocks, 8 of an H100's 132 multiprocessors for n
+    // = 8192 (bench/gpu/units measured 11 times the time of 64-thread
+    // blocks there; matmul's 4096 x 4096 units fill the device at any size
+    // and run fastest at 1024). So the units are what spreads the work over
+    // all processors (`outer_group.nr_processors`, which later steps move
+    // down to the leaf's number), rounded up to whole SIMD groups, between
+    // one SIMD group and the maximum:
+    //   divide_up(max(W, min(MAX, divide_up(count, divide_up(P, C)))), W) * W
+    // with W the SIMD width, MAX the maximum, P the processors and C the
+    // outer loops' units (capped at P, at least 1), so that C x
+    // divide_up(count, units) blocks reach P where the counts allow. Every
+    // intermediate stays within int for any count. Where the rule does not
+    // apply (no processors or SIMD lanes described, as many lanes as units
+    // (an FPGA's datapath), counts that name variables of the nest, a name
+    // hiding `to`), the maximum.
+    ExprPtr units_filling_processors(const Stmt& loop, const std::vector<Stmt*>& outer,
+                                     const hdl::ParGroup& outer_group, const hdl::ParGroup& inner,
+                                     SourceLocation loc) {
+        int64_t processors = outer_group.unit ? to_.nr_processors(outer_group.unit->name) : 0;
+        int64_t width = inner.unit ? to_.simd_width(inner.unit->name) : 0;
+        std::set<std::string> nest_names;
+        for (const Stmt* o : outer) nest_names.insert(o->decl->name());
+        bool counts_outside = !mentions_any(*loop.count, nest_names);
+        for (const Stmt* o : outer) counts_outside &= !mentions_any(*o->count, nest_names);
+        if (user_names_.count(to_.name) || inner.units.count.unlimited || processors == 0 || width == 0 ||
+            inner.units.count.value <= width || !counts_outside)
+            return hardware_count(inner, loc);
+        auto processors_value = [&] { return hardware_value(outer_group, "nr_processors", processors, loc); };
+        ExprPtr per_processor;  // divide_up(P, C): the outer units each processor gets at most
+        if (outer.empty()) {
+            per_processor = processors_value();
+        } else {
+            ExprPtr units = call("min", outer[0]->count->clone(), processors_value());
+            for (size_t i = 1; i < outer.size(); ++i)
+                units = call("min", binary("*", std::move(units), call("min", outer[i]->count->clone(), processors_value())),
+                             processors_value());
+            per_processor = call("divide_up", processors_value(), call("max", int_literal(1, loc), std::move(units)));
+        }
+        ExprPtr wanted = call("divide_up", loop.count->clone(), std::move(per_processor));
+        ExprPtr bounded = call("max", int_literal(width, loc), call("min", hardware_count(inner, loc), std::move(wanted)));
+        return binary("*", call("divide_up", std::move(bounded), int_literal(width, loc)), int_literal(width, loc));
     }
 
     // The units cover exactly `count` when all are constants and multiply to it.

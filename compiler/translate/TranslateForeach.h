@@ -11,7 +11,10 @@
 //   dimension `x` with `n` units becomes k nested foreach loops with
 //   dimension statements before the nest (`const int nrThreads_x =
 //   <to>.hierarchy....max_nr_units;` for Gk, or its exact `nr_units`, and
-//   `divide_up(n, ...)` for the outer ones unless exact) and, inside, an
+//   `divide_up(n, ...)` for the outer ones unless exact; for G1 x G2 where
+//   G2 has only a maximum and its units time-share SIMD lanes, a GPU's
+//   blocks x threads, as many units of G2 as spread the nest's units over
+//   `G1.nr_processors`, in whole SIMD groups, at most the maximum) and, inside, an
 //   index statement that recomputes the old index (`const int x = b_x *
 //   nrThreads_x + t_x;`). Where the units may outnumber `n` the body is
 //   guarded by `if (x < n)`, unless constant counts show that they divide

@@ -170,9 +170,33 @@ TEST(CudaBackend, EachTopLevelForeachIsAKernel) {
     ASSERT_FALSE(k.empty()) << g.diagnostics();
     EXPECT_THAT(k, HasSubstr("__global__ void k_0("));
     EXPECT_THAT(k, HasSubstr("__global__ void k_1("));
-    EXPECT_THAT(glue, HasSubstr("const int halfN = (int)(((long long)n + 2 - 1) / 2);"));
+    // The host computes halfN once; no kernel reads it, so none takes it.
+    EXPECT_THAT(glue, HasSubstr("int halfN = (int)(((long long)n + 2 - 1) / 2);"));
+    EXPECT_THAT(k, Not(HasSubstr("halfN")));
     EXPECT_THAT(glue, HasSubstr("kernels::k_0<<<"));
     EXPECT_THAT(glue, HasSubstr("kernels::k_1<<<"));
+}
+
+TEST(CudaBackend, ScalarsTheParametersDetermineAreComputedOnceOnTheHost) {
+    // What a launch reads of `half` comes as an argument (no thread divides
+    // again); a constant (`width`) is written into the kernel, where nvcc
+    // folds it.
+    Generated g = generate_cuda(R"(module once;
+import hopper;
+hopper void k(int n, float[n] x) {
+    const int half = divide_up(n, 2);
+    const int width = 32;
+    foreach (int b in half blocks) { foreach (int w in 1 warps) { foreach (int t in width threads) {
+        if (t == 0) { x[b] = toFloat(half); } } } }
+}
+)");
+    std::string k = g.file("once_kernels.cuh"), glue = g.file("once.cu");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("const int mcl_items_1, const int half) {"));
+    EXPECT_THAT(k, Not(HasSubstr("/ 2)")));
+    EXPECT_THAT(k, HasSubstr("const int width = 32;"));
+    EXPECT_THAT(glue, HasSubstr("int half = (int)(((long long)n + 2 - 1) / 2);"));
+    EXPECT_THAT(glue, HasSubstr("(int)mcl_items_1, half);"));
 }
 
 TEST(CudaBackend, DeviceFunctionsTakeWrittenScalarsByReference) {

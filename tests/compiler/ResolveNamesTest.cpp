@@ -99,6 +99,9 @@ std::vector<BadCase> bad_cases() {
         {"unlimited hardware value",
          module("perfect void f() { const int t = perfect.hierarchy.threads.max_nr_units; }\n"),
          "t.mcl:4:34: error: par_group 'threads' of 'perfect' has an unlimited number of units"},
+        {"processors of a description with unlimited ones",
+         module("perfect void f() { const int p = perfect.hierarchy.threads.nr_processors; }\n"),
+         "t.mcl:4:60: error: no execution unit of 'perfect' has a fixed number of slots for 'thread' units"},
         {"builtin read outside a library function",
          module("perfect void f(float x) { x = 1.0; mcl_builtin_read(x); }\n"),
          "t.mcl:4:36: error: 'mcl_builtin_read' is only allowed in a library function"},
@@ -168,6 +171,14 @@ TEST(ResolveNames, AnnotatesTypesDeclsAndHardwareValues) {
     EXPECT_EQ(target.decl, f.params[1].get());
     EXPECT_EQ(target.type.str(), "float");
     EXPECT_EQ(inner.then_branch->body[0]->value->type.str(), "float");
+}
+
+TEST(ResolveNames, ProcessorsAreAHardwareValue) {
+    CheckedText r = check_text(module("gpu void f() { const int p = gpu.hierarchy.blocks.nr_processors; }\n"));
+    ASSERT_EQ(r.text(), "");
+    const Expr& value = *r.module()->functions[0]->body->body[0]->decl->init;
+    EXPECT_EQ(value.hardware->value, 16);  // gpu's representative 16 processors
+    EXPECT_EQ(value.type.str(), "int");
 }
 
 std::string chain(int terms) {

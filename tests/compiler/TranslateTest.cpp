@@ -174,13 +174,54 @@ TEST(Translate, ToTheOwnLevelChangesNothing) {
 
 TEST(Translate, MatmulToGpuHasTheStructureOfThesisFig39) {
     std::string out = translate_text("matmul.mcl", read(std::string(MCL_EXAMPLES_DIR) + "/matmul/matmul.mcl"), "gpu");
-    EXPECT_THAT(out, HasSubstr("const int nrThreads_j = gpu.hierarchy.blocks.block.threads.max_nr_units;\n"
+    EXPECT_THAT(out, HasSubstr("const int nrThreads_j = divide_up(max(32, min(gpu.hierarchy.blocks.block.threads."
+                               "max_nr_units, divide_up(m, divide_up(gpu.hierarchy.blocks.nr_processors, max(1, "
+                               "min(n, gpu.hierarchy.blocks.nr_processors)))))), 32) * 32;\n"
                                "    const int nrBlocks_j = divide_up(m, nrThreads_j);\n"
                                "    foreach (int i in n blocks) {\n"
                                "        foreach (int b_j in nrBlocks_j blocks) {\n"
                                "            foreach (int t_j in nrThreads_j threads) {\n"
                                "                const int j = b_j * nrThreads_j + t_j;\n"
                                "                if (j < m) {\n"));
+}
+
+TEST(Translate, ThreadsPerBlockSpreadTheWorkOverEveryProcessor) {
+    const std::string gesummv = read(std::string(MCL_EXAMPLES_DIR) + "/gesummv/gesummv.mcl");
+    std::string gpu = translate_text("gesummv.mcl", gesummv, "gpu");
+    EXPECT_THAT(gpu, HasSubstr("    const int nrThreads_i = divide_up(max(32, min(gpu.hierarchy.blocks.block.threads."
+                               "max_nr_units, divide_up(n, gpu.hierarchy.blocks.nr_processors))), 32) * 32;\n"
+                               "    const int nrBlocks_i = divide_up(n, nrThreads_i);\n"));
+    // Each step moves the processors one level down: at a leaf they are the
+    // leaf's (hopper's 132 multiprocessors), straight or level by level.
+    std::string hopper = translate_text("gesummv.mcl", gesummv, "hopper");
+    EXPECT_THAT(hopper, HasSubstr("divide_up(n, hopper.hierarchy.blocks.nr_processors)"));
+    EXPECT_THAT(hopper, Not(HasSubstr("gpu.hierarchy.blocks.nr_processors")));
+    EXPECT_EQ(translate_text("gesummv.mcl", translate_text("gesummv.mcl", gpu, "nvidia"), "hopper"), hopper);
+    // The loops around the split one count: matmul's n rows of m threads.
+    std::string matmul = translate_text("matmul.mcl", read(std::string(MCL_EXAMPLES_DIR) + "/matmul/matmul.mcl"), "gpu");
+    EXPECT_THAT(matmul, HasSubstr("divide_up(m, divide_up(gpu.hierarchy.blocks.nr_processors, max(1, min(n, "
+                                  "gpu.hierarchy.blocks.nr_processors))))"));
+    // An FPGA's lanes are its datapath's lanes: their maximum stays.
+    EXPECT_THAT(translate_text("gesummv.mcl", gesummv, "alveo_u250"),
+                HasSubstr("const int nrLanes_i = fpga.hierarchy.pipelines.pipeline.lanes.max_nr_units;\n"));
+}
+
+TEST(Translate, ProcessorsAUserWroteMoveDownToo) {
+    std::string out = translate_text("p.mcl", R"(module p;
+import gpu;
+gpu void k(int n, dev float[n] a) {
+    const int spread = gpu.hierarchy.blocks.nr_processors;
+    const int units = gpu.hierarchy.blocks.block.threads.max_nr_units;
+    foreach (int b in spread blocks) {
+        foreach (int t in units threads) {
+            a[0] = toFloat(spread);
+        }
+    }
+}
+)",
+                                     "hopper");
+    EXPECT_THAT(out, HasSubstr("const int spread = hopper.hierarchy.blocks.nr_processors;"));
+    EXPECT_THAT(out, HasSubstr("const int units = gpu.hierarchy.blocks.block.threads.max_nr_units;"));
 }
 
 TEST(Translate, NoGuardWhenConstantCountsDivideEvenly) {
@@ -285,7 +326,8 @@ perfect void k(int n, float[n] a) {
 )",
                                      "gpu");
     EXPECT_THAT(out, HasSubstr("    const int count_n = n;\n"
-                               "    const int nrThreads_n = gpu.hierarchy.blocks.block.threads.max_nr_units;\n"
+                               "    const int nrThreads_n = divide_up(max(32, min(gpu.hierarchy.blocks.block.threads."
+                               "max_nr_units, divide_up(count_n, gpu.hierarchy.blocks.nr_processors))), 32) * 32;\n"
                                "    const int nrBlocks_n = divide_up(count_n, nrThreads_n);\n"));
     EXPECT_THAT(out, HasSubstr("            const int n = b_n * nrThreads_n + t_n;\n"
                                "            if (n < count_n) {\n"
@@ -304,7 +346,8 @@ perfect void k(int n, float[n] a) {
 }
 )",
                                      "gpu");
-    EXPECT_THAT(out, HasSubstr("    const int nrThreads_i_2 = gpu.hierarchy.blocks.block.threads.max_nr_units;\n"
+    EXPECT_THAT(out, HasSubstr("    const int nrThreads_i_2 = divide_up(max(32, min(gpu.hierarchy.blocks.block.threads."
+                               "max_nr_units, divide_up(n, gpu.hierarchy.blocks.nr_processors))), 32) * 32;\n"
                                "    const int nrBlocks_i = divide_up(n, nrThreads_i_2);\n"
                                "    foreach (int b_i_2 in nrBlocks_i blocks) {\n"));
     EXPECT_THAT(out, HasSubstr("const int i = b_i_2 * nrThreads_i_2 + t_i;"));

@@ -151,6 +151,21 @@ TEST_F(StdlibModel, X86Avx2Model) {
     EXPECT_FALSE(m.interconnects_between(l1, ls_lane).empty());
 }
 
+// The numbers translation's choice of threads per block reads: processors
+// that take blocks (the vendor's multiprocessor counts) and the SIMD width
+// of the lanes that run threads.
+TEST_F(StdlibModel, ProcessorsAndSimdWidths) {
+    EXPECT_EQ(model("gpu").nr_processors("block"), 16);
+    EXPECT_EQ(model("hopper").nr_processors("block"), 132);
+    EXPECT_EQ(model("fermi").nr_processors("block"), 15);
+    EXPECT_EQ(model("mi100").nr_processors("block"), 120);
+    EXPECT_EQ(model("gpu").simd_width("thread"), 32);
+    EXPECT_EQ(model("fpga").simd_width("lane"), 16);
+    EXPECT_EQ(model("fpga").nr_processors("pipeline"), 1);
+    EXPECT_EQ(model("gpu").nr_processors("no_such_unit"), 0);
+    EXPECT_EQ(model("gpu").simd_width("block"), 0);
+}
+
 TEST_F(StdlibModel, HierarchyOfTheBuiltInLibrary) {
     const HardwareLibrary& lib = *lib_->library;
     EXPECT_THAT(*lib.path("perfect", "hopper"), ElementsAre("perfect", "accelerator", "gpu", "nvidia", "hopper"));

@@ -1,12 +1,14 @@
 // The threads per block of perfect kernels at hopper, measured (issue 17):
-// translation writes gpu's max_nr_units (1024) as the threads of each block,
-// so a one-dimensional foreach of n units gets n / 1024 blocks, which can
-// leave most of the device's multiprocessors idle. This program runs each
-// application's perfect version with the block sizes of prepare.sh's
-// variants (1024 down to 32) at benchmark sizes and at a size that leaves an
-// H100 under-filled at 1024, checks that every variant computes what the
-// 1024-thread one does, and times the kernels (resident API; best of 5 after
-// a warm-up, CUDA events). Writes Google Benchmark's JSON format:
+// translation chooses as many threads per block as spread a foreach's units
+// over all multiprocessors (between 32 and gpu's max_nr_units, 1024), where
+// before it took 1024, which gives a one-dimensional foreach of n units n /
+// 1024 blocks and can leave most of the device idle. This program runs each
+// application's perfect version with translation's choice ("fill") and
+// with the fixed block sizes of prepare.sh's variants (1024 down to 32), at
+// benchmark sizes and at a size that leaves an H100 under-filled at 1024,
+// checks that every variant computes what the 1024-thread one does, and
+// times the kernels (resident API; best of 5 after a warm-up, CUDA events).
+// Writes Google Benchmark's JSON format:
 //   perfect_units OUT.json
 #include <cuda_runtime.h>
 
@@ -60,14 +62,17 @@ std::string compare(const std::vector<T>& got, const std::vector<T>& want) {
     return "";
 }
 
-// Runs `call(threads)` for each block size: the output `out` is reset with
-// `reset`, computed once and compared, then timed.
+// Runs `call(threads)` for each block size (0: translation's choice): the
+// output `out` is reset with `reset`, computed once and compared with the
+// 1024-thread result, then timed.
 template <typename T>
 void measure(const std::string& app, const std::string& label, std::vector<Result>& results,
              const std::function<void()>& reset, const std::function<void(int)>& call, const Array<T>& out) {
     std::vector<T> want(out.size()), got(out.size());
-    for (int threads : {1024, 512, 256, 128, 64, 32}) {
-        Result r{"units/" + app + "/t" + std::to_string(threads) + "/kernel", label};
+    for (int threads : {1024, 0, 512, 256, 128, 64, 32}) {  // 0: translation's choice
+        Result r;
+        r.name = "units/" + app + "/t" + (threads ? std::to_string(threads) : "fill") + "/kernel";
+        r.label = label;
         try {
             reset();
             call(threads);
@@ -84,9 +89,11 @@ void measure(const std::string& app, const std::string& label, std::vector<Resul
     }
 }
 
-// Calls APP_tT::resident::APP_tT(args...) for the variant with `threads`.
+// Calls APP_tT::resident::APP_tT(args...) for the variant with `threads`
+// (0: APP_tfill, translation's choice).
 #define MCL_UNITS_CALL(app, threads, ...)                                      \
     switch (threads) {                                                         \
+        case 0: app##_tfill::resident::app##_tfill(__VA_ARGS__); break;        \
         case 1024: app##_t1024::resident::app##_t1024(__VA_ARGS__); break;     \
         case 512: app##_t512::resident::app##_t512(__VA_ARGS__); break;        \
         case 256: app##_t256::resident::app##_t256(__VA_ARGS__); break;        \

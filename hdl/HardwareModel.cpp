@@ -111,6 +111,16 @@ std::vector<const DeviceNode*> HardwareModel::execution_units_for(const std::str
     return out;
 }
 
+std::vector<std::string> HardwareModel::par_group_path(const ParGroup& g) const {
+    std::vector<std::string> path{parallelism_name};
+    for (const ParGroup* at : par_groups()) {
+        path.push_back(at->name);
+        if (at == &g) break;
+        path.push_back(at->unit->name);
+    }
+    return path;
+}
+
 int64_t HardwareModel::nr_processors(const std::string& par_unit) const {
     std::vector<const DeviceNode*> units = execution_units_for(par_unit);
     int64_t total = 0;

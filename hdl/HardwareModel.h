@@ -127,6 +127,9 @@ public:
     const ParGroup* find_par_group(const std::string& name) const;
     const ParUnit* find_par_unit(const std::string& name) const;
     const MemorySpace* find_memory_space(const std::string& name) const;
+    // The path that hardware values name `g` by, below the description's
+    // name: <parallelism>.<group>.<unit>. ... .<g>.
+    std::vector<std::string> par_group_path(const ParGroup& g) const;
     // The par_unit whose scope declares a memory space; nullptr for top-level
     // spaces (and for unknown names: check find_memory_space first).
     const ParUnit* memory_space_owner(const std::string& name) const;

@@ -409,12 +409,8 @@ private:
 
     // `to.hierarchy.<groups down to g>.<property>`, of value `value`.
     ExprPtr hardware_value(const hdl::ParGroup& g, const std::string& property, int64_t value, SourceLocation loc) {
-        std::vector<std::string> path{to_.name, to_.parallelism_name};
-        for (const hdl::ParGroup* at : to_.par_groups()) {
-            path.push_back(at->name);
-            if (at == &g) break;
-            path.push_back(at->unit->name);
-        }
+        std::vector<std::string> path{to_.name};
+        for (std::string& part : to_.par_group_path(g)) path.push_back(std::move(part));
         path.push_back(property);
         ExprPtr e = dotted(path, loc);
         mcpl::HardwareValue hv{to_.name, {path.begin() + 1, path.end()}, value};

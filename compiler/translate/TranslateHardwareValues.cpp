@@ -4,22 +4,6 @@
 
 namespace mcl::translate {
 
-namespace {
-
-// The dotted path of `g` in `model` below the description's name:
-// <hierarchy>.<group>.<unit>. ... .<g>.
-std::vector<std::string> group_path(const hdl::HardwareModel& model, const hdl::ParGroup& g) {
-    std::vector<std::string> path{model.parallelism_name};
-    for (const hdl::ParGroup* at : model.par_groups()) {
-        path.push_back(at->name);
-        if (at == &g) break;
-        path.push_back(at->unit->name);
-    }
-    return path;
-}
-
-}  // namespace
-
 void translate_hardware_values(mcpl::Function& f, const hdl::HardwareModel& from, const hdl::HardwareModel& to,
                                const ParGroupMapping& mapping) {
     auto move_down = [&](mcpl::Expr& e) {
@@ -32,7 +16,7 @@ void translate_hardware_values(mcpl::Function& f, const hdl::HardwareModel& from
         const hdl::ParGroup& group = *entry->to.front();
         int64_t processors = to.nr_processors(group.unit->name);
         if (processors == 0) return;
-        mcpl::HardwareValue moved{to.name, group_path(to, group), processors};
+        mcpl::HardwareValue moved{to.name, to.par_group_path(group), processors};
         moved.path.push_back("nr_processors");
         e.var.clear();
         e.var.push_back(mcpl::VarPart{to.name, {}, e.location});

@@ -20,21 +20,17 @@ SIZES = {
     "blackscholes": {"n": 67108864},
     "convolution": {"h": 8192, "w": 8192, "fh": 9, "fw": 9},
 }
-# Benchmark variant -> version file; a generated version through either
-# backend (mcl_ cuda, llvm_ PTX) is that version, the libraries and the
-# hand-written kernels compute the same thing as the perfect version.
-VERSIONS = {
-    "matmul": {"perfect": "matmul.mcl", "gpu_v1": "matmul_gpu_v1.mcl", "hopper": "matmul_hopper.mcl",
-               "hopper_v2": "matmul_hopper_v2.mcl"},
-}
 
 
 def version_file(app, variant):
+    """The version file of a benchmark variant: a generated version through
+    either backend (mcl_<version> cuda, llvm_<version> PTX) is
+    examples/APP/APP_<version>.mcl (APP.mcl for perfect); the libraries and
+    the hand-written kernels compute the same thing as the perfect version."""
     for prefix in ("mcl_", "llvm_"):
         if variant.startswith(prefix):
             version = variant[len(prefix):]
-            file = VERSIONS.get(app, {}).get(version, f"{app}.mcl" if version == "perfect" else f"{app}_{version}.mcl")
-            return f"{app}/{file}"
+            return f"{app}/{app}.mcl" if version == "perfect" else f"{app}/{app}_{version}.mcl"
     return f"{app}/{app}.mcl"
 
 

@@ -144,37 +144,6 @@ void add(std::vector<Result>& results, Result r) {
     print_row(results, results.back());
 }
 
-// A CUDA event, destroyed with its scope.
-class Event {
-public:
-    Event() { check(cudaEventCreate(&event_), "cudaEventCreate"); }
-    ~Event() { cudaEventDestroy(event_); }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-    cudaEvent_t get() const { return event_; }
-
-private:
-    cudaEvent_t event_ = nullptr;
-};
-
-// The best of `repetitions` calls in seconds, each after a reset that the
-// events do not include.
-double best_time(const std::function<void()>& reset, const std::function<void()>& call, int repetitions) {
-    Event start, stop;
-    float best = 0;
-    for (int r = 0; r < repetitions; ++r) {
-        reset();
-        check(cudaEventRecord(start.get()), "cudaEventRecord");
-        call();
-        check(cudaEventRecord(stop.get()), "cudaEventRecord");
-        check(cudaEventSynchronize(stop.get()), "cudaEventSynchronize");
-        float ms = 0;
-        check(cudaEventElapsedTime(&ms, start.get(), stop.get()), "cudaEventElapsedTime");
-        best = r == 0 ? ms : std::min(best, ms);
-    }
-    return best * 1e-3;
-}
-
 }  // namespace
 
 AppBench::AppBench(std::vector<Result>& results, std::string app, std::string label, double flops, double bytes,
@@ -388,42 +357,6 @@ bool parse(int argc, char** argv, Sizes& sizes, std::vector<std::string>& apps) 
         *size = int(v);
     }
     return true;
-}
-
-std::string json_string(const std::string& text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-            out += escaped;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
-}
-
-bool write_json(const char* path, const std::string& host, const std::vector<Result>& results) {
-    FILE* out = std::fopen(path, "w");
-    if (!out) return false;
-    std::fprintf(out, "{\"context\": {\"host_name\": %s}, \"benchmarks\": [\n", json_string(host).c_str());
-    for (size_t i = 0; i < results.size(); ++i) {
-        const Result& r = results[i];
-        std::fprintf(out, "{\"name\": %s, \"run_type\": \"iteration\", \"real_time\": %.9g, \"time_unit\": \"s\", ",
-                     json_string(r.name).c_str(), r.seconds);
-        if (r.gflops > 0) std::fprintf(out, "\"GFLOPS\": %.9g, ", r.gflops);
-        if (r.gbps > 0) std::fprintf(out, "\"GBps\": %.9g, ", r.gbps);
-        std::fprintf(out, "\"label\": %s", json_string(r.label).c_str());
-        if (!r.error.empty())
-            std::fprintf(out, ", \"error_occurred\": true, \"error_message\": %s", json_string(r.error).c_str());
-        std::fprintf(out, "}%s\n", i + 1 < results.size() ? "," : "");
-    }
-    std::fprintf(out, "]}\n");
-    return std::fclose(out) == 0;
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "GpuResults.h"
 #include "mcl_cuda.h"  // mcl::Error and mcl::cuda::DeviceArray, beside every generated module
 
 namespace gpu_bench {
@@ -57,16 +58,6 @@ struct Libraries {
     cusparseHandle_t sparse = nullptr;
 };
 
-// One entry of the results.
-struct Result {
-    Result(std::string entry, std::string size) : name(std::move(entry)), label(std::move(size)) {}
-
-    std::string name, label;
-    double seconds = 0;             // best of the timed calls
-    double gflops = 0, gbps = 0;    // 0: not reported (no flops / no minimum byte count)
-    std::string reference;          // the entry whose time the stdout table compares with ("": none)
-    std::string error;              // not empty: failed (wrong result or an error thrown) and not timed
-};
 
 // Runs fn(begin, end) over [0, n) split among the host's cores.
 void parallel_for(size_t n, const std::function<void(size_t, size_t)>& fn);

@@ -19,39 +19,15 @@
 #include <string>
 #include <vector>
 
+#include "GpuResults.h"
 #include "variants.h"
 
 namespace {
 
+using gpu_bench::Result;
+
 template <typename T>
 using Array = mcl::cuda::DeviceArray<T>;
-
-struct Result {
-    std::string name, label;
-    double seconds = 0;
-    std::string error;
-};
-
-double time_best(const std::function<void()>& call, int repetitions) {
-    call();
-    mcl::cuda::check(cudaDeviceSynchronize(), "warm-up");
-    cudaEvent_t start, stop;
-    cudaEventCreate(&start);
-    cudaEventCreate(&stop);
-    float best = 1e30f;
-    for (int r = 0; r < repetitions; ++r) {
-        cudaEventRecord(start);
-        call();
-        cudaEventRecord(stop);
-        mcl::cuda::check(cudaEventSynchronize(stop), "timing");
-        float ms = 0;
-        cudaEventElapsedTime(&ms, start, stop);
-        best = ms < best ? ms : best;
-    }
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    return best * 1e-3;
-}
 
 // The first element where a variant's output differs from the 1024-thread one.
 template <typename T>
@@ -70,16 +46,17 @@ void measure(const std::string& app, const std::string& label, std::vector<Resul
              const std::function<void()>& reset, const std::function<void(int)>& call, const Array<T>& out) {
     std::vector<T> want(out.size()), got(out.size());
     for (int threads : {1024, 0, 512, 256, 128, 64, 32}) {  // 0: translation's choice
-        Result r;
-        r.name = "units/" + app + "/t" + (threads ? std::to_string(threads) : "fill") + "/kernel";
-        r.label = label;
+        Result r("units/" + app + "/t" + (threads ? std::to_string(threads) : "fill") + "/kernel", label);
         try {
             reset();
             call(threads);
             mcl::cuda::check(cudaDeviceSynchronize(), "first call");
             out.download(threads == 1024 ? want.data() : got.data());
             if (threads != 1024) r.error = compare(got, want);
-            r.seconds = time_best([&] { reset(); call(threads); }, 5);
+            const std::function<void()> reset_and_call = [&] { reset(); call(threads); };
+            reset_and_call();  // warm-up
+            mcl::cuda::check(cudaDeviceSynchronize(), "warm-up");
+            r.seconds = gpu_bench::best_time([] {}, reset_and_call, 5);
         } catch (const std::exception& e) {
             r.error = e.what();
         }
@@ -198,19 +175,5 @@ int main(int argc, char** argv) {
     }
     cudaDeviceProp prop;
     mcl::cuda::check(cudaGetDeviceProperties(&prop, 0), "properties");
-    FILE* out = std::fopen(argv[1], "w");
-    if (!out) return 1;
-    std::fprintf(out, "{\"context\": {\"host_name\": \"%s\"}, \"benchmarks\": [\n", prop.name);
-    for (size_t i = 0; i < results.size(); ++i) {
-        const Result& r = results[i];
-        std::fprintf(out,
-                     "{\"name\": \"%s\", \"run_type\": \"iteration\", \"real_time\": %.9g, \"time_unit\": \"s\", "
-                     "\"label\": \"%s\"%s%s%s}%s\n",
-                     r.name.c_str(), r.seconds, r.label.c_str(),
-                     r.error.empty() ? "" : ", \"error_occurred\": true, \"error_message\": \"", r.error.c_str(),
-                     r.error.empty() ? "" : "\"", i + 1 < results.size() ? "," : "");
-    }
-    std::fprintf(out, "]}\n");
-    std::fclose(out);
-    return 0;
+    return gpu_bench::write_json(argv[1], prop.name, results) ? 0 : 1;
 }

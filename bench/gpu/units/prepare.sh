@@ -33,5 +33,8 @@ for app in matmul gesummv blackscholes histogram spmv convolution; do
   done
   rm -r "${out:?}/$app"
 done
-cp bench/gpu/units/PerfectUnits.cu bench/gpu/units/run.sh "$out/"
+# PerfectUnits.cu writes its results with bench/gpu's GpuResults.h, which
+# includes the CUDA runtime header that every variant has a copy of.
+cp bench/gpu/units/PerfectUnits.cu bench/gpu/units/run.sh bench/gpu/GpuResults.h "$out/"
+cp "$out/matmul_tfill/mcl_cuda.h" "$out/matmul_tfill/mcl_runtime.h" "$out/"
 echo "prepared $out: run $out/run.sh $out on a GPU machine"

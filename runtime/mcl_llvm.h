@@ -11,8 +11,11 @@
 // all have finished. Guarantees:
 //   - one pool per process: a worker per hardware thread less the caller,
 //     which takes part (MCL_NUM_THREADS, when a positive number, sets the
-//     thread count); workers are started on first use and wait on a
-//     condition variable when idle;
+//     thread count); workers are started on first use; an idle worker
+//     polls for the next job for about 100 microseconds, then parks on a
+//     condition variable (kernels call parallel loops back to back, and a
+//     parked thread takes tens of microseconds to wake); the caller likewise
+//     polls for the last workers to finish before it parks;
 //   - chunks of max(1, total / (8 * threads)) iterations, handed out in order
 //     from an atomic counter (dynamic scheduling);
 //   - total <= 0 calls nothing; a call from inside a body (nested
@@ -53,6 +56,7 @@ bool mcl_llvm_take_fault(int32_t* code, int32_t* site);
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
@@ -84,15 +88,20 @@ public:
         {
             std::lock_guard<std::mutex> lock(mutex_);
             job_ = &job;
-            ++generation_;
+            generation_.fetch_add(1, std::memory_order_release);
         }
         job_posted_.notify_all();
         run_chunks(job);
         // Workers that have not joined by now find no job; the ones that did
         // hold the chunks still running.
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            job_ = nullptr;
+        }
+        auto all_left = [&] { return job.workers_inside.load(std::memory_order_acquire) == 0; };
+        if (poll(all_left)) return;
         std::unique_lock<std::mutex> lock(mutex_);
-        job_ = nullptr;
-        job_left_.wait(lock, [&] { return job.workers_inside == 0; });
+        job_left_.wait(lock, all_left);
     }
 
 private:
@@ -102,8 +111,30 @@ private:
         int64_t total;
         int64_t chunk;
         std::atomic<int64_t> next_begin{0};
-        int workers_inside = 0;  // guarded by mutex_
+        std::atomic<int> workers_inside{0};  // joins under mutex_, leaves without
     };
+
+    // Checks `done` until it holds or about 100 microseconds have passed;
+    // whether it holds.
+    template <typename Done>
+    static bool poll(Done done) {
+        auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+        for (;;) {
+            for (int i = 0; i < 64; ++i) {
+                if (done()) return true;
+                pause();
+            }
+            if (std::chrono::steady_clock::now() >= until) return done();
+        }
+    }
+
+    static void pause() {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        asm volatile("yield");
+#endif
+    }
 
     explicit ThreadPool(int threads) : worker_count_(threads - 1) {
         for (int i = 0; i < worker_count_; ++i) std::thread([this] { work(); }).detach();
@@ -135,16 +166,25 @@ private:
 
     void work() {
         uint64_t seen_generation = 0;
-        std::unique_lock<std::mutex> lock(mutex_);
         for (;;) {
-            job_posted_.wait(lock, [&] { return job_ != nullptr && generation_ != seen_generation; });
-            seen_generation = generation_;
+            poll([&] { return generation_.load(std::memory_order_acquire) != seen_generation; });
+            std::unique_lock<std::mutex> lock(mutex_);
+            job_posted_.wait(lock, [&] {
+                return job_ != nullptr && generation_.load(std::memory_order_relaxed) != seen_generation;
+            });
+            seen_generation = generation_.load(std::memory_order_relaxed);
             Job& job = *job_;
-            ++job.workers_inside;
+            job.workers_inside.fetch_add(1, std::memory_order_relaxed);
             lock.unlock();
             run_chunks(job);
-            lock.lock();
-            if (--job.workers_inside == 0) job_left_.notify_all();
+            // The job lives in the caller's frame: not touched once left.
+            if (job.workers_inside.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+                // Through the mutex, so that a caller between its check and
+                // its wait does not miss the notification.
+                lock.lock();
+                lock.unlock();
+                job_left_.notify_all();
+            }
         }
     }
 
@@ -153,8 +193,8 @@ private:
     std::mutex mutex_;
     std::condition_variable job_posted_;
     std::condition_variable job_left_;
-    Job* job_ = nullptr;        // guarded by mutex_; the job workers may join
-    uint64_t generation_ = 0;   // guarded by mutex_; counts the jobs posted
+    Job* job_ = nullptr;                  // guarded by mutex_; the job workers may join
+    std::atomic<uint64_t> generation_{0};  // counts the jobs posted; written under mutex_
 };
 
 // Zero, or the first fault: its code in the high half, its site in the low.

@@ -266,6 +266,7 @@ private:
     }
 
     void fault_if(llvm::Value* bad, int code, SourceLocation at) {
+        if (auto* known = llvm::dyn_cast<llvm::Constant>(bad); known && known->isNullValue()) return;
         llvm::Value* recorded = builder_.CreateLoad(builder_.getInt64Ty(), fault_slot());
         llvm::Value* first = builder_.CreateAnd(bad, builder_.CreateICmpEQ(recorded, i64(0)));
         uint64_t fault = (static_cast<uint64_t>(code) << 32) | static_cast<uint32_t>(fault_site(at));

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -311,6 +312,19 @@ TEST(ParallelRuntime, CallersFromSeveralThreadsTakeTurns) {
         EXPECT_EQ(coverage.visits[0], 20);
         EXPECT_EQ(coverage.visits[99999], 20);
     }
+}
+
+// Jobs back to back meet workers still polling for work; jobs after a pause
+// longer than the polling meet parked ones. Both see every iteration once.
+TEST(ParallelRuntime, JobsBackToBackAndAfterPauses) {
+    Coverage coverage;
+    coverage.visits.assign(5000, 0);
+    for (int repeat = 0; repeat < 400; ++repeat) {
+        mcl_llvm_parallel_for(count_chunk, &coverage, 5000);
+        if (repeat % 50 == 49) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    EXPECT_EQ(coverage.sum, 400 * (5000LL * 4999 / 2));
+    for (int i = 0; i < 5000; ++i) ASSERT_EQ(coverage.visits[i], 400) << "at " << i;
 }
 
 TEST(ParallelRuntime, FirstFaultWinsAndTakeClears) {

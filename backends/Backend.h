@@ -32,6 +32,15 @@ struct GeneratedFile {
     std::string text;
 };
 
+// GPU backends (cuda, and llvm for NVIDIA) unroll completely each `for`
+// loop of at most this many iterations known at compile time
+// (mcpl::constant_trip_count). nvcc's own heuristic keeps such a loop rolled
+// when its body is large: matmul_hopper_v3's 8-step k loop of 64
+// multiply-adds stayed a loop of 4 LDS.128 and 64 FFMA; unrolled, the loads
+// of later steps can be issued ahead of the multiply-adds of earlier ones
+// (32 LDS.128 and 512 FFMA, the same 128 registers, no spills).
+inline constexpr int64_t kGpuFullUnrollTrips = 16;
+
 // What `mclc gen --fp-contract` and `--fast-math` allow.
 struct FloatingPointFreedom {
     bool contract = false;   // fuse a multiply and an add into one FMA (one rounding instead of two)

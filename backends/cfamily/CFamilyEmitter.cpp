@@ -430,6 +430,7 @@ void CFamilyEmitter::stmt(const Stmt& s) {
         const Decl& d = *s.decl;
         std::string init = element_spelling(d.forms.front().resolved_type) + " " + ident(d.name()) + " = " +
                            (d.init ? unwrap(expr(*d.init)) : "0");
+        if (std::string hint = loop_hint(s); !hint.empty()) out_ += indentation() + hint + "\n";
         out_ += indentation() + fmt::format("for ({}; {}; {})", init, unwrap(expr(*s.condition)), simple(*s.step));
         block(*s.loop_body);
         out_ += "\n";

@@ -165,6 +165,9 @@ protected:
     // The 64-bit signed integer type of the code being printed, for element
     // counts and offsets (`long long`; OpenCL C's is `long`).
     virtual std::string wide_int() const { return "long long"; }
+    // A line printed before a `for` loop (without indentation or newline),
+    // such as an unrolling hint; none by default.
+    virtual std::string loop_hint(const mcpl::Stmt&) const { return ""; }
 
     const GenerationInput& in_;
     const BackendConfig& config_;

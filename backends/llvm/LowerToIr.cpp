@@ -566,6 +566,9 @@ private:
             }
             llvm::Value* generic = builder_.CreateAddrSpaceCast(memory, builder_.getPtrTy());
             data = builder_.CreateGEP(builder_.getInt8Ty(), generic, shared->second);
+            // Offsets are multiples of 16 bytes (the glue's layout): four
+            // consecutive floats load as one 16-byte vector.
+            builder_.CreateAlignmentAssumption(module_.getDataLayout(), data, 16);
         } else if (auto scratch = grid_scratch_.find(&d); scratch != grid_scratch_.end()) {
             data = scratch->second;
         }
@@ -1795,13 +1798,17 @@ private:
     }
 
     // Attaches loop metadata to a loop's latch branch: its parallel
-    // accesses; no unrolling or vectorization unless `transform`, and no
-    // runtime unrolling (with its remainder loop) when compiling quickly.
-    void set_loop_metadata(llvm::BranchInst* latch, llvm::MDNode* parallel_group, bool transform = true) {
+    // accesses; no unrolling or vectorization unless `transform`, complete
+    // unrolling when `unroll_fully`, and no runtime unrolling (with its
+    // remainder loop) when compiling quickly.
+    void set_loop_metadata(llvm::BranchInst* latch, llvm::MDNode* parallel_group, bool transform = true,
+                           bool unroll_fully = false) {
         llvm::SmallVector<llvm::Metadata*, 4> items;
         items.push_back(nullptr);  // the loop's own identity, replaced below
         if (parallel_group)
             items.push_back(llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.parallel_accesses"), parallel_group}));
+        if (unroll_fully)
+            items.push_back(llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.unroll.full")}));
         if (options_.quick_compile && transform)
             items.push_back(llvm::MDNode::get(context_, {llvm::MDString::get(context_, "llvm.loop.unroll.runtime.disable")}));
         if (!transform) {
@@ -1845,7 +1852,9 @@ private:
         block(*s.loop_body);
         if (!terminated()) {
             stmt(*s.step);
-            set_loop_metadata(builder_.CreateBr(header), nullptr);
+            // As the cuda backend does (Backend.h); CPU code keeps LLVM's heuristics.
+            std::optional<int64_t> trips = options_.grid ? mcpl::constant_trip_count(s) : std::nullopt;
+            set_loop_metadata(builder_.CreateBr(header), nullptr, true, trips && *trips > 1 && *trips <= kGpuFullUnrollTrips);
         }
         mask_ = saved;
         builder_.SetInsertPoint(done);

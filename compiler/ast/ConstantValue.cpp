@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "compiler/ast/AstWalk.h"
+
 namespace mcl::mcpl {
 
 namespace {
@@ -142,6 +144,42 @@ std::optional<int64_t> constant_int_value(const Expr& e, const ConstantLookup& l
 std::optional<int64_t> checked_constant_int_value(const Expr& e, const ConstantProblemSink& problems) {
     std::vector<const Decl*> in_progress;
     return checked_value(e, problems, in_progress);
+}
+
+std::optional<int64_t> constant_trip_count(const Stmt& loop) {
+    const Decl& index = *loop.decl;
+    auto names_index = [&](const Expr* e) { return e && e->kind == Expr::Kind::Var && e->decl == &index; };
+    std::optional<int64_t> first = index.init ? checked_constant_int_value(*index.init) : 0;
+    const Expr& condition = *loop.condition;
+    if (!first || condition.kind != Expr::Kind::Binary || (condition.op != "<" && condition.op != "<=") ||
+        !names_index(condition.args[0].get()))
+        return std::nullopt;
+    std::optional<int64_t> bound = checked_constant_int_value(*condition.args[1]);
+    if (!bound) return std::nullopt;
+    if (condition.op == "<=") ++*bound;
+    const Stmt& step = *loop.step;
+    std::optional<int64_t> stride;
+    if (step.kind == Stmt::Kind::Step && step.op == "++") stride = 1;
+    if (step.kind == Stmt::Kind::Assign && step.op == "+=" && step.value)
+        stride = checked_constant_int_value(*step.value);
+    if (!names_index(step.target.get()) || !stride || *stride <= 0) return std::nullopt;
+    bool assigned = false;
+    auto passed_to_writer = [&](const Expr& call) {
+        for (size_t k = 0; k < call.args.size(); ++k)
+            if (names_index(call.args[k].get()) && call.function && k < call.function->params.size() &&
+                call.function->params[k]->is_written)
+                assigned = true;
+    };
+    for_each_stmt(*loop.loop_body, [&](const Stmt& s) {
+        bool writes = s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Step || s.kind == Stmt::Kind::Swap;
+        if (writes && (names_index(s.target.get()) || (s.kind == Stmt::Kind::Swap && names_index(s.value.get()))))
+            assigned = true;
+        for_each_own_expr(s, [&](const Expr& e) { for_each_call(e, passed_to_writer); });
+    });
+    if (assigned) return std::nullopt;
+    int64_t trips = *bound <= *first ? 0 : (*bound - *first + *stride - 1) / *stride;
+    if (trips > kIntMax) return std::nullopt;
+    return trips;
 }
 
 std::vector<int64_t> record_field_extents(const BasicDecl& field) {

@@ -46,6 +46,12 @@ std::optional<int64_t> constant_int_value(const Expr& e, const ConstantLookup& l
 // The lookup for checked ASTs: a `const` scalar whose initialiser folds.
 std::optional<int64_t> checked_constant_int_value(const Expr& e, const ConstantProblemSink& problems = {});
 
+// The iterations of `for (int v = A; v < B; v++)` (or `v <= B`, or
+// `v += S` with S > 0) when A, B and S fold to constants and the body
+// assigns v nowhere (no assignment, step or swap of it); nullopt otherwise,
+// and for more than 2^31 - 1 iterations. For backends that unroll.
+std::optional<int64_t> constant_trip_count(const Stmt& for_loop);
+
 // The array extents of a record field, outermost first (empty for a scalar
 // field). The checker requires them to be constant (literals or `const`
 // ints); 0 stands for one that does not fold, which only a program with

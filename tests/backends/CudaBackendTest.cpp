@@ -106,9 +106,9 @@ hopper void k(int n, int p, int q, float[n, 32] x) {
     EXPECT_THAT(k, HasSubstr("const size_t mcl_shared_offset_0, const size_t mcl_shared_offset_1, "
                              "const size_t mcl_shared_offset_2) {\n"
                              "    extern __shared__ __align__(16) unsigned char mcl_shared[];\n"
-                             "    float* const fixed = reinterpret_cast<float*>(mcl_shared + mcl_shared_offset_0);\n"
-                             "    float* const dynamic = reinterpret_cast<float*>(mcl_shared + mcl_shared_offset_1);\n"
-                             "    int* const counts = reinterpret_cast<int*>(mcl_shared + mcl_shared_offset_2);\n"));
+                             "    float* const fixed = static_cast<float*>(__builtin_assume_aligned(mcl_shared + mcl_shared_offset_0, 16));\n"
+                             "    float* const dynamic = static_cast<float*>(__builtin_assume_aligned(mcl_shared + mcl_shared_offset_1, 16));\n"
+                             "    int* const counts = static_cast<int*>(__builtin_assume_aligned(mcl_shared + mcl_shared_offset_2, 16));\n"));
     EXPECT_THAT(k, Not(HasSubstr("__shared__ float")));
     EXPECT_THAT(k, HasSubstr("__syncthreads();"));
     EXPECT_THAT(k, Not(HasSubstr("__threadfence")));
@@ -144,7 +144,7 @@ hopper void k(int n, float[n, 16384] x) {
 )");
     std::string k = g.file("big_kernels.cuh"), glue = g.file("big.cu");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
-    EXPECT_THAT(k, HasSubstr("float* const s = reinterpret_cast<float*>(mcl_shared + mcl_shared_offset_0);"));
+    EXPECT_THAT(k, HasSubstr("float* const s = static_cast<float*>(__builtin_assume_aligned(mcl_shared + mcl_shared_offset_0, 16));"));
     EXPECT_THAT(glue, HasSubstr("(size_t)(16384)) + 15) / 16 * 16;"));
     EXPECT_THAT(glue, HasSubstr("mcl_device.allow_dynamic_shared(kernels::k_0, mcl_shared_bytes_0, \"k_0\");"));
 }
@@ -197,6 +197,45 @@ hopper void k(int n, float[n] x) {
     EXPECT_THAT(k, HasSubstr("const int width = 32;"));
     EXPECT_THAT(glue, HasSubstr("int half = (int)(((long long)n + 2 - 1) / 2);"));
     EXPECT_THAT(glue, HasSubstr("(int)mcl_items_1, half);"));
+}
+
+// `#pragma unroll` goes before the loops whose trip count is a constant of
+// at most 16 (a const local, `<=`, a constant stride count; the index read
+// by calls), and before no other: runtime bounds, longer loops, one
+// iteration, an index the body assigns or passes to a parameter written,
+// a condition that is not `index < bound`.
+TEST(CudaBackend, ShortConstantLoopsAreUnrolled) {
+    Generated g = generate_cuda(R"(module unroll;
+export k;
+import hopper;
+hopper void skip(int i, const int by) { i = i + by; }
+hopper void k(int n, float[n] x) {
+    const int steps = 8;
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        float s = 0.0;
+        for (int a1 = 0; a1 < steps; a1++) { s += 1.0; }
+        for (int a2 = 1; a2 <= 16; a2++) { s += 2.0; }
+        for (int a3 = 0; a3 < 64; a3 += 4) { s += 3.0; }
+        for (int r1 = 0; r1 < n; r1++) { s += 4.0; }
+        for (int r2 = 0; r2 < 17; r2++) { s += 5.0; }
+        for (int r3 = 0; r3 < 1; r3++) { s += 6.0; }
+        for (int r4 = 0; r4 < 8; r4++) { if (s > 100.0) { r4 = 8; } }
+        for (int r5 = 0; 8 > r5; r5++) { s += 7.0; }
+        for (int r6 = 0; r6 < 8; r6 += n) { s += 8.0; }
+        for (int r7 = 0; r7 < 8; r7++) { if (s > 100.0) { skip(r7, 2); } }
+        int u = 0;
+        for (int a4 = 0; a4 < 8; a4++) { s += toFloat(a4); skip(u, a4); }
+        if (t == 0) { x[b] = s; }
+    } } }
+}
+)");
+    std::string k = g.file("unroll_kernels.cuh");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    for (std::string index : {"a1", "a2", "a3", "a4"})
+        EXPECT_THAT(k, HasSubstr("#pragma unroll\n                for (int " + index + " = ")) << index;
+    for (std::string index : {"r1", "r2", "r3", "r4", "r5", "r6", "r7"})
+        EXPECT_THAT(k, Not(HasSubstr("#pragma unroll\n                for (int " + index + " = "))) << index;
+    EXPECT_EQ(k.find("#pragma unroll", k.find("for (int a4")), std::string::npos);
 }
 
 TEST(CudaBackend, DeviceFunctionsTakeWrittenScalarsByReference) {

@@ -14,12 +14,14 @@
 // BackendList.cpp that registers it. No other backend changes.
 #pragma once
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "backends/TargetConfig.h"
 #include "backends/WriteCoverage.h"
+#include "compiler/ast/ConstantValue.h"
 #include "compiler/sema/Program.h"
 #include "hdl/HardwareLibrary.h"
 #include "hdl/HardwareModel.h"
@@ -33,13 +35,18 @@ struct GeneratedFile {
 };
 
 // GPU backends (cuda, and llvm for NVIDIA) unroll completely each `for`
-// loop of at most this many iterations known at compile time
-// (mcpl::constant_trip_count). nvcc's own heuristic keeps such a loop rolled
+// loop of 2 to kGpuFullUnrollTrips iterations known at compile time
+// (mcpl::constant_trip_count): gpu_unrolls_fully says which. nvcc's own heuristic keeps such a loop rolled
 // when its body is large: matmul_hopper_v3's 8-step k loop of 64
 // multiply-adds stayed a loop of 4 LDS.128 and 64 FFMA; unrolled, the loads
 // of later steps can be issued ahead of the multiply-adds of earlier ones
 // (32 LDS.128 and 512 FFMA, the same 128 registers, no spills).
 inline constexpr int64_t kGpuFullUnrollTrips = 16;
+
+inline bool gpu_unrolls_fully(const mcpl::Stmt& for_loop) {
+    std::optional<int64_t> trips = mcpl::constant_trip_count(for_loop);
+    return trips && *trips > 1 && *trips <= kGpuFullUnrollTrips;
+}
 
 // What `mclc gen --fp-contract` and `--fast-math` allow.
 struct FloatingPointFreedom {

@@ -4,7 +4,6 @@
 
 #include "backends/Runtime.h"
 #include "backends/cfamily/GridEmitter.h"
-#include "compiler/ast/ConstantValue.h"
 
 namespace mcl::backends {
 
@@ -125,8 +124,7 @@ private:
     }
 
     std::string loop_hint(const Stmt& s) const override {
-        std::optional<int64_t> trips = mcpl::constant_trip_count(s);
-        return trips && *trips > 1 && *trips <= kGpuFullUnrollTrips ? "#pragma unroll" : "";
+        return gpu_unrolls_fully(s) ? "#pragma unroll" : "";
     }
 
     std::string parameter(const Decl& d, Role role, bool definition) override {

@@ -1853,8 +1853,7 @@ private:
         if (!terminated()) {
             stmt(*s.step);
             // As the cuda backend does (Backend.h); CPU code keeps LLVM's heuristics.
-            std::optional<int64_t> trips = options_.grid ? mcpl::constant_trip_count(s) : std::nullopt;
-            set_loop_metadata(builder_.CreateBr(header), nullptr, true, trips && *trips > 1 && *trips <= kGpuFullUnrollTrips);
+            set_loop_metadata(builder_.CreateBr(header), nullptr, true, options_.grid && gpu_unrolls_fully(s));
         }
         mask_ = saved;
         builder_.SetInsertPoint(done);

@@ -2045,24 +2045,41 @@ private:
         std::vector<llvm::Value*> values;  // at the call: data pointer and extents, the value, or the address
     };
 
-    std::vector<Capture> captures_of(const Stmt& body) {
-        std::vector<const BasicDecl*> forms;
-        std::set<const BasicDecl*> seen, addressed;
+    // The variables bound here that statements use (in the order of first
+    // use), those they may write (targets, swaps, arguments passed by
+    // pointer) and those they declare.
+    struct VariableUses {
+        std::vector<const BasicDecl*> used;
+        std::set<const BasicDecl*> written, declared;
+    };
+    VariableUses variable_uses(const std::vector<const Stmt*>& stmts) {
+        VariableUses uses;
+        std::set<const BasicDecl*> seen;
         auto note = [&](const Expr& v) {
-            if (v.form && state_->env.count(v.form) && seen.insert(v.form).second) forms.push_back(v.form);
+            if (v.form && state_->env.count(v.form) && seen.insert(v.form).second) uses.used.push_back(v.form);
         };
-        mcpl::for_each_stmt(body, [&](const Stmt& s) {
-            mcpl::for_each_own_expr(s, [&](const Expr& e) {
-                mcpl::for_each_var(e, note);
-                mcpl::for_each_call(e, [&](const Expr& c) {
-                    if (!c.function) return;
-                    for (size_t k = 0; k < c.function->params.size() && k < c.args.size(); ++k)
-                        if (by_pointer(*c.function->params[k]) && c.args[k]->form) addressed.insert(c.args[k]->form);
+        for (const Stmt* top : stmts)
+            mcpl::for_each_stmt(*top, [&](const Stmt& s) {
+                mcpl::for_each_own_expr(s, [&](const Expr& e) {
+                    mcpl::for_each_var(e, note);
+                    mcpl::for_each_call(e, [&](const Expr& c) {
+                        if (!c.function) return;
+                        for (size_t k = 0; k < c.function->params.size() && k < c.args.size(); ++k)
+                            if (by_pointer(*c.function->params[k]) && c.args[k]->form) uses.written.insert(c.args[k]->form);
+                    });
                 });
+                if (s.target && s.target->form) uses.written.insert(s.target->form);
+                if (s.kind == Stmt::Kind::Swap && s.value && s.value->form) uses.written.insert(s.value->form);
+                if (s.decl)
+                    for (const BasicDecl& form : s.decl->forms) uses.declared.insert(&form);
             });
-            if (s.target && s.target->form) addressed.insert(s.target->form);
-            if (s.kind == Stmt::Kind::Swap && s.value && s.value->form) addressed.insert(s.value->form);
-        });
+        return uses;
+    }
+
+    std::vector<Capture> captures_of(const Stmt& body) {
+        VariableUses uses = variable_uses({&body});
+        const std::vector<const BasicDecl*>& forms = uses.used;
+        const std::set<const BasicDecl*>& addressed = uses.written;
         std::vector<Capture> out;
         for (const BasicDecl* form : forms) {
             const Binding& b = state_->env.at(form);
@@ -2320,6 +2337,50 @@ private:
         }
     }
 
+    // A per-unit scalar that the current unit keeps in a local of its own
+    // while it runs one stretch. Its accesses then become SSA values when
+    // LLVM promotes the local, instead of loads and stores into the units'
+    // shared block that LICM, GVN, DSE and loop load elimination must prove
+    // independent one by one (64 accumulators made matmul_hopper_v2 the
+    // slowest kernel for `mclc run` to compile).
+    struct UnitLocal {
+        const BasicDecl* form = nullptr;
+        Binding shared;  // the binding to the units' block
+        bool written = false;
+    };
+
+    // Copies the current unit's per-unit scalars that `stretch` uses into
+    // locals and binds their names there (those it declares keep their
+    // shared storage: `declare` initializes the unit's copy in place).
+    std::vector<UnitLocal> localize_unit_scalars(const std::vector<const Stmt*>& stretch) {
+        VariableUses uses = variable_uses(stretch);
+        std::vector<UnitLocal> locals;
+        for (const BasicDecl* form : uses.used) {
+            const Binding& b = state_->env.at(form);
+            if (b.is_array || b.unit_depth != static_cast<int>(state_->units.size()) || uses.declared.count(form))
+                continue;
+            UnitLocal local{form, b, uses.written.count(form) > 0};
+            Binding own = b;
+            own.unit_depth = -1;
+            own.unit_stride = nullptr;
+            own.storage = entry_alloca(b.memory, form->name + ".unit");
+            builder_.CreateStore(builder_.CreateLoad(b.memory, scalar_address(b)), own.storage);
+            state_->env[form] = own;
+            locals.push_back(std::move(local));
+        }
+        return locals;
+    }
+
+    // Writes the locals back to the unit's copies and rebinds the names to them.
+    void unlocalize_unit_scalars(const std::vector<UnitLocal>& locals) {
+        for (const UnitLocal& local : locals) {
+            const Binding& own = state_->env.at(local.form);
+            if (local.written && !terminated())
+                builder_.CreateStore(builder_.CreateLoad(own.memory, own.storage), scalar_address(local.shared));
+            state_->env[local.form] = local.shared;
+        }
+    }
+
     // One copy of each of `decls` per unit of the current lock-step
     // dimensions, made before the units run (array extents as the first
     // unit computes them). The scalars share one block, each unit's copies
@@ -2401,8 +2462,12 @@ private:
                     if (list[j]->kind == Stmt::Kind::Decl) seen_later.push_back(list[j]->decl.get());
                 allocate_per_unit(seen_later, heap);
             }
+            std::vector<const Stmt*> stretch(list.begin() + static_cast<std::ptrdiff_t>(k),
+                                             list.begin() + static_cast<std::ptrdiff_t>(end));
             for_every_unit([&] {
-                for (size_t j = k; j < end; ++j) stmt(*list[j]);
+                std::vector<UnitLocal> locals = localize_unit_scalars(stretch);
+                for (const Stmt* t : stretch) stmt(*t);
+                unlocalize_unit_scalars(locals);
             });
             k = end;
         }

@@ -36,7 +36,7 @@ struct GeneratedFile {
 
 // GPU backends (cuda, and llvm for NVIDIA) unroll completely each `for`
 // loop of 2 to kGpuFullUnrollTrips iterations known at compile time
-// (mcpl::constant_trip_count): gpu_unrolls_fully says which. nvcc's own heuristic keeps such a loop rolled
+// (mcpl::constant_loop): gpu_unrolls_fully says which. nvcc's own heuristic keeps such a loop rolled
 // when its body is large: matmul_hopper_v3's 8-step k loop of 64
 // multiply-adds stayed a loop of 4 LDS.128 and 64 FFMA; unrolled, the loads
 // of later steps can be issued ahead of the multiply-adds of earlier ones
@@ -44,8 +44,8 @@ struct GeneratedFile {
 inline constexpr int64_t kGpuFullUnrollTrips = 16;
 
 inline bool gpu_unrolls_fully(const mcpl::Stmt& for_loop) {
-    std::optional<int64_t> trips = mcpl::constant_trip_count(for_loop);
-    return trips && *trips > 1 && *trips <= kGpuFullUnrollTrips;
+    std::optional<mcpl::ConstantLoop> loop = mcpl::constant_loop(for_loop);
+    return loop && loop->trips > 1 && loop->trips <= kGpuFullUnrollTrips;
 }
 
 // What `mclc gen --fp-contract` and `--fast-math` allow.

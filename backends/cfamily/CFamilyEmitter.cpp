@@ -391,6 +391,30 @@ void CFamilyEmitter::block(const Stmt& s) {
     out_ += indentation() + "}";
 }
 
+void CFamilyEmitter::unrolled_loop(const Stmt& for_loop) {
+    const mcpl::ConstantLoop loop = *mcpl::constant_loop(for_loop);
+    const Decl& d = *for_loop.decl;
+    std::string index = ident(d.name());
+    line(fmt::format("// the loop at line {}, unrolled: {} iterations, {} from {} by {}", for_loop.location.line,
+                     loop.trips, index, loop.first, loop.stride));
+    bool index_used = false;
+    mcpl::for_each_stmt(*for_loop.loop_body, [&](const Stmt& s) {
+        mcpl::for_each_own_expr(s, [&](const Expr& e) {
+            mcpl::for_each_var(e, [&](const Expr& v) { index_used = index_used || v.decl == &d; });
+        });
+    });
+    for (int64_t k = 0; k < loop.trips; ++k) {
+        line("{");
+        ++indent_;
+        if (index_used)
+            line(fmt::format("const {} {} = {};", element_spelling(d.forms.front().resolved_type), index,
+                             loop.first + k * loop.stride));
+        stmt(*for_loop.loop_body);
+        --indent_;
+        line("}");
+    }
+}
+
 void CFamilyEmitter::stmt(const Stmt& s) {
     switch (s.kind) {
     case Stmt::Kind::Block:
@@ -427,6 +451,10 @@ void CFamilyEmitter::stmt(const Stmt& s) {
         return;
     }
     case Stmt::Kind::For: {
+        if (unrolls_in_source(s)) {
+            unrolled_loop(s);
+            return;
+        }
         const Decl& d = *s.decl;
         std::string init = element_spelling(d.forms.front().resolved_type) + " " + ident(d.name()) + " = " +
                            (d.init ? unwrap(expr(*d.init)) : "0");

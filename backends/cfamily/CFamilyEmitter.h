@@ -98,6 +98,7 @@ protected:
     void stmt(const mcpl::Stmt& s);
     // A statement as the body of if/for: always a braced block, no newline.
     void block(const mcpl::Stmt& s);
+    void unrolled_loop(const mcpl::Stmt& for_loop);
     // An assignment or step without its semicolon (also a for loop's step).
     std::string simple(const mcpl::Stmt& s);
     // Reports a memory space without an entry in the configuration.
@@ -168,6 +169,10 @@ protected:
     // A line printed before a `for` loop (without indentation or newline),
     // such as an unrolling hint; none by default.
     virtual std::string loop_hint(const mcpl::Stmt&) const { return ""; }
+    // Whether a `for` loop that has mcpl::constant_loop is printed as its
+    // iterations one after the other, each a scope that binds the index to
+    // its value; none by default.
+    virtual bool unrolls_in_source(const mcpl::Stmt&) const { return false; }
 
     const GenerationInput& in_;
     const BackendConfig& config_;

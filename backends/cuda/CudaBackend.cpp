@@ -4,6 +4,8 @@
 
 #include "backends/Runtime.h"
 #include "backends/cfamily/GridEmitter.h"
+#include "compiler/ast/AstWalk.h"
+#include "compiler/ast/ConstantValue.h"
 
 namespace mcl::backends {
 
@@ -123,8 +125,34 @@ private:
         out_ += "}\n";
     }
 
+    // nvcc merges neighbouring loads into one 16-byte LDS.128 or LDG.128
+    // only where it sees them in straight-line code: a register tile's
+    // loads `ra[i] = s_a[k, tr * 4 + i]` in a `#pragma unroll` loop of 4
+    // stayed 4-byte loads (128 LDS per 8 k steps), the same loads unrolled
+    // in the source became 32 LDS.128 (sm_90, nvcc 13). So the loops that
+    // GPU backends unroll are unrolled here, unless their body holds a
+    // foreach (which the grid mapping places) or unrolling would print more
+    // than kMaxUnrolledStatements statements; those keep the pragma.
+    static constexpr size_t kMaxUnrolledStatements = 2048;
+
+    bool unrolls_in_source(const Stmt& s) const override {
+        bool has_foreach = false;
+        mcpl::for_each_stmt(*s.loop_body, [&](const Stmt& t) { has_foreach = has_foreach || t.kind == Stmt::Kind::Foreach; });
+        return gpu_unrolls_fully(s) && !has_foreach && printed_statements(s) <= kMaxUnrolledStatements;
+    }
+
     std::string loop_hint(const Stmt& s) const override {
         return gpu_unrolls_fully(s) ? "#pragma unroll" : "";
+    }
+
+    // The statements printed for `s`, its loops unrolled as unrolls_in_source
+    // would (the count saturates rather than overflow).
+    size_t printed_statements(const Stmt& s) const {
+        size_t own = 0;
+        mcpl::for_each_child_stmt(s, [&](const Stmt& child) { own += printed_statements(child); });
+        own = std::min(own + 1, kMaxUnrolledStatements + 1);
+        if (s.kind != Stmt::Kind::For || !gpu_unrolls_fully(s)) return own;
+        return std::min(own * static_cast<size_t>(mcpl::constant_loop(s)->trips), kMaxUnrolledStatements + 1);
     }
 
     std::string parameter(const Decl& d, Role role, bool definition) override {

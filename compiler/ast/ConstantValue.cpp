@@ -146,7 +146,7 @@ std::optional<int64_t> checked_constant_int_value(const Expr& e, const ConstantP
     return checked_value(e, problems, in_progress);
 }
 
-std::optional<int64_t> constant_trip_count(const Stmt& loop) {
+std::optional<ConstantLoop> constant_loop(const Stmt& loop) {
     const Decl& index = *loop.decl;
     auto names_index = [&](const Expr* e) { return e && e->kind == Expr::Kind::Var && e->decl == &index; };
     std::optional<int64_t> first = index.init ? checked_constant_int_value(*index.init) : 0;
@@ -179,7 +179,7 @@ std::optional<int64_t> constant_trip_count(const Stmt& loop) {
     if (assigned) return std::nullopt;
     int64_t trips = *bound <= *first ? 0 : (*bound - *first + *stride - 1) / *stride;
     if (trips > kIntMax) return std::nullopt;
-    return trips;
+    return ConstantLoop{*first, *stride, trips};
 }
 
 std::vector<int64_t> record_field_extents(const BasicDecl& field) {

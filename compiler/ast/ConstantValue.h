@@ -48,9 +48,15 @@ std::optional<int64_t> checked_constant_int_value(const Expr& e, const ConstantP
 
 // The iterations of `for (int v = A; v < B; v++)` (or `v <= B`, or
 // `v += S` with S > 0) when A, B and S fold to constants and the body
-// assigns v nowhere (no assignment, step or swap of it); nullopt otherwise,
-// and for more than 2^31 - 1 iterations. For backends that unroll.
-std::optional<int64_t> constant_trip_count(const Stmt& for_loop);
+// assigns v nowhere (no assignment, step or swap of it, and no call that
+// may write it); nullopt otherwise, and for more than 2^31 - 1 iterations.
+// For backends that unroll: iteration k has v = first + k * stride.
+struct ConstantLoop {
+    int64_t first = 0;
+    int64_t stride = 1;
+    int64_t trips = 0;
+};
+std::optional<ConstantLoop> constant_loop(const Stmt& for_loop);
 
 // The array extents of a record field, outermost first (empty for a scalar
 // field). The checker requires them to be constant (literals or `const`

@@ -204,7 +204,7 @@ hopper void k(int n, float[n] x) {
 // by calls), and before no other: runtime bounds, longer loops, one
 // iteration, an index the body assigns or passes to a parameter written,
 // a condition that is not `index < bound`.
-TEST(CudaBackend, ShortConstantLoopsAreUnrolled) {
+TEST(CudaBackend, ShortConstantLoopsAreUnrolledInTheSource) {
     Generated g = generate_cuda(R"(module unroll;
 export k;
 import hopper;
@@ -215,7 +215,7 @@ hopper void k(int n, float[n] x) {
         float s = 0.0;
         for (int a1 = 0; a1 < steps; a1++) { s += 1.0; }
         for (int a2 = 1; a2 <= 16; a2++) { s += 2.0; }
-        for (int a3 = 0; a3 < 64; a3 += 4) { s += 3.0; }
+        for (int a3 = 0; a3 < 64; a3 += 4) { s += toFloat(a3); }
         for (int r1 = 0; r1 < n; r1++) { s += 4.0; }
         for (int r2 = 0; r2 < 17; r2++) { s += 5.0; }
         for (int r3 = 0; r3 < 1; r3++) { s += 6.0; }
@@ -225,17 +225,40 @@ hopper void k(int n, float[n] x) {
         for (int r7 = 0; r7 < 8; r7++) { if (s > 100.0) { skip(r7, 2); } }
         int u = 0;
         for (int a4 = 0; a4 < 8; a4++) { s += toFloat(a4); skip(u, a4); }
+        for (int big = 0; big < 16; big++) {
+            for (int a5 = 0; a5 < 16; a5++) { for (int a6 = 0; a6 < 16; a6++) { s += 9.0; } }
+        }
         if (t == 0) { x[b] = s; }
     } } }
+    foreach (int b in n blocks) {
+        for (int around = 0; around < 2; around++) {
+            foreach (int w in 1 warps) { foreach (int t in 32 threads) { x[b] = x[b] + 1.0; } }
+        }
+    }
 }
 )");
     std::string k = g.file("unroll_kernels.cuh");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
-    for (std::string index : {"a1", "a2", "a3", "a4"})
-        EXPECT_THAT(k, HasSubstr("#pragma unroll\n                for (int " + index + " = ")) << index;
-    for (std::string index : {"r1", "r2", "r3", "r4", "r5", "r6", "r7"})
+    // each iteration a scope that binds the index, where the body uses it
+    for (std::string index : {"a1", "a2", "a3", "a4", "a5", "a6"}) {
+        EXPECT_THAT(k, Not(HasSubstr("for (int " + index + " = "))) << index;
+        EXPECT_THAT(k, HasSubstr("iterations, " + index + " from ")) << index;
+    }
+    EXPECT_THAT(k, HasSubstr("unrolled: 16 iterations, a3 from 0 by 4"));
+    EXPECT_THAT(k, HasSubstr("unrolled: 16 iterations, a2 from 1 by 1"));
+    EXPECT_THAT(k, HasSubstr("const int a3 = 60;"));
+    EXPECT_THAT(k, HasSubstr("const int a4 = 7;"));
+    EXPECT_THAT(k, Not(HasSubstr("const int a3 = 64;")));
+    EXPECT_THAT(k, Not(HasSubstr("const int a1 = ")));  // its body does not use it
+    EXPECT_THAT(k, Not(HasSubstr("const int a6 = ")));
+    // loops that stay loops: not constant, too long, the index written,
+    // or unrolling would print too much (big) or around a foreach (around)
+    for (std::string index : {"r1", "r2", "r3", "r4", "r5", "r6", "r7"}) {
+        EXPECT_THAT(k, HasSubstr("for (int " + index + " = ")) << index;
         EXPECT_THAT(k, Not(HasSubstr("#pragma unroll\n                for (int " + index + " = "))) << index;
-    EXPECT_EQ(k.find("#pragma unroll", k.find("for (int a4")), std::string::npos);
+    }
+    EXPECT_THAT(k, HasSubstr("#pragma unroll\n                for (int big = "));
+    EXPECT_THAT(k, HasSubstr("#pragma unroll\n        for (int around = "));
 }
 
 TEST(CudaBackend, DeviceFunctionsTakeWrittenScalarsByReference) {

@@ -578,9 +578,18 @@ void CFamilyEmitter::note_reads_beyond_own_updates(const Function& f) {
 }
 
 void CFamilyEmitter::note_uses(const Stmt& s) {
-    mcpl::for_each_stmt(s, [&](const Stmt& inner) {
+    for_each_printed_stmt(s, [&](const Stmt& inner) {
         mcpl::for_each_own_expr(inner, [&](const Expr& e) { note_uses(e); });
     });
+}
+
+void CFamilyEmitter::for_each_printed_stmt(const Stmt& s, const std::function<void(const Stmt&)>& visit) const {
+    if (s.kind == Stmt::Kind::For && unrolls_in_source(s)) {
+        for_each_printed_stmt(*s.loop_body, visit);
+        return;
+    }
+    visit(s);
+    mcpl::for_each_child_stmt(s, [&](const Stmt& child) { for_each_printed_stmt(child, visit); });
 }
 
 void CFamilyEmitter::begin_function(const Function& f, Role role) {

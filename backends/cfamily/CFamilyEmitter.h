@@ -27,6 +27,7 @@
 //   generation_failed() then says the files must not be written.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -151,6 +152,10 @@ protected:
     void note_reads_beyond_own_updates(const mcpl::Function& f);
     // Records the variables `s` uses, its nested statements included.
     void note_uses(const mcpl::Stmt& s);
+    // Calls `visit` on `s` and the statements nested in it whose own
+    // expressions the printed code holds: all but the loops unrolled in the
+    // source, which print neither their bounds nor their step.
+    void for_each_printed_stmt(const mcpl::Stmt& s, const std::function<void(const mcpl::Stmt&)>& visit) const;
     void note_uses(const mcpl::Expr& e);
     // The address-space qualifier of an array parameter in `role`, with a
     // trailing space (OpenCL's `__global `), for pointers that alias it.

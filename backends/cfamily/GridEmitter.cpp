@@ -366,7 +366,7 @@ void GridEmitter::note_launch_uses(const GridPlan& plan, const GridLaunch& launc
     used_.clear();
     for (const Decl* d : plan.prologue) note_uses(*d->init);
     // A foreach's count is printed only in its guard.
-    mcpl::for_each_stmt(*launch.root, [&](const Stmt& s) {
+    for_each_printed_stmt(*launch.root, [&](const Stmt& s) {
         if (s.kind == Stmt::Kind::Foreach) {
             auto it = launch.placements.find(&s);
             if (it != launch.placements.end() && it->second.guarded) note_uses(*s.count);

@@ -48,6 +48,28 @@ std::optional<std::array<GridLevelConfig, 2>> grid_levels(const BackendConfig& c
     return out;
 }
 
+std::optional<int64_t> max_items_per_group(const GridLaunch& launch, const hdl::HardwareModel& leaf) {
+    constexpr int64_t kLimit = 2147483647;
+    int64_t items = 1;
+    for (const GridSlot& slot : launch.slots[static_cast<int>(GridLevel::Item)]) {
+        int64_t largest = 0;
+        for (const mcpl::Stmt* loop : slot.loops) {
+            std::optional<int64_t> count = mcpl::checked_constant_int_value(*loop->count);
+            if (!count) {
+                const hdl::ParGroup* group = nullptr;
+                for (const hdl::ParGroup* g : leaf.par_groups())
+                    if (g->name == loop->name) group = g;
+                if (!group || group->units.count.unlimited) return std::nullopt;
+                count = group->units.count.value;
+            }
+            largest = std::max(largest, *count);
+        }
+        if (largest > kLimit / std::max<int64_t>(items, 1)) return std::nullopt;
+        items *= std::max<int64_t>(largest, 1);
+    }
+    return items;
+}
+
 std::string slot_index(const GridLaunch& launch, GridLevel level, size_t slot, const GridLevelConfig& config,
                        const std::vector<std::string>& size_names) {
     const auto& slots = launch.slots[static_cast<int>(level)];

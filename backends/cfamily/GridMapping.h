@@ -56,6 +56,7 @@
 
 #include "backends/TargetConfig.h"
 #include "compiler/ast/Ast.h"
+#include "hdl/HardwareModel.h"
 #include "support/Diagnostics.h"
 
 namespace mcl::backends {
@@ -116,6 +117,13 @@ std::optional<GridPlan> plan_grid(const mcpl::Function& kernel, const BackendCon
 
 // The scope ("device", "group" or "item") configured for a memory space.
 std::string memory_scope(const BackendConfig& config, const std::string& space);
+
+// The most items (threads) a group of `launch` can have, for launch bounds:
+// the product over its item slots of each slot's largest count, a loop's
+// count being its constant value or, where only the run time knows it, the
+// unit count of its par_group in `leaf` (hopper: 32 warps of 32 threads);
+// nullopt when that leaves it unlimited or above 2^31 - 1.
+std::optional<int64_t> max_items_per_group(const GridLaunch& launch, const hdl::HardwareModel& leaf);
 
 // The expression of a slot's index inside the kernel, given the level's
 // id queries and the names of the slot-size kernel arguments.

@@ -177,8 +177,9 @@ private:
         for (const Function* k : kernels_) {
             const GridPlan& plan = plan_of(*k);
             for (size_t n = 0; n < plan.launches.size(); ++n) {
-                llvmir::GridLaunchLowering launch{k, &plan, &plan.launches[n], launch_symbol(*k, n), {}, {}};
+                llvmir::GridLaunchLowering launch{k, &plan, &plan.launches[n], launch_symbol(*k, n), {}, {}, {}};
                 launch.host_arguments = host_arguments(plan, plan.launches[n]);
+                launch.max_threads = max_items_per_group(plan.launches[n], in_.leaf);
                 for (const ScratchParameter& a : scratch_parameters(plan, plan.launches[n])) launch.scratch_arrays.push_back(a.decl);
                 grid.launches.push_back(std::move(launch));
             }

@@ -283,6 +283,18 @@ void prepare_module(llvm::Module& module, llvm::TargetMachine& machine) {
     set_module_triple(module, machine.getTargetTriple());
 }
 
+void set_launch_bounds(llvm::Function& kernel, int64_t threads) {
+#if LLVM_VERSION_MAJOR >= 21  // annotations became attributes (llvm-project #127736)
+    kernel.addFnAttr("nvvm.maxntid", std::to_string(threads));
+#else
+    llvm::LLVMContext& context = kernel.getContext();
+    llvm::Metadata* annotation[] = {
+        llvm::ValueAsMetadata::get(&kernel), llvm::MDString::get(context, "maxntidx"),
+        llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), threads))};
+    kernel.getParent()->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(context, annotation));
+#endif
+}
+
 bool verify_module(const llvm::Module& module, std::string& error) {
     std::string findings;
     llvm::raw_string_ostream stream(findings);

@@ -61,6 +61,11 @@ std::unique_ptr<llvm::TargetMachine> nvptx_target_machine(const std::string& sm,
 // need a module prepared for their machine.
 void prepare_module(llvm::Module& module, llvm::TargetMachine& machine);
 
+// Tells the NVPTX back end that `kernel` runs in blocks of at most
+// `threads` threads (PTX .maxntid, CUDA's __launch_bounds__(threads)), so
+// that ptxas keeps it within the registers that many threads can have.
+void set_launch_bounds(llvm::Function& kernel, int64_t threads);
+
 // The IR verifier: false, with its findings in `error`, when `module` is
 // malformed. Run it before optimize on IR that was just built, since LLVM's
 // passes assume valid IR.

@@ -16,6 +16,7 @@
 #include "backends/Backend.h"
 #include "backends/llvm/IndexRanges.h"
 #include "backends/llvm/LinearBounds.h"
+#include "backends/llvm/LlvmSupport.h"
 #include "backends/llvm/VaryingAnalysis.h"
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
@@ -449,6 +450,7 @@ private:
                                           llvm::Function::ExternalLinkage, l.symbol, module_);
         fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
         fn->addFnAttr(llvm::Attribute::NoUnwind);
+        if (l.max_threads) set_launch_bounds(*fn, *l.max_threads);
 
         FunctionState state;
         state.function = fn;

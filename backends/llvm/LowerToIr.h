@@ -85,6 +85,7 @@ struct GridLaunchLowering {
     std::string symbol;
     std::vector<const mcpl::Decl*> host_arguments;
     std::vector<const mcpl::Decl*> scratch_arrays;
+    std::optional<int64_t> max_threads;  // per block, for launch bounds (GridMapping.h: max_items_per_group)
 };
 
 // Lowering for NVIDIA GPUs (nvptx64): each launch a kernel whose foreach

@@ -46,7 +46,7 @@ hopper void va(int n, float[n] c, const float[n] a) {
     EXPECT_THAT(h, HasSubstr("void va(int n, mcl::cuda::DeviceArray<float>& c, "
                              "const mcl::cuda::DeviceArray<float>& a);"));
     EXPECT_THAT(k, HasSubstr("namespace va::kernels {"));
-    EXPECT_THAT(k, HasSubstr("__global__ void va_0(int n, float* __restrict__ c, const float* __restrict__ a, "
+    EXPECT_THAT(k, HasSubstr("__global__ void __launch_bounds__(32) va_0(int n, float* __restrict__ c, const float* __restrict__ a, "
                              "const int mcl_groups_0, const int mcl_items_0, const int mcl_items_1)"));
     EXPECT_THAT(k, HasSubstr("const int b = ((int)blockIdx.x);"));
     EXPECT_THAT(k, HasSubstr("const int w = ((int)threadIdx.y);"));
@@ -168,8 +168,8 @@ TEST(CudaBackend, EachTopLevelForeachIsAKernel) {
     Generated g = generate_cuda(kTwoLaunchesKernel);
     std::string k = g.file("two_kernels.cuh"), glue = g.file("two.cu");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
-    EXPECT_THAT(k, HasSubstr("__global__ void k_0("));
-    EXPECT_THAT(k, HasSubstr("__global__ void k_1("));
+    EXPECT_THAT(k, HasSubstr("__global__ void __launch_bounds__(32) k_0("));
+    EXPECT_THAT(k, HasSubstr("__global__ void __launch_bounds__(32) k_1("));
     // The host computes halfN once; no kernel reads it, so none takes it.
     EXPECT_THAT(glue, HasSubstr("int halfN = (int)(((long long)n + 2 - 1) / 2);"));
     EXPECT_THAT(k, Not(HasSubstr("halfN")));
@@ -259,6 +259,30 @@ hopper void k(int n, float[n] x) {
     }
     EXPECT_THAT(k, HasSubstr("#pragma unroll\n                for (int big = "));
     EXPECT_THAT(k, HasSubstr("#pragma unroll\n        for (int around = "));
+    // `steps` bounds only a1, whose unrolled form does not print it
+    EXPECT_THAT(k, HasSubstr("[[maybe_unused]] const int steps = 8;"));
+}
+
+TEST(CudaBackend, LaunchBoundsFromTheBlockSizeOrTheDescription) {
+    Generated g = generate_cuda(R"(module lb;
+export k;
+import hopper;
+hopper void k(int n, float[n] x) {
+    foreach (int b in n blocks) { foreach (int w in 2 warps) { foreach (int t in 32 threads) { x[b] = 1.0; } } }
+    foreach (int b in n blocks) { foreach (int w in n warps) { foreach (int t in 32 threads) { x[b] = 2.0; } } }
+    foreach (int b in n blocks) {
+        foreach (int w in 1 warps) { foreach (int t in 16 threads) { x[b] = 3.0; } }
+        foreach (int w in 1 warps) { foreach (int t in 24 threads) { x[b] = 4.0; } }
+    }
+}
+)");
+    std::string k = g.file("lb_kernels.cuh");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("__global__ void __launch_bounds__(64) k_0("));
+    // n warps: as many as a hopper block may have (32 of 32 threads)
+    EXPECT_THAT(k, HasSubstr("__global__ void __launch_bounds__(1024) k_1("));
+    // loops that share a slot: the larger
+    EXPECT_THAT(k, HasSubstr("__global__ void __launch_bounds__(24) k_2("));
 }
 
 TEST(CudaBackend, DeviceFunctionsTakeWrittenScalarsByReference) {

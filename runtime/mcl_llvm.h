@@ -75,6 +75,17 @@ public:
         return *pool;
     }
 
+    // The pool's threads, the caller included: MCL_NUM_THREADS when set to
+    // a count, else one per hardware thread.
+    static int thread_count() {
+        if (const char* text = std::getenv("MCL_NUM_THREADS")) {
+            char* end = nullptr;
+            long count = std::strtol(text, &end, 10);
+            if (end != text && *end == '\0' && count > 0 && count <= 4096) return static_cast<int>(count);
+        }
+        return std::max(1u, std::thread::hardware_concurrency());
+    }
+
     void parallel_for(Body body, void* context, int64_t total) {
         if (total <= 0) return;
         int64_t threads = int64_t(worker_count_) + 1;
@@ -138,15 +149,6 @@ private:
 
     explicit ThreadPool(int threads) : worker_count_(threads - 1) {
         for (int i = 0; i < worker_count_; ++i) std::thread([this] { work(); }).detach();
-    }
-
-    static int thread_count() {
-        if (const char* text = std::getenv("MCL_NUM_THREADS")) {
-            char* end = nullptr;
-            long count = std::strtol(text, &end, 10);
-            if (end != text && *end == '\0' && count > 0 && count <= 4096) return static_cast<int>(count);
-        }
-        return std::max(1u, std::thread::hardware_concurrency());
     }
 
     static bool& inside_parallel_for() {

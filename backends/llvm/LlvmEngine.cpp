@@ -7,6 +7,7 @@
 #include <llvm/IR/DataLayout.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "backends/llvm/CodegenUnits.h"
 #include "backends/llvm/LlvmSupport.h"
 #include "backends/llvm/LowerToIr.h"
 #include "backends/llvm/ParallelRuntime.h"
@@ -164,17 +165,18 @@ std::unique_ptr<CompiledKernel> CompiledKernel::compile(const mcpl::Function& ke
     times.lower = seconds_since(start);
 
     start = std::chrono::steady_clock::now();
-    optimize(*module, *machine, options.floating_point.fast_math);
+    std::unique_ptr<CodegenUnits> units =
+        CodegenUnits::split(std::move(module), std::move(context), runtime_thread_count(), error);
+    if (!units || !units->optimize(options.floating_point.fast_math, error)) return nullptr;
     times.optimize = seconds_since(start);
     std::string ir;
-    if (options.keep_ir) {
-        llvm::raw_string_ostream ir_stream(ir);
-        module->print(ir_stream, nullptr);
-    }
+    if (options.keep_ir) ir = units->ir();
 
     start = std::chrono::steady_clock::now();
+    std::vector<std::string> objects;
+    if (!units->generate(objects, error)) return nullptr;
     std::string entry_symbol = lowered.kernels.front().entry_symbol;
-    impl->session = JitSession::create(std::move(module), std::move(context), runtime_symbols(), error);
+    impl->session = JitSession::create(objects, runtime_symbols(), error);
     if (!impl->session) return nullptr;
     void* entry = impl->session->lookup(entry_symbol, error);
     if (!entry) return nullptr;

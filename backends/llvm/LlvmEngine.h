@@ -7,7 +7,8 @@
 //   library; storages laid out as interpret::parameter_layouts says.
 // Does: compile() lowers the kernel with checks on (a division by zero or an
 //   index out of range becomes a located error, not a crash), optimizes and
-//   JIT-compiles it, timing each phase. run() copies every parameter into
+//   compiles it in code generation units on the pool's threads
+//   (CodegenUnits.h) and links them in process, timing each phase. run() copies every parameter into
 //   native memory in the kernel's own layout (int 32-bit, float, double,
 //   byte, bool a byte, records as C structs), calls the kernel through its
 //   entry function (its outer foreach on the thread pool), and copies back

@@ -7,15 +7,14 @@
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/Config/llvm-config.h>
-#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/IRReader/IRReader.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
@@ -335,29 +334,17 @@ int vector_register_bits(llvm::TargetMachine& machine, const llvm::Function& any
         info.getRegisterBitWidth(llvm::TargetTransformInfo::RGK_FixedWidthVector).getFixedValue());
 }
 
-JitSession::JitSession(std::unique_ptr<llvm::orc::LLJIT> jit, std::shared_ptr<std::string> code_generation_errors)
-    : jit_(std::move(jit)), code_generation_errors_(std::move(code_generation_errors)) {}
+JitSession::JitSession(std::unique_ptr<llvm::orc::LLJIT> jit) : jit_(std::move(jit)) {}
 
 JitSession::~JitSession() = default;
 
-std::unique_ptr<JitSession> JitSession::create(std::unique_ptr<llvm::Module> module,
-                                               std::unique_ptr<llvm::LLVMContext> context,
+std::unique_ptr<JitSession> JitSession::create(const std::vector<std::string>& objects,
                                                const std::vector<std::pair<std::string, void*>>& host_symbols,
                                                std::string& error) {
     initialize_llvm();
-    if (!verify_module(*module, error)) return nullptr;
-
-    llvm::orc::JITTargetMachineBuilder machine(llvm::Triple(llvm::sys::getProcessTriple()));
-    machine.setCPU(llvm::sys::getHostCPUName().str());
-    machine.addFeatures(host_cpu_features());
-    machine.setCodeGenOptLevel(aggressive_codegen);
-    // Changed in place: the builder's own options (emulated TLS, init
-    // arrays) are what the JIT's linker expects.
-    set_strict_floating_point(machine.getOptions());
-
-    llvm::orc::LLJITBuilder builder;
-    builder.setJITTargetMachineBuilder(std::move(machine));
-    llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = builder.create();
+    // The objects are machine code already: the JIT only links them, so its
+    // own target machine (the host's, by default) never compiles anything.
+    llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = llvm::orc::LLJITBuilder().create();
     if (!jit) {
         error = "cannot create the LLVM JIT: " + message_of(jit.takeError());
         return nullptr;
@@ -372,25 +359,18 @@ std::unique_ptr<JitSession> JitSession::create(std::unique_ptr<llvm::Module> mod
     }
     if (!link_process_symbols(**jit, error)) return nullptr;
 
-    // Code is generated on lookup, long after this function returns: the
-    // errors it meets go to a string the session shares with the context.
-    auto code_generation_errors = std::make_shared<std::string>();
-    context->setDiagnosticHandler(std::make_unique<CollectErrors>(code_generation_errors));
-    llvm::orc::ThreadSafeModule owned(std::move(module), std::move(context));
-    if (llvm::Error failure = (*jit)->addIRModule(std::move(owned))) {
-        error = "the JIT does not accept the module: " + message_of(std::move(failure));
-        return nullptr;
+    for (size_t k = 0; k < objects.size(); ++k) {
+        auto buffer = llvm::MemoryBuffer::getMemBufferCopy(objects[k], "unit" + std::to_string(k) + ".o");
+        if (llvm::Error failure = (*jit)->addObjectFile(std::move(buffer))) {
+            error = "the JIT does not accept object " + std::to_string(k) + ": " + message_of(std::move(failure));
+            return nullptr;
+        }
     }
-    return std::unique_ptr<JitSession>(new JitSession(std::move(*jit), std::move(code_generation_errors)));
+    return std::unique_ptr<JitSession>(new JitSession(std::move(*jit)));
 }
 
 void* JitSession::lookup(const std::string& name, std::string& error) {
     llvm::Expected<llvm::orc::ExecutorAddr> address = jit_->lookup(name);
-    if (!code_generation_errors_->empty()) {
-        if (address) error = *code_generation_errors_;
-        else error = *code_generation_errors_ + "\n" + message_of(address.takeError());
-        return nullptr;
-    }
     if (!address) {
         error = "JIT lookup of '" + name + "' failed: " + message_of(address.takeError());
         return nullptr;

@@ -15,8 +15,8 @@
 //     this machine's CPU and its features.
 //   - optimize runs the new pass manager's default O3 pipeline with the
 //     machine's cost models, so the loop and SLP vectorizers target it.
-//   - A JitSession compiles one optimized module in process; its code may
-//     call the host symbols it was given and the C library of the process.
+//   - A JitSession links object files in process; their code may call the
+//     host symbols it was given and the C library of the process.
 // Guarantees: failures come back as false or null with a message in `error`
 //   (nothing here aborts on a bad module that the verifier catches); what
 //   creates a machine or a JIT session initializes LLVM first; everything is
@@ -101,34 +101,29 @@ int vector_register_bits(llvm::TargetMachine& machine, const llvm::Function& any
 // where LLVM's own vectorizers may prefer narrower ones.
 int widest_vector_bits(const llvm::TargetMachine& machine);
 
-// One module compiled in process by ORC's LLJIT for this machine (same CPU,
-// features, FP options and code generation level as host_target_machine).
-// The session owns the module, its context and the machine code; addresses
-// from lookup stay valid while it lives.
+// Object files for this machine (emit_object, CodegenUnits) linked in
+// process by ORC's LLJIT. The session owns the linked code; addresses from
+// lookup stay valid while it lives.
 class JitSession {
 public:
-    // `module` should be optimized already (the JIT only generates code) and
-    // use `context`. Generated code may call each of `host_symbols` (name,
-    // address: functions compiled into the caller, such as runtime_symbols())
-    // and any C library function of the process (expf, memset, ...).
-    static std::unique_ptr<JitSession> create(std::unique_ptr<llvm::Module> module,
-                                              std::unique_ptr<llvm::LLVMContext> context,
+    // The objects may refer to each other's symbols and call each of
+    // `host_symbols` (name, address: functions compiled into the caller,
+    // such as runtime_symbols()) and any C library function of the process
+    // (expf, memset, ...).
+    static std::unique_ptr<JitSession> create(const std::vector<std::string>& objects,
                                               const std::vector<std::pair<std::string, void*>>& host_symbols,
                                               std::string& error);
     ~JitSession();
 
-    // The address of the function or global `name` (its IR name), compiling
-    // the module on first use; null, with a message, when it is absent or
-    // code generation fails. One thread at a time.
+    // The address of the function or global `name` (its IR name), linking
+    // the objects on first use; null, with a message, when it is absent or
+    // a symbol it needs is. One thread at a time.
     void* lookup(const std::string& name, std::string& error);
 
 private:
-    JitSession(std::unique_ptr<llvm::orc::LLJIT> jit, std::shared_ptr<std::string> code_generation_errors);
+    explicit JitSession(std::unique_ptr<llvm::orc::LLJIT> jit);
 
     std::unique_ptr<llvm::orc::LLJIT> jit_;
-    // What LLVM reported while generating the module's code (the context's
-    // diagnostic handler writes here).
-    std::shared_ptr<std::string> code_generation_errors_;
 };
 
 }  // namespace mcl::backends::llvmir

@@ -15,4 +15,6 @@ std::vector<std::pair<std::string, void*>> runtime_symbols() {
     };
 }
 
+int runtime_thread_count() { return mcl::llvm_runtime::ThreadPool::thread_count(); }
+
 }  // namespace mcl::backends::llvmir

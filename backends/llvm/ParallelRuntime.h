@@ -17,4 +17,8 @@ namespace mcl::backends::llvmir {
 
 std::vector<std::pair<std::string, void*>> runtime_symbols();
 
+// How many threads the pool runs kernels on (MCL_NUM_THREADS, else the
+// hardware threads): also how many the engine compiles on.
+int runtime_thread_count();
+
 }  // namespace mcl::backends::llvmir

@@ -1,6 +1,7 @@
 // What `mclc run` pays before running a kernel with the llvm engine (its
-// default): CompiledKernel::compile, i.e. lowering to LLVM IR, O3 and the
-// JIT's code generation, for every kernel of every example under examples/
+// default): CompiledKernel::compile, i.e. lowering to LLVM IR, O3 and code
+// generation (in code generation units on the pool's threads) and linking,
+// for every kernel of every example under examples/
 // (applications, refined versions, examples/runtime and examples/cnc steps)
 // that loads standalone. Loading and checking are not part of it: each file
 // is loaded and checked once, as `mclc run FILE` does (no translation: the

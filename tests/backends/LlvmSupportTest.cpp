@@ -1,7 +1,8 @@
 // The llvm backend's LLVM infrastructure and runtime: IR built by hand is
 // optimized, JIT-compiled and called (with the thread pool and the C library
 // of the process), emitted as an object file and as PTX that ptxas accepts;
-// malformed input comes back as an error; the pool covers every iteration
+// malformed input comes back as an error; a module cut into code generation
+// units links back into the same program; the pool covers every iteration
 // once, nests and takes turns; the first fault wins.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #include <thread>
 #include <vector>
 
@@ -21,6 +23,7 @@
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/MC/MCSubtargetInfo.h>
 
+#include "backends/llvm/CodegenUnits.h"
 #include "backends/llvm/LlvmSupport.h"
 #include "backends/llvm/ParallelRuntime.h"
 #include "runtime/mcl_llvm.h"
@@ -122,9 +125,10 @@ TEST(LlvmSupport, JitCompiledFunctionsCallThePoolAndTheCLibrary) {
     std::string error;
     ASSERT_TRUE(verify_module(*owned.module, error)) << error;
     optimize(*owned.module, *machine, false);
+    std::string object;
+    ASSERT_TRUE(emit_object(*owned.module, *machine, object, error)) << error;
 
-    std::unique_ptr<JitSession> jit =
-        JitSession::create(std::move(owned.module), std::move(owned.context), runtime_symbols(), error);
+    std::unique_ptr<JitSession> jit = JitSession::create({object}, runtime_symbols(), error);
     ASSERT_TRUE(jit) << error;
 
     auto add = reinterpret_cast<float (*)(float, float)>(jit->lookup("add", error));
@@ -232,13 +236,132 @@ TEST(LlvmSupport, MalformedModulesAreErrorsNotCrashes) {
     std::string object;
     EXPECT_FALSE(emit_object(*unterminated.module, *machine, object, error));
     error.clear();
-    EXPECT_FALSE(JitSession::create(std::move(unterminated.module), std::move(unterminated.context), {}, error));
-    EXPECT_THAT(error, HasSubstr("invalid LLVM IR"));
+    EXPECT_FALSE(JitSession::create({"not an object file"}, {}, error));
+    EXPECT_THAT(error, HasSubstr("does not accept object 0"));
 
     OwnedModule unprepared;
     build_add(*unprepared.module);
     EXPECT_FALSE(emit_object(*unprepared.module, *machine, object, error));
     EXPECT_THAT(error, HasSubstr("not prepared"));
+}
+
+// float add_twice(float a, float b) { return add(add(a, b), b); }: a direct
+// call, which keeps the two functions in one unit.
+void build_add_twice(llvm::Module& module) {
+    llvm::IRBuilder<> b(module.getContext());
+    llvm::Function* add = module.getFunction("add");
+    llvm::Function* twice = declare(module, "add_twice", b.getFloatTy(), {b.getFloatTy(), b.getFloatTy()});
+    b.SetInsertPoint(llvm::BasicBlock::Create(module.getContext(), "entry", twice));
+    llvm::Value* once = b.CreateCall(add, {twice->getArg(0), twice->getArg(1)});
+    b.CreateRet(b.CreateCall(add, {once, twice->getArg(1)}));
+}
+
+// add, add_twice, multiply_add and the parallel fill, prepared for this
+// machine: four parts (fill and its chunk body are linked by an address).
+OwnedModule four_part_module(llvm::TargetMachine& machine) {
+    OwnedModule owned;
+    build_add(*owned.module);
+    build_add_twice(*owned.module);
+    build_multiply_add(*owned.module);
+    build_parallel_fill(*owned.module);
+    prepare_module(*owned.module, machine);
+    return owned;
+}
+
+// The units' IR, one string per unit.
+std::vector<std::string> unit_texts(const CodegenUnits& units) {
+    std::string ir = units.ir();
+    std::vector<std::string> texts;
+    const std::string header = "; code generation unit ";
+    for (size_t at = ir.find(header); at != std::string::npos;) {
+        size_t next = ir.find(header, at + 1);
+        texts.push_back(ir.substr(at, next == std::string::npos ? std::string::npos : next - at));
+        at = next;
+    }
+    if (texts.empty()) texts.push_back(ir);
+    return texts;
+}
+
+// Which of `texts` defines `name`; -1 if none, -2 if several do.
+int defining_unit(const std::vector<std::string>& texts, const std::string& name) {
+    int found = -1;
+    for (size_t k = 0; k < texts.size(); ++k) {
+        bool defines = std::regex_search(texts[k], std::regex("\\ndefine [^\\n]* @" + name + "\\("));
+        if (!defines) continue;
+        if (found != -1) return -2;
+        found = static_cast<int>(k);
+    }
+    return found;
+}
+
+TEST(CodegenUnits, CutsOnlyWhereAnAddressLinksFunctionsAndLinksBack) {
+    std::unique_ptr<llvm::TargetMachine> machine = host_machine();
+    ASSERT_TRUE(machine);
+    OwnedModule owned = four_part_module(*machine);
+    std::string error;
+    auto units = CodegenUnits::split(std::move(owned.module), std::move(owned.context), 2, error);
+    ASSERT_TRUE(units) << error;
+    EXPECT_EQ(units->size(), 2u);
+    ASSERT_TRUE(units->optimize(false, error)) << error;
+
+    std::vector<std::string> texts = unit_texts(*units);
+    ASSERT_EQ(texts.size(), 2u) << units->ir();
+    for (const char* name : {"add", "add_twice", "multiply_add", "fill", "fill_chunk"})
+        EXPECT_GE(defining_unit(texts, name), 0) << name << " is defined in no unit or in several:\n" << units->ir();
+    EXPECT_EQ(defining_unit(texts, "add"), defining_unit(texts, "add_twice")) << units->ir();
+    // The chunk body's address is taken: it is a symbol now, but a hidden one.
+    EXPECT_NE(units->ir().find("define hidden void @fill_chunk("), std::string::npos) << units->ir();
+
+    std::vector<std::string> objects;
+    ASSERT_TRUE(units->generate(objects, error)) << error;
+    ASSERT_EQ(objects.size(), 2u);
+    std::unique_ptr<JitSession> jit = JitSession::create(objects, runtime_symbols(), error);
+    ASSERT_TRUE(jit) << error;
+    auto add_twice = reinterpret_cast<float (*)(float, float)>(jit->lookup("add_twice", error));
+    ASSERT_TRUE(add_twice) << error;
+    EXPECT_EQ(add_twice(1.0f, 2.5f), 6.0f);
+    auto fill = reinterpret_cast<void (*)(int64_t*, int64_t)>(jit->lookup("fill", error));
+    ASSERT_TRUE(fill) << error;
+    std::vector<int64_t> values(50000, -1);
+    fill(values.data(), int64_t(values.size()));
+    for (int64_t i = 0; i < int64_t(values.size()); ++i) ASSERT_EQ(values[i], 3 * i + 1) << "at " << i;
+}
+
+TEST(CodegenUnits, NoMoreUnitsThanPartsOrThreads) {
+    std::unique_ptr<llvm::TargetMachine> machine = host_machine();
+    ASSERT_TRUE(machine);
+    std::string error;
+
+    OwnedModule many = four_part_module(*machine);
+    auto split_wide = CodegenUnits::split(std::move(many.module), std::move(many.context), 16, error);
+    ASSERT_TRUE(split_wide) << error;
+    EXPECT_EQ(split_wide->size(), 4u);
+
+    OwnedModule single_thread = four_part_module(*machine);
+    auto whole = CodegenUnits::split(std::move(single_thread.module), std::move(single_thread.context), 1, error);
+    ASSERT_TRUE(whole) << error;
+    EXPECT_EQ(whole->size(), 1u);
+    EXPECT_EQ(whole->ir().find("; code generation unit"), std::string::npos);
+    // Nothing was cut, so the chunk body stays internal.
+    EXPECT_NE(whole->ir().find("define internal void @fill_chunk("), std::string::npos) << whole->ir();
+
+    // Global variables are shared state this split does not divide.
+    OwnedModule with_global = four_part_module(*machine);
+    new llvm::GlobalVariable(*with_global.module, llvm::Type::getInt32Ty(*with_global.context), false,
+                             llvm::GlobalValue::InternalLinkage,
+                             llvm::ConstantInt::get(llvm::Type::getInt32Ty(*with_global.context), 7), "counter");
+    auto kept = CodegenUnits::split(std::move(with_global.module), std::move(with_global.context), 4, error);
+    ASSERT_TRUE(kept) << error;
+    EXPECT_EQ(kept->size(), 1u);
+}
+
+TEST(CodegenUnits, MalformedModuleIsAnError) {
+    OwnedModule unterminated;
+    declare(*unterminated.module, "f", llvm::Type::getVoidTy(*unterminated.context), {});
+    llvm::BasicBlock::Create(*unterminated.context, "entry", unterminated.module->getFunction("f"));
+    std::string error;
+    EXPECT_FALSE(CodegenUnits::split(std::move(unterminated.module), std::move(unterminated.context), 2, error));
+    EXPECT_THAT(error, HasSubstr("invalid LLVM IR"));
 }
 
 // The pool, called directly through runtime/mcl_llvm.h.

@@ -239,11 +239,13 @@ def main():
     rows, cold_times, latency_errors = latency_rows(args.latency, args.cold)
     slow = []
     md += ["### Compile latency of the llvm engine (what `mclc run` pays before running)", "",
-           "`build/bench/llvm/compile_latency`: CompiledKernel::compile (lowering, O3, JIT code generation) of every "
+           "`build/bench/llvm/compile_latency`: CompiledKernel::compile (lowering, then O3 and code generation in "
+           "code generation units on parallel threads, then linking) of every "
            "kernel of every example that loads standalone, at its own level as `mclc run FILE` compiles it; "
            "loading and checking are outside. Wall time of the call, median over the repetitions (each the mean "
-           "of Google Benchmark's iterations) with (min-max); CPU time of the compiling thread (less than the wall "
-           "time when other work takes the cores); the phases as `mclc run` sums them. LLVM's one-time "
+           "of Google Benchmark's iterations) with (min-max); CPU time of the calling thread, which compiles the "
+           "first unit while the others compile on threads of their own (so it is less than the wall time for a "
+           "kernel cut into units, and when other work takes the cores); the phases as `mclc run` sums them. LLVM's one-time "
            "initialization is paid by an untimed compile first. 'mclc run' is the `compile: X s` that a fresh "
            "`mclc run FILE` process prints (its first kernel, one-time initialization included), median of the "
            "runs. An example passes when both medians are below 100 ms.", ""]

@@ -185,7 +185,17 @@ std::string CodegenUnits::ir() const {
     llvm::raw_string_ostream out(text);
     for (size_t k = 0; k < units_.size(); ++k) {
         if (units_.size() > 1) out << "; code generation unit " << k + 1 << " of " << units_.size() << "\n";
-        if (units_[k]->module) units_[k]->module->print(out, nullptr);
+        const Unit& unit = *units_[k];
+        if (unit.module) {
+            unit.module->print(out, nullptr);
+            continue;
+        }
+        // Not read back yet (before optimize): print it from its bitcode.
+        llvm::LLVMContext context;
+        llvm::Expected<std::unique_ptr<llvm::Module>> read =
+            llvm::parseBitcodeFile(llvm::MemoryBufferRef(unit.bitcode, "unit"), context);
+        if (read) (*read)->print(out, nullptr);
+        else out << "; unreadable: " << llvm::toString(read.takeError()) << "\n";
     }
     out.flush();
     return text;

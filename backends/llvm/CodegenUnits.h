@@ -46,7 +46,8 @@ public:
     bool optimize(bool fast_math, std::string& error);
     // One object file per unit, for this machine.
     bool generate(std::vector<std::string>& objects, std::string& error);
-    // The IR of every unit as it is now, one module after another.
+    // The IR of every unit as it is now (as split, or optimized after
+    // optimize()), one module after another.
     std::string ir() const;
 
 private:

@@ -355,6 +355,66 @@ TEST(CodegenUnits, NoMoreUnitsThanPartsOrThreads) {
     EXPECT_EQ(kept->size(), 1u);
 }
 
+// Two chunk bodies that both call one internal helper directly, each handed
+// to the pool by a function of its own: three parts, the helper's callers
+// in one of them.
+OwnedModule shared_helper_module(llvm::TargetMachine& machine) {
+    OwnedModule owned;
+    llvm::Module& module = *owned.module;
+    llvm::LLVMContext& context = *owned.context;
+    llvm::IRBuilder<> b(context);
+    llvm::Type* i64 = b.getInt64Ty();
+    llvm::Type* ptr = b.getPtrTy();
+    llvm::Function* helper = declare(module, "helper", i64, {i64});
+    helper->setLinkage(llvm::Function::InternalLinkage);
+    b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", helper));
+    b.CreateRet(b.CreateAdd(b.CreateMul(helper->getArg(0), b.getInt64(3)), b.getInt64(7)));
+    llvm::Function* parallel_for = declare(module, "mcl_llvm_parallel_for", b.getVoidTy(), {ptr, ptr, i64});
+    for (const char* name : {"a", "b"}) {
+        llvm::Function* body = declare(module, (std::string("body_") + name).c_str(), b.getVoidTy(), {ptr, i64, i64});
+        body->setLinkage(llvm::Function::InternalLinkage);
+        b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", body));
+        b.CreateStore(b.CreateCall(helper, {body->getArg(1)}), body->getArg(0));
+        b.CreateRetVoid();
+        llvm::Function* run = declare(module, (std::string("run_") + name).c_str(), b.getVoidTy(), {ptr});
+        b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", run));
+        b.CreateCall(parallel_for, {body, run->getArg(0), b.getInt64(1)});
+        b.CreateRetVoid();
+    }
+    prepare_module(module, machine);
+    return owned;
+}
+
+TEST(CodegenUnits, FunctionsCalledFromSeveralBodiesKeepThemTogether) {
+    std::unique_ptr<llvm::TargetMachine> machine = host_machine();
+    ASSERT_TRUE(machine);
+    OwnedModule owned = shared_helper_module(*machine);
+    std::string error;
+    auto units = CodegenUnits::split(std::move(owned.module), std::move(owned.context), 8, error);
+    ASSERT_TRUE(units) << error;
+    EXPECT_EQ(units->size(), 3u);
+    std::vector<std::string> texts = unit_texts(*units);
+    ASSERT_EQ(texts.size(), 3u) << units->ir();
+    int helper = defining_unit(texts, "helper");
+    EXPECT_GE(helper, 0) << units->ir();
+    EXPECT_EQ(defining_unit(texts, "body_a"), helper) << units->ir();
+    EXPECT_EQ(defining_unit(texts, "body_b"), helper) << units->ir();
+    // Only what another unit names leaves its unit: the helper stays internal.
+    EXPECT_NE(texts[static_cast<size_t>(helper)].find("define internal i64 @helper("), std::string::npos)
+        << units->ir();
+
+    std::vector<std::string> objects;
+    ASSERT_TRUE(units->optimize(false, error)) << error;
+    ASSERT_TRUE(units->generate(objects, error)) << error;
+    std::unique_ptr<JitSession> jit = JitSession::create(objects, runtime_symbols(), error);
+    ASSERT_TRUE(jit) << error;
+    auto run_b = reinterpret_cast<void (*)(int64_t*)>(jit->lookup("run_b", error));
+    ASSERT_TRUE(run_b) << error;
+    int64_t out = -1;
+    run_b(&out);
+    EXPECT_EQ(out, 7);  // the one chunk is [0, 1): helper(0)
+}
+
 TEST(CodegenUnits, MalformedModuleIsAnError) {
     OwnedModule unterminated;
     declare(*unterminated.module, "f", llvm::Type::getVoidTy(*unterminated.context), {});

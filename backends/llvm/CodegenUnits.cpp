@@ -24,6 +24,16 @@ struct CodegenUnits::Unit {
 
 namespace {
 
+// A unit's module, read from its bitcode into `context`; null, with the
+// reason in `error`, when the bitcode does not read.
+std::unique_ptr<llvm::Module> read_unit(const std::string& bitcode, llvm::LLVMContext& context, std::string& error) {
+    llvm::Expected<std::unique_ptr<llvm::Module>> read =
+        llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "unit"), context);
+    if (read) return std::move(*read);
+    error = "cannot read back a code generation unit: " + llvm::toString(read.takeError());
+    return nullptr;
+}
+
 // Disjoint sets of function indices, joined along direct calls.
 class Components {
 public:
@@ -152,13 +162,8 @@ bool CodegenUnits::optimize(bool fast_math, std::string& error) {
         [fast_math](Unit& unit, size_t) {
             if (!unit.module) {
                 unit.context = std::make_unique<llvm::LLVMContext>();
-                llvm::Expected<std::unique_ptr<llvm::Module>> read =
-                    llvm::parseBitcodeFile(llvm::MemoryBufferRef(unit.bitcode, "unit"), *unit.context);
-                if (!read) {
-                    unit.error = "cannot read back a code generation unit: " + llvm::toString(read.takeError());
-                    return;
-                }
-                unit.module = std::move(*read);
+                unit.module = read_unit(unit.bitcode, *unit.context, unit.error);
+                if (!unit.module) return;
                 unit.bitcode.clear();
             }
             unit.machine = host_target_machine(unit.error);
@@ -192,10 +197,9 @@ std::string CodegenUnits::ir() const {
         }
         // Not read back yet (before optimize): print it from its bitcode.
         llvm::LLVMContext context;
-        llvm::Expected<std::unique_ptr<llvm::Module>> read =
-            llvm::parseBitcodeFile(llvm::MemoryBufferRef(unit.bitcode, "unit"), context);
-        if (read) (*read)->print(out, nullptr);
-        else out << "; unreadable: " << llvm::toString(read.takeError()) << "\n";
+        std::string error;
+        if (std::unique_ptr<llvm::Module> read = read_unit(unit.bitcode, context, error)) read->print(out, nullptr);
+        else out << "; " << error << "\n";
     }
     out.flush();
     return text;

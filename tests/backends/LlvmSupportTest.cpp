@@ -294,6 +294,18 @@ int defining_unit(const std::vector<std::string>& texts, const std::string& name
     return found;
 }
 
+// The units' objects (one each), linked with the pool; null after a
+// failure.
+std::unique_ptr<JitSession> link_units(CodegenUnits& units) {
+    std::string error;
+    std::vector<std::string> objects;
+    EXPECT_TRUE(units.generate(objects, error)) << error;
+    EXPECT_EQ(objects.size(), units.size());
+    std::unique_ptr<JitSession> jit = JitSession::create(objects, runtime_symbols(), error);
+    EXPECT_TRUE(jit) << error;
+    return jit;
+}
+
 TEST(CodegenUnits, CutsOnlyWhereAnAddressLinksFunctionsAndLinksBack) {
     std::unique_ptr<llvm::TargetMachine> machine = host_machine();
     ASSERT_TRUE(machine);
@@ -312,11 +324,8 @@ TEST(CodegenUnits, CutsOnlyWhereAnAddressLinksFunctionsAndLinksBack) {
     // The chunk body's address is taken: it is a symbol now, but a hidden one.
     EXPECT_NE(units->ir().find("define hidden void @fill_chunk("), std::string::npos) << units->ir();
 
-    std::vector<std::string> objects;
-    ASSERT_TRUE(units->generate(objects, error)) << error;
-    ASSERT_EQ(objects.size(), 2u);
-    std::unique_ptr<JitSession> jit = JitSession::create(objects, runtime_symbols(), error);
-    ASSERT_TRUE(jit) << error;
+    std::unique_ptr<JitSession> jit = link_units(*units);
+    ASSERT_TRUE(jit);
     auto add_twice = reinterpret_cast<float (*)(float, float)>(jit->lookup("add_twice", error));
     ASSERT_TRUE(add_twice) << error;
     EXPECT_EQ(add_twice(1.0f, 2.5f), 6.0f);
@@ -403,11 +412,9 @@ TEST(CodegenUnits, FunctionsCalledFromSeveralBodiesKeepThemTogether) {
     EXPECT_NE(texts[static_cast<size_t>(helper)].find("define internal i64 @helper("), std::string::npos)
         << units->ir();
 
-    std::vector<std::string> objects;
     ASSERT_TRUE(units->optimize(false, error)) << error;
-    ASSERT_TRUE(units->generate(objects, error)) << error;
-    std::unique_ptr<JitSession> jit = JitSession::create(objects, runtime_symbols(), error);
-    ASSERT_TRUE(jit) << error;
+    std::unique_ptr<JitSession> jit = link_units(*units);
+    ASSERT_TRUE(jit);
     auto run_b = reinterpret_cast<void (*)(int64_t*)>(jit->lookup("run_b", error));
     ASSERT_TRUE(run_b) << error;
     int64_t out = -1;

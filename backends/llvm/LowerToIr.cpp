@@ -17,6 +17,7 @@
 #include "backends/llvm/IndexRanges.h"
 #include "backends/llvm/LinearBounds.h"
 #include "backends/llvm/LlvmSupport.h"
+#include "backends/llvm/RowTiles.h"
 #include "backends/llvm/VaryingAnalysis.h"
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
@@ -100,6 +101,10 @@ struct Place {
     std::vector<llvm::Value*> rest;  // extents not indexed yet
     bool parallel = false;           // mark accesses for the loop vectorizer
     llvm::Value* in_range = nullptr;  // i1: false when a checked index was out of range
+    // An element of the lanes' own rows (Varying) whose last index is the
+    // same for every lane: that index and its extent (i64), for RowTiles.h
+    llvm::Value* row_column = nullptr;
+    llvm::Value* row_extent = nullptr;
 };
 
 // One dimension of units that run in lock-step.
@@ -811,6 +816,10 @@ private:
         for (size_t k = 0; k < indices.size(); ++k) {
             Val i = checked_index(*indices[k], place.rest[k], extents[k], place);
             offset = offset ? add_offsets(scale_offset(*offset, place.rest[k]), i) : i;
+            if (k + 1 == place.rest.size() && place.shape == Shape::Uniform && i.shape == Shape::Uniform) {
+                place.row_column = i.v;
+                place.row_extent = place.rest[k];
+            }
         }
         std::vector<llvm::Value*> rest(place.rest.begin() + static_cast<long>(indices.size()), place.rest.end());
         if (!rest.empty()) offset = scale_offset(*offset, product(rest));
@@ -860,6 +869,8 @@ private:
             p.memory = memory_type(form.resolved_type);
             p.rest.clear();
             for (int64_t extent : mcpl::record_field_extents(form)) p.rest.push_back(i64(extent));
+            // the records' rows are not rows of this field's elements
+            p.row_column = p.row_extent = nullptr;
             apply_indices(p, part, field_address);
         }
         return p;
@@ -999,6 +1010,10 @@ private:
             return {v, b.shape, own};
         }
         Place p = place(e);
+        if (row_tiles_ && p.shape == Shape::Varying && p.row_column && !p.memory->isStructTy()) {
+            RowAccess access{p.address, p.memory, alignment(p.memory), p.row_column, p.row_extent, access_mask(p), row_tiles_->rows_fixed(e)};
+            return {from_memory(row_tiles_->load(builder_, access), primitive_of(p.element)), Shape::Varying, primitive_of(p.element)};
+        }
         return load(p, primitive_of(p.element));
     }
 
@@ -1837,7 +1852,10 @@ private:
             loop_mask = entry_alloca(vector_of(builder_.getInt1Ty()), "loop.lanes");
             builder_.CreateStore(mask_ ? mask_ : llvm::ConstantInt::getTrue(vector_of(builder_.getInt1Ty())), loop_mask);
         }
-        builder_.CreateBr(header);
+        llvm::BranchInst* enter = builder_.CreateBr(header);
+        // vector code reading along the lanes' rows: tiles, emptied on entry
+        bool tiles_here = width_ && !row_tiles_ && row_tile_width(width_) && writes_only_scalars(s);
+        if (tiles_here) row_tiles_ = std::make_unique<RowTiles>(s, state_->entry, enter, width_);
         builder_.SetInsertPoint(header);
         leave_loop_after_fault(done);
         Val c = value_as(*s.condition, Primitive::Bool);
@@ -1858,6 +1876,7 @@ private:
             set_loop_metadata(builder_.CreateBr(header), nullptr, true, options_.grid && gpu_unrolls_fully(s));
         }
         mask_ = saved;
+        if (tiles_here) row_tiles_.reset();
         builder_.SetInsertPoint(done);
         free_heap_scopes(state_->heap_scopes.size() - 1);
         state_->heap_scopes.pop_back();
@@ -2588,6 +2607,7 @@ private:
     llvm::Value* mask_ = nullptr;  // the active lanes; null: all
     const VaryingInfo* varying_ = nullptr;
     std::set<const BasicDecl*> lane_variables_;
+    std::unique_ptr<RowTiles> row_tiles_;  // inside a loop of vector code that writes only scalars
 };
 
 }  // namespace

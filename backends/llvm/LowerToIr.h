@@ -29,7 +29,10 @@
 //     width when the par_group runs on SIMD lanes, else the widest vector
 //     register of the target for the body's widest element), uniform values
 //     scalar, linear indices contiguous (masked) loads and stores, others
-//     gathers and scatters, conditions as masks, a masked tail. Other
+//     gathers and scatters, conditions as masks, a masked tail; inside a
+//     loop that writes only scalars, an element of the lanes' own rows (the
+//     last index the same in every lane) comes from a row tile (RowTiles.h)
+//     instead of a gather. Other
 //     innermost foreach loops are scalar loops whose accesses to parameters
 //     and outer arrays are marked parallel (llvm.loop.parallel_accesses) for
 //     LLVM's loop vectorizer;

@@ -43,6 +43,7 @@
 namespace mcl::backends::llvmir {
 namespace {
 
+using ::testing::AllOf;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using interpret::Scalar;
@@ -1665,6 +1666,273 @@ x86_avx2 void f(int n, int m, int v, const float[n, m] a, float[n, m] out, doubl
                 args.scalars["v"] = v;
                 expect_same_results(c, args);
             }
+        }
+    }
+}
+
+// --- row tiles: each lane reading along its own row (RowTiles.h) ------------------------------------
+
+// gesummv's pattern: the lanes over the rows, a loop over the columns. The
+// rows are read through tiles (no gathers); every lane, column and size,
+// rows shorter than a tile and tails of rows included, gives the
+// interpreter's bits.
+TEST(LlvmEngine, RowTilesReadEachLanesRow) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, const float[n, m] a, const float[n, m] b, const float[m] x, float[n] y,
+               const double[n, m] d, double[n] dy, const int[n, m] k, int[n] ky) {
+    foreach (int i in n threads) {
+        float sa = 0.0;
+        float sb = 0.0;
+        double sd = 0.0;
+        int sk = 0;
+        for (int j = 0; j < m; j++) {
+            sa += a[i, j] * x[j];
+            sb += b[i, j] * x[j];
+            sd += d[i, j];
+            sk = (sk * 3 + k[i, j]) % 100003;
+        }
+        y[i] = 1.5 * sa + 2.5 * sb;
+        dy[i] = sd;
+        ky[i] = sk;
+    }
+}
+)");
+    EXPECT_THAT(units_function_ir(c), AllOf(HasSubstr("tile.fill"), Not(HasSubstr("masked.gather"))));
+    for (int n : {1, 7, 16, 17, 33, 100}) {
+        for (int m : {0, 1, 3, 8, 15, 16, 17, 40}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = m;
+            args.seed = static_cast<uint64_t>(n * 100 + m);
+            args.int_high = 1000;
+            expect_same_results(c, args);
+        }
+    }
+}
+
+// Columns that do not walk up one by one: backwards, in steps of 3, a
+// column computed from the loop variable, a loop variable the body moves,
+// and a nested loop revisiting columns; each use still reads its own column.
+TEST(LlvmEngine, RowTilesFollowAnyColumnOrder) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, const float[n, m] a, float[n, 5] out) {
+    foreach (int i in n threads) {
+        float s0 = 0.0;
+        float s1 = 0.0;
+        float s2 = 0.0;
+        float s3 = 0.0;
+        float s4 = 0.0;
+        for (int j = m - 1; j >= 0; j--) { s0 = s0 * 0.5 + a[i, j]; }
+        for (int j = 1; j < m; j += 3) { s1 = s1 * 0.5 + a[i, j]; }
+        for (int j = 0; j < m / 2; j++) { s2 = s2 * 0.5 + a[i, m - 1 - 2 * j]; }
+        for (int j = 0; j < m; j++) {
+            s3 = s3 * 0.5 + a[i, j];
+            if (j % 4 == 1) { j = j + 5; }
+        }
+        for (int j = 0; j < m; j += 7) {
+            for (int q = j; q >= 0; q -= 2) { s4 = s4 * 0.5 + a[i, q]; }
+        }
+        out[i, 0] = s0;
+        out[i, 1] = s1;
+        out[i, 2] = s2;
+        out[i, 3] = s3;
+        out[i, 4] = s4;
+    }
+}
+)");
+    EXPECT_THAT(units_function_ir(c), HasSubstr("tile.fill"));
+    for (int n : {1, 17, 33}) {
+        for (int m : {1, 2, 9, 16, 31, 50}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = m;
+            args.seed = static_cast<uint64_t>(n * 100 + m);
+            expect_same_results(c, args);
+        }
+    }
+}
+
+// Rows that change inside the loop (a row variable the loop moves, a row
+// computed from the column) and active lanes that change with the column.
+// The tile is loaded again whenever a lane's row moved or a lane that was
+// not loaded becomes active. (A loop whose trip count differs between the
+// lanes is not vector code: VaryingAnalysis.h.)
+TEST(LlvmEngine, RowTilesFollowMovingRowsAndLanes) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, const float[n, m] a, float[n, 3] out) {
+    foreach (int i in n threads) {
+        float s0 = 0.0;
+        float s1 = 0.0;
+        float s2 = 0.0;
+        int r = i;
+        for (int j = 0; j < m; j++) {
+            s0 = s0 * 0.5 + a[r, j];
+            if (j % 3 == 2) { r = (r + 1) % n; }
+            s1 = s1 * 0.5 + a[(i + j) % n, j];
+            if ((i + j) % 3 == 0) { s2 = s2 * 0.5 + a[i, j]; }
+        }
+        out[i, 0] = s0;
+        out[i, 1] = s1;
+        out[i, 2] = s2;
+    }
+}
+)");
+    EXPECT_THAT(units_function_ir(c), HasSubstr("tile.fill"));
+    for (int n : {1, 7, 17, 33, 100}) {
+        for (int m : {1, 5, 16, 23}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = m;
+            args.seed = static_cast<uint64_t>(n * 100 + m);
+            expect_same_results(c, args);
+        }
+    }
+}
+
+// A loop that writes an array (here the one it reads) could change an
+// element between a tile's load and its use: it gathers instead. So does a
+// loop that calls a user function (which may write its arguments); a math
+// function writes nothing.
+TEST(LlvmEngine, RowTilesOnlyWhereTheLoopWritesNoArray) {
+    Compiled writes = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, float[n, m] a, float[n] out) {
+    foreach (int i in n threads) {
+        float s = 0.0;
+        for (int j = 0; j < m; j++) {
+            s = s * 0.5 + a[i, j];
+            if (j + 1 < m) { a[i, j + 1] = a[i, j + 1] + s; }
+        }
+        out[i] = s;
+    }
+}
+)");
+    EXPECT_THAT(units_function_ir(writes), Not(HasSubstr("tile.fill")));
+    Compiled calls = compile(R"(module m;
+import perfect;
+
+perfect float twice(const float v) { return 2.0 * v; }
+
+perfect void f(int n, int m, const float[n, m] a, float[n] out) {
+    foreach (int i in n threads) {
+        float s = 0.0;
+        for (int j = 0; j < m; j++) { s = s * 0.5 + twice(a[i, j]); }
+        out[i] = s;
+    }
+}
+)");
+    EXPECT_THAT(units_function_ir(calls), Not(HasSubstr("tile.fill")));
+    Compiled math = compile(R"(module m;
+import perfect;
+import lib.math;
+
+perfect void f(int n, int m, const float[n, m] a, float[n] out) {
+    foreach (int i in n threads) {
+        float s = 0.0;
+        for (int j = 0; j < m; j++) { s = s * 0.5 + fabs(a[i, j]); }
+        out[i] = s;
+    }
+}
+)");
+    EXPECT_THAT(units_function_ir(math), HasSubstr("tile.fill"));
+    for (const Compiled* c : {&writes, &calls, &math}) {
+        for (int n : {1, 17, 33}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = 19;
+            expect_same_results(*c, args);
+        }
+    }
+}
+
+// A field of the records in the lanes' rows is not a row of floats: it is
+// gathered (a tile would read the next fields as the next columns).
+TEST(LlvmEngine, RowTilesLeaveFieldsOfRecordsToGathers) {
+    Compiled c = compile(std::string(kRecordPrelude) + R"(
+perfect void f(int n, int m, const P[n, m] ps, float[n] out) {
+    foreach (int i in n threads) {
+        float s = 0.0;
+        for (int j = 0; j < m; j++) { s = s * 0.5 + ps[i, j].x + ps[i, j].v[2]; }
+        out[i] = s;
+    }
+}
+)");
+    EXPECT_THAT(units_function_ir(c), Not(HasSubstr("tile.fill")));
+    for (int n : {1, 17, 33}) {
+        for (int m : {1, 9, 20}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = m;
+            expect_same_results(c, args);
+        }
+    }
+}
+
+// A column past the row's end faults where the interpreter does (the tile
+// reads nothing beyond the row; the engine names the column's own index,
+// the interpreter its index group), and so does a row past the last.
+TEST(LlvmEngine, RowTilesFaultAtAColumnOrRowOutOfRange) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, int e, int r, const float[n, m] a, float[n] out) {
+    foreach (int i in n threads) {
+        float s = 0.0;
+        for (int j = 0; j < m + e; j++) { s = s + a[i + r, j]; }
+        out[i] = s;
+    }
+}
+)");
+    Args args;
+    args.scalars["n"] = 17;
+    args.scalars["m"] = 9;
+    args.scalars["e"] = 1;
+    expect_same_fault(c, args, "outside the array's extent", 60);
+    args.scalars["e"] = 0;
+    args.scalars["r"] = 1;
+    expect_same_fault(c, args, "outside the array's extent");
+    args.scalars["r"] = 0;
+    expect_same_results(c, args);
+}
+
+// At x86_avx2 the lanes are `vectors` of 8: tiles of 8 x 8, and of bytes.
+TEST(LlvmEngine, RowTilesAtX86Vectors) {
+    Compiled c = compile(R"(module m;
+import x86_avx2;
+
+x86_avx2 void f(int n, int m, const float[n, m] a, const byte[n, m] b, float[n] out, int[n] bout) {
+    foreach (int t in divide_up(n, 8) threads) {
+        foreach (int w in 8 vectors) {
+            int i = t * 8 + w;
+            if (i < n) {
+                float s = 0.0;
+                int q = 0;
+                for (int j = 0; j < m; j++) {
+                    s = s * 0.5 + a[i, j];
+                    q = (q * 7 + b[i, j]) % 10007;
+                }
+                out[i] = s;
+                bout[i] = q;
+            }
+        }
+    }
+}
+)");
+    EXPECT_THAT(units_function_ir(c), HasSubstr("tile.fill"));
+    for (int n : {1, 7, 8, 9, 33}) {
+        for (int m : {1, 7, 8, 9, 30}) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = m;
+            args.seed = static_cast<uint64_t>(n * 100 + m);
+            expect_same_results(c, args);
         }
     }
 }

@@ -298,6 +298,7 @@ private:
     bool uniform_ = true;                  // gpu: every thread of the block reaches here
     bool inThreads_ = false;               // gpu: inside a thread loop
     bool allowSizeLoops_ = false;          // a `for` over n or m stays cheap here
+    std::vector<IndexVar> sizeLoops_;      // the enclosing `for` loops over n or m
     std::string sink_;                     // the unit's sink ("" outside units and functions)
     Elem sinkElem_ = Elem::Float;
     int sinkForeachDepth_ = 0;
@@ -628,6 +629,14 @@ std::optional<Value> Generator::callFunction(Elem wanted, int depth) {
 
 // An index in [0, extent) whatever the program computed.
 std::string Generator::anyIndex(const Extent& extent) {
+    // the unit's own index or a loop over the extent: a unit walking its
+    // own row (`in2[i, k]`, k over m), which vector code reads in tiles
+    std::vector<std::string> exact;
+    for (const auto& index : ownIndices_)
+        if (index.count == extent.text) exact.push_back(index.name);
+    for (const auto& loop : sizeLoops_)
+        if (loop.count == extent.text) exact.push_back(loop.name);
+    if (!exact.empty() && random_.chance(40)) return exact[static_cast<std::size_t>(random_.below(static_cast<int>(exact.size())))];
     for (const auto& s : scalars_)
         if (s.elem == Elem::Int && s.range.lo >= 0 && s.range.hi < extent.min && random_.chance(20)) return s.name;
     ++exprNesting_;
@@ -880,12 +889,15 @@ void Generator::genFor(int depth, bool uniformBody) {
     std::string header;
     IntRange range{0, trips - 1};
     bool savedAllowSizeLoops = allowSizeLoops_;
+    bool overSize = false;
     if (!uniformBody && allowSizeLoops_ && random_.chance(30)) {
         allowSizeLoops_ = false; // one loop over a size per unit: n units x n trips
         std::string size = useM_ && random_.chance(50) ? "m" : "n";
         header = "for (int " + index + " = 0; " + index + " < " + size + "; " + index + "++)";
         trips = kMaxSize;
         range = {0, kMaxSize - 1};
+        sizeLoops_.push_back({index, size});
+        overSize = true;
     } else if (random_.chance(25)) {
         header = "for (int " + index + " = " + std::to_string(trips) + "; " + index + " > 0; " + index + "--)";
         range = {1, trips};
@@ -907,6 +919,7 @@ void Generator::genFor(int depth, bool uniformBody) {
         genStatements(random_.between(1, 3), depth - 1);
     }
     uniform_ = savedUniform;
+    if (overSize) sizeLoops_.pop_back();
     allowSizeLoops_ = savedAllowSizeLoops;
     loopTrips_.pop_back();
     popScope();

@@ -1855,7 +1855,7 @@ private:
         llvm::BranchInst* enter = builder_.CreateBr(header);
         // vector code reading along the lanes' rows: tiles, emptied on entry
         bool tiles_here = width_ && !row_tiles_ && row_tile_width(width_) && writes_only_scalars(s);
-        if (tiles_here) row_tiles_ = std::make_unique<RowTiles>(s, state_->entry, enter, width_);
+        if (tiles_here) row_tiles_ = std::make_unique<RowTiles>(s, state_->entry, enter, width_, options_.quick_compile);
         builder_.SetInsertPoint(header);
         leave_loop_after_fault(done);
         Val c = value_as(*s.condition, Primitive::Bool);

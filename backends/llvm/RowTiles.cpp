@@ -1,6 +1,10 @@
 #include "backends/llvm/RowTiles.h"
 
+#include <string>
+
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include "compiler/ast/AstWalk.h"
 
@@ -69,8 +73,9 @@ bool writes_only_scalars(const Stmt& loop) {
     return only_scalars;
 }
 
-RowTiles::RowTiles(const Stmt& loop, llvm::BasicBlock* function_entry, llvm::Instruction* loop_entry, int width)
-    : function_entry_(function_entry), loop_entry_(loop_entry), width_(width) {
+RowTiles::RowTiles(const Stmt& loop, llvm::BasicBlock* function_entry, llvm::Instruction* loop_entry, int width,
+                   bool out_of_line_fills)
+    : function_entry_(function_entry), loop_entry_(loop_entry), width_(width), out_of_line_fills_(out_of_line_fills) {
     mcpl::for_each_stmt(loop, [&](const Stmt& s) {
         if (s.decl) changing_.insert(s.decl.get());
         if ((s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Step) && s.target && s.target->decl)
@@ -132,31 +137,48 @@ RowTiles::Tile RowTiles::new_tile(llvm::IRBuilderBase& builder, llvm::Type* elem
     return tile;
 }
 
-void RowTiles::fill(llvm::IRBuilderBase& builder, const Tile& tile, const RowAccess& access, llvm::Value* active) {
+void RowTiles::fill(llvm::IRBuilderBase& b, llvm::Value* columns_out, llvm::Value* addresses, llvm::Value* column,
+                    llvm::Value* extent, llvm::Value* active, llvm::Type* element) {
     const auto w = static_cast<unsigned>(width_);
-    llvm::Type* i64 = builder.getInt64Ty();
+    llvm::Type* i64 = b.getInt64Ty();
+    auto* row_type = llvm::FixedVectorType::get(element, w);
     std::vector<llvm::Constant*> offsets;
     for (unsigned k = 0; k < w; ++k) offsets.push_back(llvm::ConstantInt::get(i64, k));
     // the columns j .. j+W-1 that the rows have
-    llvm::Value* columns = builder.CreateAdd(builder.CreateVectorSplat(w, access.column), llvm::ConstantVector::get(offsets));
-    llvm::Value* in_row = builder.CreateICmpSLT(columns, builder.CreateVectorSplat(w, access.extent));
-    auto* row_type = llvm::FixedVectorType::get(access.element, w);
+    llvm::Value* columns = b.CreateAdd(b.CreateVectorSplat(w, column), llvm::ConstantVector::get(offsets));
+    llvm::Value* in_row = b.CreateICmpSLT(columns, b.CreateVectorSplat(w, extent));
+    llvm::Align align = b.GetInsertBlock()->getModule()->getDataLayout().getABITypeAlign(element);
     std::vector<llvm::Value*> rows;
     for (unsigned lane = 0; lane < w; ++lane) {
-        llvm::Value* mask = builder.CreateAnd(in_row, builder.CreateVectorSplat(w, builder.CreateExtractElement(active, lane)));
-        llvm::Value* first = builder.CreateExtractElement(access.addresses, lane);
-        rows.push_back(builder.CreateMaskedLoad(row_type, first, access.align, mask, llvm::Constant::getNullValue(row_type)));
+        llvm::Value* mask = b.CreateAnd(in_row, b.CreateVectorSplat(w, b.CreateExtractElement(active, lane)));
+        llvm::Value* first = b.CreateExtractElement(addresses, lane);
+        rows.push_back(b.CreateMaskedLoad(row_type, first, align, mask, llvm::Constant::getNullValue(row_type)));
         // a read (0), kept in every cache level (3), of data (1)
-        llvm::Value* ahead = builder.CreateGEP(builder.getInt8Ty(), first, builder.getInt64(kPrefetchBytes));
-        builder.CreateIntrinsic(llvm::Intrinsic::prefetch, {builder.getPtrTy()},
-                                {ahead, builder.getInt32(0), builder.getInt32(3), builder.getInt32(1)});
+        llvm::Value* ahead = b.CreateGEP(b.getInt8Ty(), first, b.getInt64(kPrefetchBytes));
+        b.CreateIntrinsic(llvm::Intrinsic::prefetch, {b.getPtrTy()}, {ahead, b.getInt32(0), b.getInt32(3), b.getInt32(1)});
     }
-    std::vector<llvm::Value*> transposed = transpose(builder, rows);
-    for (unsigned k = 0; k < w; ++k)
-        builder.CreateStore(transposed[k], builder.CreateConstInBoundsGEP2_64(tile.columns->getAllocatedType(), tile.columns, 0, k));
-    builder.CreateStore(access.addresses, tile.addresses);
-    builder.CreateStore(access.column, tile.start);
-    builder.CreateStore(active, tile.lanes);
+    std::vector<llvm::Value*> transposed = transpose(b, rows);
+    for (unsigned k = 0; k < w; ++k) b.CreateStore(transposed[k], b.CreateConstInBoundsGEP1_64(row_type, columns_out, k));
+}
+
+llvm::Function* RowTiles::fill_function(llvm::Module& module, llvm::Type* element) {
+    std::string type_name;
+    llvm::raw_string_ostream(type_name) << *element;
+    std::string name = "mcl.row_tile.fill" + std::to_string(width_) + "." + type_name;
+    if (llvm::Function* known = module.getFunction(name)) return known;
+    llvm::LLVMContext& context = module.getContext();
+    const auto w = static_cast<unsigned>(width_);
+    llvm::Type* i64 = llvm::Type::getInt64Ty(context);
+    auto* pointer = llvm::PointerType::getUnqual(context);
+    auto* pointers = llvm::FixedVectorType::get(pointer, w);
+    auto* flags = llvm::FixedVectorType::get(llvm::Type::getInt1Ty(context), w);
+    auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {pointer, pointers, i64, i64, flags}, false);
+    auto* function = llvm::Function::Create(type, llvm::Function::InternalLinkage, name, module);
+    function->addFnAttr(llvm::Attribute::NoInline);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", function));
+    fill(b, function->getArg(0), function->getArg(1), function->getArg(2), function->getArg(3), function->getArg(4), element);
+    b.CreateRetVoid();
+    return function;
 }
 
 llvm::Value* RowTiles::load(llvm::IRBuilderBase& builder, const RowAccess& access) {
@@ -183,7 +205,14 @@ llvm::Value* RowTiles::load(llvm::IRBuilderBase& builder, const RowAccess& acces
     builder.CreateCondBr(builder.CreateAnd(in_tile, builder.CreateNot(stale)), use, refill);
 
     builder.SetInsertPoint(refill);
-    fill(builder, tile, access, active);
+    if (out_of_line_fills_)
+        builder.CreateCall(fill_function(*function->getParent(), access.element),
+                           {tile.columns, access.addresses, access.column, access.extent, active});
+    else
+        fill(builder, tile.columns, access.addresses, access.column, access.extent, active, access.element);
+    builder.CreateStore(access.addresses, tile.addresses);
+    builder.CreateStore(access.column, tile.start);
+    builder.CreateStore(active, tile.lanes);
     builder.CreateBr(use);
 
     builder.SetInsertPoint(use);

@@ -1011,7 +1011,7 @@ private:
         }
         Place p = place(e);
         if (row_tiles_ && p.shape == Shape::Varying && p.row_column && !p.memory->isStructTy()) {
-            RowAccess access{p.address, p.memory, alignment(p.memory), p.row_column, p.row_extent, access_mask(p), row_tiles_->rows_fixed(e)};
+            RowAccess access{p.address, p.memory, p.row_column, p.row_extent, access_mask(p), row_tiles_->rows_fixed(e)};
             return {from_memory(row_tiles_->load(builder_, access), primitive_of(p.element)), Shape::Varying, primitive_of(p.element)};
         }
         return load(p, primitive_of(p.element));

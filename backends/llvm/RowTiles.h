@@ -55,8 +55,7 @@ bool writes_only_scalars(const mcpl::Stmt& loop);
 // One read of an element of the lanes' rows.
 struct RowAccess {
     llvm::Value* addresses = nullptr;  // <W x ptr>: each lane's element
-    llvm::Type* element = nullptr;     // the element's type in memory
-    llvm::Align align;
+    llvm::Type* element = nullptr;     // the element's type in memory (aligned as its ABI says)
     llvm::Value* column = nullptr;     // i64: the last index, the same for every lane
     llvm::Value* extent = nullptr;     // i64: the extent of the last dimension
     llvm::Value* lanes = nullptr;      // <W x i1>: the active lanes (null: all)

@@ -24,6 +24,7 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <random>
@@ -209,6 +210,22 @@ void expect_same_results(const Compiled& c, const Args& args, UnitOrder order = 
                         << fault->location.column << ": " << fault->message;
     std::string difference = first_difference(*c.kernel, want, got);
     EXPECT_EQ(difference, "") << describe(args);
+}
+
+// expect_same_results at every size n and m of the lists, seeded by both;
+// int inputs in [0, int_high].
+void expect_same_results_at_sizes(const Compiled& c, std::initializer_list<int> ns, std::initializer_list<int> ms,
+                                  int64_t int_high = 6) {
+    for (int n : ns) {
+        for (int m : ms) {
+            Args args;
+            args.scalars["n"] = n;
+            args.scalars["m"] = m;
+            args.seed = static_cast<uint64_t>(n * 100 + m);
+            args.int_high = int_high;
+            expect_same_results(c, args);
+        }
+    }
 }
 
 // Both fail at the same place; the engine's message names it as its own
@@ -1040,14 +1057,7 @@ perfect void f(int n, int m, const float[n, m] a as float[n * m] flat, float[n *
     if (n > 0 && m > 0) { out[0] = t2[1, 2] + t3[2, 0]; }
 }
 )");
-    for (int n : {1, 3, 17}) {
-        for (int m : {1, 16, 33}) {
-            Args args;
-            args.scalars["n"] = n;
-            args.scalars["m"] = m;
-            expect_same_results(c, args);
-        }
-    }
+    expect_same_results_at_sizes(c, {1, 3, 17}, {1, 16, 33});
 }
 
 TEST(LlvmEngine, WholeArraySwapAndElementSwap) {
@@ -1452,14 +1462,7 @@ perfect void f(int n, int m, const float[n, m] a, float[n] out, int[n] last, flo
     }
 }
 )");
-    for (int n : {1, 7, 33}) {
-        for (int m : {1, 2, 15, 16, 17, 100}) {
-            Args args;
-            args.scalars["n"] = n;
-            args.scalars["m"] = m;
-            expect_same_results(c, args);
-        }
-    }
+    expect_same_results_at_sizes(c, {1, 7, 33}, {1, 2, 15, 16, 17, 100});
 }
 
 TEST(LlvmEngine, DoublesInVectorCode) {
@@ -1672,6 +1675,7 @@ x86_avx2 void f(int n, int m, int v, const float[n, m] a, float[n, m] out, doubl
 
 // --- row tiles: each lane reading along its own row (RowTiles.h) ------------------------------------
 
+
 // gesummv's pattern: the lanes over the rows, a loop over the columns. The
 // rows are read through tiles (no gathers); every lane, column and size,
 // rows shorter than a tile and tails of rows included, gives the
@@ -1700,16 +1704,7 @@ perfect void f(int n, int m, const float[n, m] a, const float[n, m] b, const flo
 }
 )");
     EXPECT_THAT(units_function_ir(c), AllOf(HasSubstr("tile.fill"), Not(HasSubstr("masked.gather"))));
-    for (int n : {1, 7, 16, 17, 33, 100}) {
-        for (int m : {0, 1, 3, 8, 15, 16, 17, 40}) {
-            Args args;
-            args.scalars["n"] = n;
-            args.scalars["m"] = m;
-            args.seed = static_cast<uint64_t>(n * 100 + m);
-            args.int_high = 1000;
-            expect_same_results(c, args);
-        }
-    }
+    expect_same_results_at_sizes(c, {1, 7, 16, 17, 33, 100}, {0, 1, 3, 8, 15, 16, 17, 40}, 1000);
 }
 
 // Columns that do not walk up one by one: backwards, in steps of 3, a
@@ -1745,15 +1740,7 @@ perfect void f(int n, int m, const float[n, m] a, float[n, 5] out) {
 }
 )");
     EXPECT_THAT(units_function_ir(c), HasSubstr("tile.fill"));
-    for (int n : {1, 17, 33}) {
-        for (int m : {1, 2, 9, 16, 31, 50}) {
-            Args args;
-            args.scalars["n"] = n;
-            args.scalars["m"] = m;
-            args.seed = static_cast<uint64_t>(n * 100 + m);
-            expect_same_results(c, args);
-        }
-    }
+    expect_same_results_at_sizes(c, {1, 17, 33}, {1, 2, 9, 16, 31, 50});
 }
 
 // Rows that change inside the loop (a row variable the loop moves, a row
@@ -1784,15 +1771,7 @@ perfect void f(int n, int m, const float[n, m] a, float[n, 3] out) {
 }
 )");
     EXPECT_THAT(units_function_ir(c), HasSubstr("tile.fill"));
-    for (int n : {1, 7, 17, 33, 100}) {
-        for (int m : {1, 5, 16, 23}) {
-            Args args;
-            args.scalars["n"] = n;
-            args.scalars["m"] = m;
-            args.seed = static_cast<uint64_t>(n * 100 + m);
-            expect_same_results(c, args);
-        }
-    }
+    expect_same_results_at_sizes(c, {1, 7, 17, 33, 100}, {1, 5, 16, 23});
 }
 
 // A loop that writes an array (here the one it reads) could change an
@@ -1865,14 +1844,7 @@ perfect void f(int n, int m, const P[n, m] ps, float[n] out) {
 }
 )");
     EXPECT_THAT(units_function_ir(c), Not(HasSubstr("tile.fill")));
-    for (int n : {1, 17, 33}) {
-        for (int m : {1, 9, 20}) {
-            Args args;
-            args.scalars["n"] = n;
-            args.scalars["m"] = m;
-            expect_same_results(c, args);
-        }
-    }
+    expect_same_results_at_sizes(c, {1, 17, 33}, {1, 9, 20});
 }
 
 // A column past the row's end faults where the interpreter does (the tile
@@ -1926,15 +1898,7 @@ x86_avx2 void f(int n, int m, const float[n, m] a, const byte[n, m] b, float[n] 
 }
 )");
     EXPECT_THAT(units_function_ir(c), HasSubstr("tile.fill"));
-    for (int n : {1, 7, 8, 9, 33}) {
-        for (int m : {1, 7, 8, 9, 30}) {
-            Args args;
-            args.scalars["n"] = n;
-            args.scalars["m"] = m;
-            args.seed = static_cast<uint64_t>(n * 100 + m);
-            expect_same_results(c, args);
-        }
-    }
+    expect_same_results_at_sizes(c, {1, 7, 8, 9, 33}, {1, 7, 8, 9, 30});
 }
 
 // --- gpu levels: barriers and lock-step -----------------------------------------------------------

@@ -21,7 +21,10 @@
 //   - total <= 0 calls nothing; a call from inside a body (nested
 //     parallelism) or with a single chunk runs body(context, 0, total) in the
 //     calling thread; calls from several threads of the application take
-//     turns.
+//     turns;
+//   - fork() waits for a parallel loop in flight, so that the child inherits
+//     no lock held by a worker; the child, which has none of the workers,
+//     runs its parallel loops in its calling thread.
 // mcl_llvm_fault(code, site) records a fault unless one is recorded already
 // (the first wins, atomically, from any thread); mcl_llvm_take_fault reads
 // and clears it. code is one of mcl_llvm_fault_code; site is the number that
@@ -60,6 +63,7 @@ bool mcl_llvm_take_fault(int32_t* code, int32_t* site);
 #include <condition_variable>
 #include <cstdlib>
 #include <mutex>
+#include <pthread.h>
 #include <thread>
 
 namespace mcl::llvm_runtime {
@@ -148,7 +152,25 @@ private:
     }
 
     explicit ThreadPool(int threads) : worker_count_(threads - 1) {
+        pthread_atfork(&before_fork, &after_fork_in_parent, &after_fork_in_child);
         for (int i = 0; i < worker_count_; ++i) std::thread([this] { work(); }).detach();
+    }
+
+    // The only pool (instance() makes one and never destroys it), for the
+    // fork handlers.
+    static ThreadPool* the_pool() { return &instance(); }
+    static void before_fork() {
+        the_pool()->submit_mutex_.lock();
+        the_pool()->mutex_.lock();
+    }
+    static void after_fork_in_parent() {
+        the_pool()->mutex_.unlock();
+        the_pool()->submit_mutex_.unlock();
+    }
+    static void after_fork_in_child() {
+        the_pool()->worker_count_ = 0;
+        the_pool()->mutex_.unlock();
+        the_pool()->submit_mutex_.unlock();
     }
 
     static bool& inside_parallel_for() {
@@ -190,7 +212,7 @@ private:
         }
     }
 
-    const int worker_count_;
+    int worker_count_;  // 0 in a forked child
     std::mutex submit_mutex_;
     std::mutex mutex_;
     std::condition_variable job_posted_;

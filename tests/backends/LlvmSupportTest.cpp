@@ -18,6 +18,8 @@
 #include <thread>
 #include <vector>
 
+#include <csignal>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <llvm/IR/IRBuilder.h>
@@ -515,6 +517,46 @@ TEST(ParallelRuntime, JobsBackToBackAndAfterPauses) {
     }
     EXPECT_EQ(coverage.sum, 400 * (5000LL * 4999 / 2));
     for (int i = 0; i < 5000; ++i) ASSERT_EQ(coverage.visits[i], 400) << "at " << i;
+}
+
+// A process that forks while another of its threads runs parallel loops
+// (a test harness, a server handing work to children): the child inherits
+// no lock that a thread it lacks holds, and runs its own loops. Without the
+// fork handlers the children hung on the submitting thread's lock.
+TEST(ParallelRuntime, AForkedChildRunsItsLoopsWhileTheParentsRun) {
+    std::atomic<bool> stop{false};
+    std::thread busy([&stop] {
+        Coverage coverage;
+        coverage.visits.assign(20000, 0);
+        while (!stop) mcl_llvm_parallel_for(count_chunk, &coverage, 20000);
+    });
+    int hung = 0, failed = 0;
+    for (int child_number = 0; child_number < 40; ++child_number) {
+        pid_t child = fork();
+        if (child == 0) {
+            Coverage coverage;
+            coverage.visits.assign(10000, 0);
+            mcl_llvm_parallel_for(count_chunk, &coverage, 10000);
+            _exit(coverage.sum == 10000LL * 9999 / 2 ? 0 : 1);
+        }
+        int status = 0;
+        bool ended = false;
+        for (int wait = 0; wait < 200 && !ended; ++wait) {
+            ended = waitpid(child, &status, WNOHANG) == child;
+            if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        if (!ended) {
+            kill(child, SIGKILL);
+            waitpid(child, nullptr, 0);
+            ++hung;
+        } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            ++failed;
+        }
+    }
+    stop = true;
+    busy.join();
+    EXPECT_EQ(hung, 0);
+    EXPECT_EQ(failed, 0);
 }
 
 TEST(ParallelRuntime, FirstFaultWinsAndTakeClears) {

@@ -156,21 +156,19 @@ private:
         for (int i = 0; i < worker_count_; ++i) std::thread([this] { work(); }).detach();
     }
 
-    // The only pool (instance() makes one and never destroys it), for the
-    // fork handlers.
-    static ThreadPool* the_pool() { return &instance(); }
+    // Fork handlers of the one pool (instance() made it; it is never destroyed).
     static void before_fork() {
-        the_pool()->submit_mutex_.lock();
-        the_pool()->mutex_.lock();
+        instance().submit_mutex_.lock();
+        instance().mutex_.lock();
     }
     static void after_fork_in_parent() {
-        the_pool()->mutex_.unlock();
-        the_pool()->submit_mutex_.unlock();
+        instance().mutex_.unlock();
+        instance().submit_mutex_.unlock();
     }
     static void after_fork_in_child() {
-        the_pool()->worker_count_ = 0;
-        the_pool()->mutex_.unlock();
-        the_pool()->submit_mutex_.unlock();
+        instance().worker_count_ = 0;
+        instance().mutex_.unlock();
+        instance().submit_mutex_.unlock();
     }
 
     static bool& inside_parallel_for() {

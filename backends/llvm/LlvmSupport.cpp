@@ -19,6 +19,7 @@
 #include <llvm/MC/MCSubtargetInfo.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/CommandLine.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/TargetParser/Host.h>
@@ -224,6 +225,15 @@ void initialize_llvm() {
         LLVMInitializeNVPTXTargetMC();
         LLVMInitializeNVPTXAsmPrinter();
 #endif
+        // A floating-point accumulation in a loop (`sum += a[k] * x[c[k]]`)
+        // may be vectorized only with its adds kept in source order (the
+        // loads and multiplies become vector code, the adds a chain over the
+        // lanes, as GCC does), so that results stay exactly the
+        // interpreter's. LLVM does this by default only for AArch64; its cost
+        // model still decides per loop whether it pays.
+        auto& registered = llvm::cl::getRegisteredOptions();
+        auto ordered = registered.find("force-ordered-reductions");
+        if (ordered != registered.end()) ordered->second->addOccurrence(0, "force-ordered-reductions", "true");
     });
 }
 

@@ -1465,6 +1465,33 @@ perfect void f(int n, int m, const float[n, m] a, float[n] out, int[n] last, flo
     expect_same_results_at_sizes(c, {1, 7, 33}, {1, 2, 15, 16, 17, 100});
 }
 
+// A float sum over a loop in scalar code (the local array keeps the body
+// out of vector code) is vectorized by LLVM's loop vectorizer with its adds
+// in source order (an ordered llvm.vector.reduce.fadd, no reassociation):
+// the loads and multiplies become vector code, the results stay the
+// interpreter's bit for bit.
+TEST(LlvmEngine, AFloatSumInAScalarLoopVectorizesWithItsAddsInOrder) {
+    Compiled c = compile(R"(module m;
+import perfect;
+
+perfect void f(int n, int m, const float[n, m] a, const float[m] b, float[n] out) {
+    foreach (int i in n threads) {
+        float[2] start;
+        start[0] = 0.5;
+        start[1] = 0.25;
+        float s = start[i % 2];
+        for (int k = 0; k < m; k++) { s += a[i, k] * b[k]; }
+        out[i] = s;
+    }
+}
+)");
+    ASSERT_TRUE(c.engine) << c.problem;
+    std::string ir = units_function_ir(c);
+    EXPECT_THAT(ir, HasSubstr("@llvm.vector.reduce.fadd"));
+    EXPECT_THAT(ir, Not(HasSubstr("reassoc")));
+    expect_same_results_at_sizes(c, {1, 7}, {1, 15, 16, 17, 63, 64, 65, 1000});
+}
+
 TEST(LlvmEngine, DoublesInVectorCode) {
     Compiled c = compile(R"(module m;
 import perfect;

@@ -74,6 +74,10 @@ struct GenerationInput {
     // Floating-point freedoms a backend that compiles the kernels itself
     // (llvm) may take; by default none, so results match the interpreter's.
     FloatingPointFreedom floating_point = {};
+    // The CPU an object is for instead of the one the leaf's configuration
+    // names (llvm, CPU leaves): an LLVM CPU name, or "native" for the CPU
+    // this runs on with all its features (like a C compiler's -march).
+    std::string cpu = {};
 };
 
 class Backend {

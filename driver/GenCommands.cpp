@@ -64,6 +64,9 @@ int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostr
     if (gen.floating_point.any() && gen.backend != "llvm")
         return fail(fmt::format("--fp-contract and --fast-math apply to the llvm backend only; the {} backend's "
                                 "compiler decides how it rounds", gen.backend));
+    if (!gen.cpu.empty() && gen.backend != "llvm")
+        return fail(fmt::format("--cpu applies to the llvm backend only; the {} backend's compiler takes the CPU "
+                                "from its own flags (e.g. -march)", gen.backend));
 
     std::map<std::string, std::string> configs = backends::find_target_configs(config_dirs(options.hardware));
     if (!session.library.find(gen.target)) {
@@ -97,7 +100,8 @@ int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostr
 
     const mcpl::Module& module = *program.roots.front();
     backends::GenerationInput input{program, module, *session.library.find(gen.target), *config,
-                                    std::move(coverage), "", &session.library, gen.floating_point};
+                                    std::move(coverage), "", &session.library, gen.floating_point,
+                                    gen.cpu};
     std::vector<backends::GeneratedFile> files = backend->generate(input, session.diags);
     int status = session.report(err);
     if (status != 0) return status;

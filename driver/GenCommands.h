@@ -37,6 +37,7 @@ struct GenOptions {
     std::string graph;    // a .cnc graph: its coordination code and its steps as runtime tasks
     std::string output_dir;
     backends::FloatingPointFreedom floating_point;  // llvm backend only
+    std::string cpu;  // llvm backend, CPU leaves: the CPU the object is for ("native": this machine's)
 };
 
 int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostream& out, std::ostream& err);

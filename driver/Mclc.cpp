@@ -164,6 +164,10 @@ int run(int argc, char** argv) {
         ->required()
         ->type_name("DIR");
     add_floating_point(gen, gen_options.floating_point);
+    gen->add_option("--cpu", gen_options.cpu,
+                    "llvm backend, CPU leaves: the processor the object is for instead of the leaf's (an LLVM CPU "
+                    "name such as skylake-avx512, or native: this machine's, like -march=native)")
+        ->type_name("NAME");
     add_include(gen);
     add_hwd_path(gen);
     gen->callback([&] {

@@ -33,24 +33,39 @@ llvmir::FindModel model_finder(const GenerationInput& input) {
 }
 
 // The target machine a leaf's "llvm" section names in its string field
-// `key` (the CPU, or the GPU architecture), made by `make`; null after a
-// located error when the field is missing or LLVM does not know the name.
+// `key` (the CPU, or the GPU architecture), made by `make`; for a CPU, the
+// input's `cpu` replaces the field when given, "native" meaning this
+// machine's CPU and features. Null after a located error when the field is
+// missing, LLVM does not know the name, or a CPU is given for a GPU leaf.
 std::unique_ptr<llvm::TargetMachine> configured_machine(
     const GenerationInput& input, const BackendConfig& config, const std::string& key, const std::string& example,
     const std::function<std::unique_ptr<llvm::TargetMachine>(const std::string&, std::string&)>& make,
     DiagnosticEngine& diags) {
     std::string name = config.raw.contains(key) && config.raw[key].is_string() ? config.raw[key].get<std::string>() : "";
+    if (!input.cpu.empty()) {
+        if (key != "cpu") {
+            diags.error(config.location, fmt::format("--cpu '{}' names a processor, but '{}' is a GPU leaf (its "
+                                                     "llvm code is for the GPU architecture \"{}\")",
+                                                     input.cpu, input.leaf.name, name));
+            return nullptr;
+        }
+        name = input.cpu;
+    }
     if (name.empty()) {
         diags.error(config.location, fmt::format("backend 'llvm' in '{}' needs a string field \"{}\" ({})",
                                                  input.target.path, key, example));
         return nullptr;
     }
     std::string error;
-    std::unique_ptr<llvm::TargetMachine> machine = make(name, error);
-    if (machine && !machine->getMCSubtargetInfo()->isCPUStringValid(name))
+    std::unique_ptr<llvm::TargetMachine> machine =
+        key == "cpu" && name == "native" ? llvmir::host_target_machine(error) : make(name, error);
+    if (machine && !machine->getMCSubtargetInfo()->isCPUStringValid(machine->getTargetCPU()))
         error = fmt::format("LLVM does not know the {} '{}'", key == "sm" ? "GPU architecture" : "CPU", name);
     if (!error.empty()) {
-        diags.error(config.location, fmt::format("backend 'llvm' in '{}': {}", input.target.path, error));
+        if (input.cpu.empty())
+            diags.error(config.location, fmt::format("backend 'llvm' in '{}': {}", input.target.path, error));
+        else
+            diags.error(SourceLocation{}, fmt::format("--cpu '{}': {} (llc -mcpu=help lists the names)", input.cpu, error));
         return nullptr;
     }
     return machine;

@@ -212,8 +212,9 @@ def main():
     md += ["",
            f"Each application program (`build/bench/<app>/<app>_llvm_bench`) holds every version through both "
            f"backends, generated for x86_avx2: the cpp backend's C++ compiled into the program (g++ -O3 "
-           f"-march=native, OpenMP) and the llvm backend's object (LLVM O3 for x86-64-v3, AVX2, its own thread "
-           f"pool); the llvm copy's module is renamed `<version>_llvm` so that both link into one program (the "
+           f"-march=native, OpenMP) and the llvm backend's object (LLVM O3 for this machine's CPU, `mclc gen "
+           f"--cpu native --fp-contract`, the same instructions and rounding; its own thread pool); the llvm "
+           f"copy's module is renamed `<version>_llvm` so that both link into one program (the "
            f"kernels are the same text). Sizes and iteration counts are those of the cpp benchmarks; every "
            f"variant is verified against the reference before it is timed. {reps} repetitions, in random "
            f"interleaved order (`--benchmark_enable_random_interleaving`), so that slow phases of the machine "

@@ -75,6 +75,20 @@ add_test(NAME cli.llvm_backend.fp_contract
 mclc_test(llvm_backend.fp_contract_other_backend 1
           "error: --fp-contract and --fast-math apply to the llvm backend only. the cpp backend.s compiler decides"
           gen --backend cpp --target x86_avx2 --fp-contract ${LLVM_EXAMPLES}/matmul/matmul.mcl -o ${CMAKE_CURRENT_BINARY_DIR}/fp_contract_cpp)
+# --cpu: the object is for another CPU than the leaf's (wider vectors for
+# one with AVX-512), or for this machine's (native); only for the llvm
+# backend and CPU leaves, and only CPUs LLVM knows.
+add_test(NAME cli.llvm_backend.cpu
+         COMMAND ${LLVM_CLI}/llvm_cpu.sh $<TARGET_FILE:mclc> ${LLVM_EXAMPLES}/spmv/spmv.mcl)
+mclc_test(llvm_backend.cpu_unknown 1 "error: --cpu 'nosuch': LLVM does not know the CPU 'nosuch'"
+          gen --backend llvm --target x86_avx2 --cpu nosuch ${LLVM_EXAMPLES}/matmul/matmul.mcl
+          -o ${CMAKE_CURRENT_BINARY_DIR}/cpu_unknown)
+mclc_test(llvm_backend.cpu_other_backend 1 "error: --cpu applies to the llvm backend only"
+          gen --backend cpp --target x86_avx2 --cpu native ${LLVM_EXAMPLES}/matmul/matmul.mcl
+          -o ${CMAKE_CURRENT_BINARY_DIR}/cpu_cpp)
+mclc_test(llvm_backend.cpu_gpu_leaf 1 "hopper.json:[0-9]+:[0-9]+: error: --cpu 'native' names a processor, but 'hopper' is a GPU leaf"
+          gen --backend llvm --target hopper --cpu native ${LLVM_EXAMPLES}/matmul/matmul_gpu_v1.mcl
+          -o ${CMAKE_CURRENT_BINARY_DIR}/cpu_gpu)
 mclc_test(llvm_engine.fast_math_interp 2
           "--fp-contract and --fast-math apply to the llvm engine and the llvm backend only"
           run --engine interp --fast-math ${LLVM_EXAMPLES}/vectoradd/vectoradd.mcl)

@@ -7,7 +7,8 @@
 //   configuration with an "llvm" section:
 //     "llvm": { "device_type": "cpu", "cpu": "<LLVM CPU name>" }
 //   ("cpu" names the processor the objects are for, e.g. "x86-64-v3" for an
-//   AVX2 leaf; objects run on that CPU and later ones), and the hardware
+//   AVX2 leaf; objects run on that CPU and later ones; GenerationInput::cpu,
+//   `mclc gen --cpu`, replaces it, "native" meaning this machine's), and the hardware
 //   library (GenerationInput::library) for the descriptions of functions the
 //   kernels call.
 // Does: lowers every kernel of the module and what it calls (LowerToIr.h:

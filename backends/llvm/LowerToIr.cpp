@@ -1062,11 +1062,17 @@ private:
         Primitive type = common_type(a.type, b.type);
         a = convert(a, type);
         b = convert(b, type);
+        // Signed overflow is undefined in MCPL as in C (the interpreter
+        // reports it): without checks, int arithmetic is nsw, so that LLVM
+        // widens index arithmetic (`vals[e + 1]`) to 64 bits as C compilers
+        // do; with checks it wraps, so that a program that overflows still
+        // cannot reach memory that a check did not see.
+        const bool nsw = !options_.checks;
         if (type == Primitive::Int) {
             if (op == "+" && ((a.shape == Shape::Linear && b.shape == Shape::Uniform) || (a.shape == Shape::Uniform && b.shape == Shape::Linear)))
-                return {builder_.CreateAdd(a.v, b.v), Shape::Linear, type};
+                return {builder_.CreateAdd(a.v, b.v, "", false, nsw), Shape::Linear, type};
             if (op == "-" && a.shape == Shape::Linear && b.shape == Shape::Uniform)
-                return {builder_.CreateSub(a.v, b.v), Shape::Linear, type};
+                return {builder_.CreateSub(a.v, b.v, "", false, nsw), Shape::Linear, type};
         }
         unify(a, b);
         Shape shape = a.shape;
@@ -1098,9 +1104,9 @@ private:
             else if (op == "/") r = builder_.CreateFDiv(x, y);
             else if (op == "%") r = builder_.CreateFRem(x, y);
         } else {
-            if (op == "+") r = builder_.CreateAdd(x, y);
-            else if (op == "-") r = builder_.CreateSub(x, y);
-            else if (op == "*") r = builder_.CreateMul(x, y);
+            if (op == "+") r = builder_.CreateAdd(x, y, "", false, nsw);
+            else if (op == "-") r = builder_.CreateSub(x, y, "", false, nsw);
+            else if (op == "*") r = builder_.CreateMul(x, y, "", false, nsw);
             else if (op == "/") r = builder_.CreateSDiv(x, safe_divisor(x, y, at));
             else if (op == "%") r = builder_.CreateSRem(x, safe_divisor(x, y, at));
             else if (op == "&") r = builder_.CreateAnd(x, y);

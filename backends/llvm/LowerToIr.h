@@ -16,8 +16,9 @@
 //     with builtin bodies are the math intrinsics and libm's single-precision
 //     functions, and atomic read-modify-writes.
 //   - arrays are flat and row-major over all dimension groups, offsets in 64
-//     bits (`float[n,m]` element [i,j] at i*m + j); int is i32 with wrapping
-//     arithmetic; C's conversions; no floating-point contraction or
+//     bits (`float[n,m]` element [i,j] at i*m + j); int is i32 whose
+//     signed overflow is undefined as in C (nsw; with `checks` it wraps
+//     instead); C's conversions; no floating-point contraction or
 //     reassociation (unless floating_point allows them), so results equal
 //     the interpreter's.
 //   - the outermost foreach nest of a kernel (loops over one par_group,

@@ -82,9 +82,9 @@ const mcpl::Function* find_kernel(const mcpl::testing::CheckedText& checked, con
 }
 
 // Checks `source` (lib imports from examples/) and compiles its last
-// function (or `kernel`) with the llvm engine; `engine` is null when it
-// refused, with the reason in `problem`.
-Compiled compile(const std::string& source, const std::string& kernel = "") {
+// function (or `kernel`) with the llvm engine and `options`; `engine` is
+// null when it refused, with the reason in `problem`.
+Compiled compile(const std::string& source, const std::string& kernel = "", const EngineOptions& options = {}) {
     Compiled c{mcpl::testing::check_text(source, "t.mcl", {MCL_EXAMPLES_DIR}), nullptr, nullptr, ""};
     mcpl::testing::expect_clean(c.checked);
     c.kernel = find_kernel(c.checked, kernel);
@@ -94,7 +94,7 @@ Compiled compile(const std::string& source, const std::string& kernel = "") {
     }
     size_t before = c.checked.diags->diagnostics().size();
     std::string error;
-    c.engine = CompiledKernel::compile(*c.kernel, *c.checked.library, {}, *c.checked.diags, error);
+    c.engine = CompiledKernel::compile(*c.kernel, *c.checked.library, options, *c.checked.diags, error);
     if (!c.engine) {
         const auto& all = c.checked.diags->diagnostics();
         c.problem = all.size() > before ? c.checked.text() : "error: " + error;
@@ -1490,6 +1490,51 @@ perfect void f(int n, int m, const float[n, m] a, const float[m] b, float[n] out
     EXPECT_THAT(ir, HasSubstr("@llvm.vector.reduce.fadd"));
     EXPECT_THAT(ir, Not(HasSubstr("reassoc")));
     expect_same_results_at_sizes(c, {1, 7}, {1, 15, 16, 17, 63, 64, 65, 1000});
+}
+
+// Without checks (objects, like C) int arithmetic is nsw, so that LLVM
+// widens `e + 1` to 64-bit addressing: the four partial sums of a loop
+// unrolled by hand (spmv_x86's) then vectorize too, each with its adds in
+// order, and the results stay the interpreter's.
+TEST(LlvmEngine, WithoutChecksPartialSumsOfAnUnrolledLoopVectorize) {
+    const std::string source = R"(module m;
+import perfect;
+
+perfect void f(int n, int m, const float[n, m] a, const int[n] starts, const int[m] cols, const float[m] x,
+               float[n] out) {
+    foreach (int i in n threads) {
+        float[1] keep_scalar;
+        keep_scalar[0] = 0.0;
+        int begin = starts[i];
+        int end4 = begin + (m - begin) / 4 * 4;
+        float s0 = keep_scalar[0];
+        float s1 = 0.0;
+        float s2 = 0.0;
+        float s3 = 0.0;
+        for (int e = begin; e < end4; e = e + 4) {
+            s0 += a[i, e] * x[cols[e]];
+            s1 += a[i, e + 1] * x[cols[e + 1]];
+            s2 += a[i, e + 2] * x[cols[e + 2]];
+            s3 += a[i, e + 3] * x[cols[e + 3]];
+        }
+        for (int e = end4; e < m; e++) { s0 += a[i, e] * x[cols[e]]; }
+        out[i] = (s0 + s1) + (s2 + s3);
+    }
+}
+)";
+    EngineOptions unchecked;
+    unchecked.checks = false;
+    unchecked.keep_ir = true;
+    Compiled c = compile(source, "", unchecked);
+    ASSERT_TRUE(c.engine) << c.problem;
+    const std::string& ir = c.engine->optimized_ir();
+    size_t ordered_sums = 0;
+    for (size_t at = ir.find("call float @llvm.vector.reduce.fadd"); at != std::string::npos;
+         at = ir.find("call float @llvm.vector.reduce.fadd", at + 1))
+        ++ordered_sums;
+    EXPECT_GE(ordered_sums, 5u) << ir;  // s0..s3 in the unrolled loop, s0 in the rest
+    EXPECT_THAT(ir, Not(HasSubstr("reassoc")));
+    expect_same_results_at_sizes(c, {1, 5}, {7, 8, 9, 63, 64, 65, 1000});
 }
 
 TEST(LlvmEngine, DoublesInVectorCode) {

@@ -1373,6 +1373,11 @@ private:
             Place target = place(*e.args[0]);
             Primitive t = primitive_of(target.element);
             Val a = value_as(*e.args[1], t);
+            if (is_atomic_int_add(e) && private_histograms_.count(e.args[0]->form)) {
+                llvm::Value* old = builder_.CreateLoad(target.memory, target.address);
+                builder_.CreateStore(builder_.CreateAdd(old, a.v), target.address);
+                return {nullptr, Shape::Uniform, Primitive::Void};
+            }
             builder_.CreateAtomicRMW(is_floating(t) ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add, target.address, a.v,
                                      alignment(target.memory), llvm::AtomicOrdering::Monotonic);
             return {nullptr, Shape::Uniform, Primitive::Void};
@@ -2136,6 +2141,74 @@ private:
         return found;
     }
 
+    // Histograms: an int array of a small constant size that the parallel
+    // body only updates with atomicAddInt. Each range of units then counts
+    // into a zeroed copy of its own without atomics and adds the copy's
+    // nonzero counts into the array at the end of the range: integer sums
+    // are the same in any order (both adds wrap, so also where a partial
+    // count would overflow), and the threads stop passing the array's cache
+    // lines between them on every update.
+    static constexpr uint64_t kMaxPrivateHistogram = 4096;  // elements (16 KiB of stack)
+
+    static bool is_atomic_int_add(const Expr& call) {
+        return call.function && call.function->builtin_body && call.callee == "atomicAddInt" && !call.args.empty() &&
+               call.args[0]->kind == Expr::Kind::Var && call.args[0]->var.size() == 1;
+    }
+
+    std::set<const BasicDecl*> private_histograms(const Stmt& body, const std::vector<Capture>& captures) {
+        std::set<const BasicDecl*> out;
+        if (has_swap_or_view(*state_->source)) return out;
+        std::map<const BasicDecl*, int> uses, atomic_updates;
+        mcpl::for_each_stmt(body, [&](const Stmt& s) {
+            mcpl::for_each_own_expr(s, [&](const Expr& e) {
+                mcpl::for_each_var(e, [&](const Expr& v) { ++uses[v.form]; });
+                mcpl::for_each_call(e, [&](const Expr& c) {
+                    if (is_atomic_int_add(c)) ++atomic_updates[c.args[0]->form];
+                });
+            });
+        });
+        for (const Capture& c : captures) {
+            if (c.kind != Capture::Kind::Array || !atomic_updates.count(c.form) || uses[c.form] != atomic_updates[c.form])
+                continue;
+            const Binding& b = state_->env.at(c.form);
+            if (b.memory != builder_.getInt32Ty() || b.unit_depth >= 0) continue;
+            uint64_t elements = 1;
+            for (size_t k = 1; k < c.values.size() && elements <= kMaxPrivateHistogram; ++k) {
+                auto* extent = llvm::dyn_cast<llvm::ConstantInt>(c.values[k]);
+                bool small = extent && !extent->isNegative() && extent->getZExtValue() <= kMaxPrivateHistogram;
+                elements = small ? elements * extent->getZExtValue() : kMaxPrivateHistogram + 1;
+            }
+            if (elements > 0 && elements <= kMaxPrivateHistogram) out.insert(c.form);
+        }
+        return out;
+    }
+
+    // Adds each nonzero count of `copy` (i32, `elements` of them) into
+    // `shared` atomically.
+    void add_private_counts(llvm::Value* copy, llvm::Value* shared, uint64_t elements) {
+        llvm::Function* fn = state_->function;
+        llvm::BasicBlock* header = llvm::BasicBlock::Create(context_, "histogram.merge", fn);
+        llvm::BasicBlock* add = llvm::BasicBlock::Create(context_, "histogram.add", fn);
+        llvm::BasicBlock* next = llvm::BasicBlock::Create(context_, "histogram.next", fn);
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "histogram.done", fn);
+        llvm::BasicBlock* before = builder_.GetInsertBlock();
+        builder_.CreateBr(header);
+        builder_.SetInsertPoint(header);
+        llvm::PHINode* k = builder_.CreatePHI(builder_.getInt64Ty(), 2, "k");
+        k->addIncoming(i64(0), before);
+        llvm::Value* count = builder_.CreateLoad(builder_.getInt32Ty(), builder_.CreateGEP(builder_.getInt32Ty(), copy, k));
+        builder_.CreateCondBr(builder_.CreateICmpNE(count, i32(0)), add, next);
+        builder_.SetInsertPoint(add);
+        builder_.CreateAtomicRMW(llvm::AtomicRMWInst::Add, builder_.CreateGEP(builder_.getInt32Ty(), shared, k), count,
+                                 llvm::Align(4), llvm::AtomicOrdering::Monotonic);
+        builder_.CreateBr(next);
+        builder_.SetInsertPoint(next);
+        llvm::Value* k_next = builder_.CreateAdd(k, i64(1));
+        k->addIncoming(k_next, next);
+        builder_.CreateCondBr(builder_.CreateICmpEQ(k_next, i64(static_cast<int64_t>(elements))), done, header);
+        builder_.SetInsertPoint(done);
+    }
+
     // The outermost foreach nest of a kernel on the thread pool: its units
     // (vectors of units, when the innermost loop is vector code) are numbered
     // 0..total-1 and handed out in ranges to an outlined function.
@@ -2254,6 +2327,26 @@ private:
             }
             state.env[c.form] = b;
         }
+        struct PrivateHistogram {
+            llvm::Value* copy;
+            llvm::Value* shared;
+            uint64_t elements;
+        };
+        std::vector<PrivateHistogram> histograms;
+        state_ = outer;
+        std::set<const BasicDecl*> privatized = private_histograms(*nest.front()->loop_body, captures);
+        state_ = &state;
+        for (const BasicDecl* form : privatized) {
+            Binding& b = state.env.at(form);
+            uint64_t elements = 1;
+            for (llvm::Value* extent : outer->env.at(form).extents) elements *= llvm::cast<llvm::ConstantInt>(extent)->getZExtValue();
+            llvm::Value* shared = builder_.CreateLoad(builder_.getPtrTy(), b.storage);
+            llvm::AllocaInst* copy = entry_alloca(llvm::ArrayType::get(builder_.getInt32Ty(), elements), form->name + ".counts");
+            builder_.CreateMemSet(copy, builder_.getInt8(0), elements * 4, llvm::Align(4));
+            builder_.CreateStore(copy, b.storage);
+            histograms.push_back({copy, shared, elements});
+            private_histograms_.insert(form);
+        }
         bool was_parallel = in_parallel_;
         in_parallel_ = true;
 
@@ -2302,6 +2395,8 @@ private:
         builder_.CreateStore(builder_.CreateAdd(builder_.CreateLoad(builder_.getInt64Ty(), item), i64(1)), item);
         set_loop_metadata(builder_.CreateBr(loop), group);
         builder_.SetInsertPoint(done);
+        for (const PrivateHistogram& h : histograms) add_private_counts(h.copy, h.shared, h.elements);
+        for (const BasicDecl* form : privatized) private_histograms_.erase(form);
         report_faults();
         builder_.CreateRetVoid();
         in_parallel_ = was_parallel;
@@ -2600,6 +2695,7 @@ private:
     std::set<const Decl*> per_unit_;
     int next_storage_id_ = 1;
     int outlined_ = 0;
+    std::set<const BasicDecl*> private_histograms_;  // arrays whose atomic adds go to a copy of the range's own
     bool in_parallel_ = false;
     llvm::MDNode* current_access_group_ = nullptr;
     // NVIDIA device code: the launch being lowered, its slot sizes, scratch

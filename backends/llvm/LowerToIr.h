@@ -37,6 +37,9 @@
 //     innermost foreach loops are scalar loops whose accesses to parameters
 //     and outer arrays are marked parallel (llvm.loop.parallel_accesses) for
 //     LLVM's loop vectorizer;
+//   - an int array of a small constant size that the pool's body only
+//     updates with atomicAddInt (a histogram) is counted in a zeroed copy
+//     per range of units, added into the array atomically at the range's end;
 //   - a foreach whose units synchronise at a barrier (as the interpreter
 //     decides: a barrier whose memory space's scope is at or outside the
 //     foreach's par_group) runs its units in lock-step with work-item loops

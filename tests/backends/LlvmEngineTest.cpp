@@ -1341,6 +1341,47 @@ perfect void f(int n, int bins, const int[n] v, int[bins] hist, float[bins] fhis
     }
 }
 
+// An int array of a small constant size that the parallel body only
+// updates with atomicAddInt (a histogram) is counted in a copy per range of
+// units and added into the array at the end of the range; an array too
+// large, updated inside a called function, or of floats keeps its atomics.
+// The counts are the interpreter's either way.
+TEST(LlvmEngine, HistogramsCountIntoACopyPerRangeOfUnits) {
+    Compiled c = compile(R"(module m;
+import perfect;
+import lib.atomics;
+
+perfect void bump(int[16] h, int k) {
+    atomicAddInt(h[k], 1);
+}
+
+perfect void f(int n, const int[n] v, int[256] hist, int[4, 8] pairs, int[5000] big, int[16] via_call,
+               float[16] fhist) {
+    foreach (int i in n threads) {
+        int x = v[i];
+        atomicAddInt(hist[x % 256], 1);
+        atomicAddInt(pairs[x % 4, x % 8], x % 1000);
+        atomicAddInt(big[x % 5000], 1);
+        bump(via_call, x % 16);
+        atomicAdd(fhist[x % 16], 1.0);
+    }
+}
+)",
+                         "f");
+    ASSERT_TRUE(c.engine) << c.problem;
+    std::string ir = units_function_ir(c);
+    EXPECT_THAT(ir, HasSubstr("%hist.counts = alloca [256 x i32]"));
+    EXPECT_THAT(ir, HasSubstr("%pairs.counts = alloca [32 x i32]"));
+    for (const char* shared : {"big", "via_call", "fhist"}) EXPECT_THAT(ir, Not(HasSubstr(std::string(shared) + ".counts")));
+    for (int n : {0, 1, 17, 1000, 100000}) {
+        Args args;
+        args.scalars["n"] = n;
+        args.int_high = 1 << 20;
+        args.arrays["fhist"] = std::vector<double>(16, 0.0);
+        expect_same_results(c, args);
+    }
+}
+
 // --- foreach nests at perfect ---------------------------------------------------------------------
 
 // An innermost body with lane-varying ifs, lane-varying trip counts, a

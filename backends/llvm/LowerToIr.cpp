@@ -2155,8 +2155,10 @@ private:
                call.args[0]->kind == Expr::Kind::Var && call.args[0]->var.size() == 1;
     }
 
-    std::set<const BasicDecl*> private_histograms(const Stmt& body, const std::vector<Capture>& captures) {
-        std::set<const BasicDecl*> out;
+    // The histograms among `captures` of the pool's `body`, with their
+    // number of elements.
+    std::map<const BasicDecl*, uint64_t> private_histograms(const Stmt& body, const std::vector<Capture>& captures) {
+        std::map<const BasicDecl*, uint64_t> out;
         if (has_swap_or_view(*state_->source)) return out;
         std::map<const BasicDecl*, int> uses, atomic_updates;
         mcpl::for_each_stmt(body, [&](const Stmt& s) {
@@ -2178,7 +2180,7 @@ private:
                 bool small = extent && !extent->isNegative() && extent->getZExtValue() <= kMaxPrivateHistogram;
                 elements = small ? elements * extent->getZExtValue() : kMaxPrivateHistogram + 1;
             }
-            if (elements > 0 && elements <= kMaxPrivateHistogram) out.insert(c.form);
+            if (elements > 0 && elements <= kMaxPrivateHistogram) out[c.form] = elements;
         }
         return out;
     }
@@ -2291,12 +2293,13 @@ private:
             "mcl_llvm_parallel_for", builder_.getVoidTy(), builder_.getPtrTy(), builder_.getPtrTy(), builder_.getInt64Ty());
         builder_.CreateCall(pool, {trampoline, ctx, total});
 
-        define_units(*impl, nest, captures, vectorize ? &info : nullptr, w);
+        define_units(*impl, nest, captures, private_histograms(*s.loop_body, captures), vectorize ? &info : nullptr, w);
     }
 
     // The outlined function: for each work item of [begin, end), the units'
     // indices from its number, then the innermost body.
     void define_units(llvm::Function& impl, const std::vector<const Stmt*>& nest, const std::vector<Capture>& captures,
+                      const std::map<const BasicDecl*, uint64_t>& histograms,
                       const VaryingInfo* info, int w) {
         llvm::IRBuilderBase::InsertPointGuard guard(builder_);
         FunctionState state;
@@ -2327,24 +2330,20 @@ private:
             }
             state.env[c.form] = b;
         }
-        struct PrivateHistogram {
+        struct PrivateCopy {
+            const BasicDecl* form;
             llvm::Value* copy;
             llvm::Value* shared;
             uint64_t elements;
         };
-        std::vector<PrivateHistogram> histograms;
-        state_ = outer;
-        std::set<const BasicDecl*> privatized = private_histograms(*nest.front()->loop_body, captures);
-        state_ = &state;
-        for (const BasicDecl* form : privatized) {
+        std::vector<PrivateCopy> copies;
+        for (const auto& [form, elements] : histograms) {
             Binding& b = state.env.at(form);
-            uint64_t elements = 1;
-            for (llvm::Value* extent : outer->env.at(form).extents) elements *= llvm::cast<llvm::ConstantInt>(extent)->getZExtValue();
             llvm::Value* shared = builder_.CreateLoad(builder_.getPtrTy(), b.storage);
             llvm::AllocaInst* copy = entry_alloca(llvm::ArrayType::get(builder_.getInt32Ty(), elements), form->name + ".counts");
             builder_.CreateMemSet(copy, builder_.getInt8(0), elements * 4, llvm::Align(4));
             builder_.CreateStore(copy, b.storage);
-            histograms.push_back({copy, shared, elements});
+            copies.push_back({form, copy, shared, elements});
             private_histograms_.insert(form);
         }
         bool was_parallel = in_parallel_;
@@ -2395,8 +2394,10 @@ private:
         builder_.CreateStore(builder_.CreateAdd(builder_.CreateLoad(builder_.getInt64Ty(), item), i64(1)), item);
         set_loop_metadata(builder_.CreateBr(loop), group);
         builder_.SetInsertPoint(done);
-        for (const PrivateHistogram& h : histograms) add_private_counts(h.copy, h.shared, h.elements);
-        for (const BasicDecl* form : privatized) private_histograms_.erase(form);
+        for (const PrivateCopy& c : copies) {
+            add_private_counts(c.copy, c.shared, c.elements);
+            private_histograms_.erase(c.form);
+        }
         report_faults();
         builder_.CreateRetVoid();
         in_parallel_ = was_parallel;

@@ -361,7 +361,8 @@ private:
         }
         // Innermost first: each outer dimension is computed from the inner ones.
         for (size_t j = k; j-- > 0;) {
-            if (auto v = constant_value(*dim_values[j])) generated_constants_[dims[j]] = *v;
+            if (auto v = constant_value(*dim_values[j]); v && !reads_processors(*dim_values[j]))
+                generated_constants_[dims[j]] = *v;
             out.push_back(const_int(dims[j], std::move(dim_values[j]), loc));
         }
         // The old index from the new ones: ((i1 * d2 + i2) * d3 + i3) ...
@@ -465,7 +466,22 @@ private:
         return binary("*", call("divide_up", std::move(bounded), int_literal(width, loc)), int_literal(width, loc));
     }
 
-    // The units cover exactly `count` when all are constants and multiply to it.
+    // Whether `e` reads an `nr_processors` value: a later step of translation
+    // moves it to the next description's number (TranslateHardwareValues),
+    // so a count computed from it is not final until the leaf. At gpu,
+    // 4096 units over 16 processors gave 256 threads a block, 16 blocks and
+    // no guard; at fermi the same expression gives 288 threads, 15 blocks
+    // and 224 units past the count.
+    static bool reads_processors(const Expr& e) {
+        bool reads = false;
+        mcpl::for_each_var(e, [&](const Expr& var) {
+            reads = reads || (var.hardware && !var.hardware->path.empty() && var.hardware->path.back() == "nr_processors");
+        });
+        return reads;
+    }
+
+    // The units cover exactly `count` when all are constants (final ones)
+    // and multiply to it.
     bool needs_guard(const Stmt& loop, const std::vector<std::string>& dims) const {
         auto count = constant_value(*loop.count);
         if (!count) return true;

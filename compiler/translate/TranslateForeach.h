@@ -18,7 +18,8 @@
 //   index statement that recomputes the old index (`const int x = b_x *
 //   nrThreads_x + t_x;`). Where the units may outnumber `n` the body is
 //   guarded by `if (x < n)`, unless constant counts show that they divide
-//   evenly. A guard never puts a barrier under divergent control flow: in a
+//   evenly (counts computed from `nr_processors`, which later steps change,
+//   are not taken as constants). A guard never puts a barrier under divergent control flow: in a
 //   body with barriers (its own or those of functions it calls) the guard
 //   is pushed into the statements between them (and into `for` loops whose
 //   header reads no memory); where that is not possible the foreach is

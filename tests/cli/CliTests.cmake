@@ -212,6 +212,11 @@ foreach(app vectoradd complexmul reduction matmul gesummv convolution histogram 
   set_tests_properties(cli.verify_example.${app} PROPERTIES LABELS verify)
 endforeach()
 
+# A constant count whose threads per block come from `nr_processors` keeps
+# its guard: gpu's 16 processors divide 4096 units evenly, fermi's 15 do not.
+mclc_test(translate_constant_count_keeps_guard_at_leaf 0 "(?s)const int z = b_z \\* nrThreads_z \\+ t_z.\\s+if \\(z < 4096\\) \\{"
+          translate --hwd fermi ${CMAKE_SOURCE_DIR}/tests/difftest/found/translate_constant_count_keeps_guard_at_leaf.mcl)
+
 # A local constant does not stand for a parameter of its name in another
 # scope: the second loop keeps its guard.
 mclc_test(translate_shadowed_constant_keeps_guard 0 "(?s)divide_up\\(T, nrThreads_i_2\\).*if \\(i < T\\) \\{\\n *a\\[i\\] = 1.0;"

@@ -403,7 +403,10 @@ TEST(Translate, BarrierOverAllThreadsAtAGridLevelIsAnError) {
 }
 
 TEST(Translate, BarrierInAFunctionCalledInsideTheForeach) {
-    // 2048 threads split evenly, so no guard refuses the call first.
+    // A perfect foreach keeps its guard even where its constant count splits
+    // evenly at gpu (2048 over 16 processors): the threads per block come
+    // from nr_processors, which the later steps change. A call that reaches
+    // a barrier cannot be guarded.
     std::string errors;
     EXPECT_EQ(translate_text("call.mcl", R"(module call;
 import perfect;
@@ -414,9 +417,23 @@ perfect void k(int n, float[n] a, float[n] b) {
 )",
                              "hopper", &errors),
               "");
-    EXPECT_THAT(errors, HasSubstr("call.mcl:3:27: error: barrier(main) would synchronise every unit of 'blocks' at "
-                                  "'hopper'"));
-    EXPECT_THAT(errors, HasSubstr("call.mcl:5:52: note: reached through this call of 'wait_all' inside a foreach "
+    EXPECT_THAT(errors, HasSubstr("call.mcl:5:52: error: cannot translate safely to 'gpu': this statement calls a "
+                                  "function that reaches a barrier"));
+    // Written for gpu, the blocks are the user's: the barrier over all of
+    // them is reported where it is, and the call that reaches it.
+    errors.clear();
+    EXPECT_EQ(translate_text("call.mcl", R"(module call;
+import gpu;
+gpu void wait_all() { barrier(dev); }
+gpu void k(int n, float[n] a, float[n] b) {
+    foreach (int bb in 16 blocks) { foreach (int t in 128 threads) { b[t % n] = a[t % n]; wait_all(); } }
+}
+)",
+                             "hopper", &errors),
+              "");
+    EXPECT_THAT(errors, HasSubstr("call.mcl:3:23: error: barrier(dev) would synchronise every unit of 'blocks' at "
+                                  "'gpu'"));
+    EXPECT_THAT(errors, HasSubstr("call.mcl:5:91: note: reached through this call of 'wait_all' inside a foreach "
                                   "over 'blocks'"));
 }
 

@@ -19,7 +19,10 @@
 // - no read of uninitialised memory: scalars are initialised where declared,
 //   private and scratch arrays are read only after a write that covers them;
 // - no data race: a unit writes only shared elements it owns (indexed by all
-//   of its foreach indices), an array written in a foreach nest is read in
+//   of its foreach indices) or updates them with lib.atomics' atomicAddInt
+//   (histograms: int arrays of constant size, zeroed by a nest of their own
+//   and then only updated atomically, each update within a budget that
+//   keeps every count inside an int whatever the order), an array written in a foreach nest is read in
 //   that nest only at the reader's own element, mutable scalars and private
 //   arrays are written only at the foreach depth that declared them; at gpu
 //   level a `local` array is, between two barriers, either written (each
@@ -56,6 +59,8 @@ constexpr double kFloatLimit = 10000.0;    // float values stored in variables a
 constexpr double kInputBound = 1000.0;     // assumed magnitude of float inputs
 constexpr double kFloatWrap = 1000000.0;   // a larger float expression is clamped
 constexpr std::int64_t kTripCap = 1000000000;
+constexpr std::int64_t kUnitsBound = 1 << 21;       // units of a nest, threads past n and m included
+constexpr std::int64_t kHistogramBudget = 1 << 30; // sum of the magnitudes of a histogram's updates
 
 enum class Elem { Int, Float, Record };
 
@@ -122,6 +127,15 @@ struct GlobalIndex {
     std::string prefix;
 };
 
+// An int array of constant size that nests update only with atomicAddInt,
+// after a nest of its own has zeroed it.
+struct Histogram {
+    std::string name;
+    std::int64_t size;
+    std::int64_t budget = kHistogramBudget; // what its updates may still add or take
+    bool updated = false;
+};
+
 struct FunctionSig {
     std::string name;
     Elem result;          // Int or Float; a void function has isVoid
@@ -178,8 +192,8 @@ class Generator {
 public:
     Generator(const GeneratorOptions& options)
         : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), names_(options.seed ^ 0x6e616d6573ULL),
-          level_(options.level), seed_(options.seed), parameterViews_(options.parameterViews),
-          capturableNames_(options.capturableNames) {}
+          atomics_(options.seed ^ 0x61746f6d696373ULL), level_(options.level), seed_(options.seed),
+          parameterViews_(options.parameterViews), capturableNames_(options.capturableNames), atomicsOption_(options.atomics) {}
 
     std::string run();
 
@@ -245,6 +259,10 @@ private:
     bool genLocalWrite(int depth, bool unconditional);
     void genBarrier();
     void finishWrites(int depth);
+    bool genAtomicUpdate(Histogram& h, int depth);
+    void genHistogramZeroing(const Histogram& h);
+    void genHistogramCount(Histogram& h);
+    void genLocalHistogramNest(Histogram& h);
 
     // --- program structure ----------------------------------------------
     void genFunctions();
@@ -262,10 +280,15 @@ private:
 
     Random random_;
     Random names_;
+    // Histograms draw from a stream of their own, so that a seed's program
+    // without one is the program it was before they existed.
+    Random atomics_;
     Level level_;
     std::uint64_t seed_;
     bool parameterViews_;
     bool capturableNames_;
+    bool atomicsOption_;
+    std::vector<Histogram> histograms_;
     std::set<std::string> takenNames_;
     std::string body_;
     int indent_ = 0;
@@ -758,6 +781,9 @@ void Generator::genStatements(int count, int depth) {
 }
 
 void Generator::genStatement(int depth) {
+    if (!histograms_.empty() && foreachDepth_ > 0 && atomics_.chance(12) &&
+        genAtomicUpdate(histograms_[static_cast<std::size_t>(atomics_.below(static_cast<int>(histograms_.size())))], depth))
+        return;
     for (;;) {
         int kind = random_.below(20);
         if (kind < 4) return genDeclaration(depth);
@@ -1125,6 +1151,124 @@ void Generator::finishWrites(int depth) {
 // Device functions: pure functions of scalars returning a value (int
 // functions take only ints, so that their sink is an int), and void
 // functions that update a float parameter; each calls only earlier ones.
+// An atomic update of an element of h, from any unit: any index, an add
+// whose magnitude, times the units and loop trips that can run it, fits
+// what is left of h's budget.
+bool Generator::genAtomicUpdate(Histogram& h, int depth) {
+    std::int64_t times = kUnitsBound * (inTimeSteps_ ? 2 : 1);
+    for (std::int64_t trips : loopTrips_) times = std::min(kTripCap, times * trips);
+    std::int64_t largest = std::min<std::int64_t>(8, h.budget / times);
+    if (largest < 1) return false;
+    std::string index = anyIndex(Extent{std::to_string(h.size), h.size, false});
+    Value add = atomics_.chance(40) ? Value{"1", {1, 1}, 0} : clampInt(genInt(depth), largest);
+    line("atomicAddInt(" + h.name + "[" + index + "], " + add.text + ");");
+    h.budget -= times * magnitude(add.range);
+    h.updated = true;
+    return true;
+}
+
+// A nest of its own that zeroes a histogram, so that its counts start from
+// 0 whatever the caller's ints were.
+void Generator::genHistogramZeroing(const Histogram& h) {
+    std::string size = std::to_string(h.size);
+    std::string index = fresh("z");
+    if (level_ == Level::Perfect) {
+        open("foreach (int " + index + " in " + size + " threads)");
+        line(h.name + "[" + index + "] = 0;");
+        close();
+        return;
+    }
+    std::string threads = h.size <= 16 ? "16" : "64";
+    std::string block = fresh("b"), thread = fresh("t");
+    open("foreach (int " + block + " in divide_up(" + size + ", " + threads + ") blocks)");
+    open("foreach (int " + thread + " in " + threads + " threads)");
+    line("int " + index + ";");
+    line(index + " = " + block + " * " + threads + " + " + thread + ";");
+    open("if (" + index + " < " + size + ")");
+    line(h.name + "[" + index + "] = 0;");
+    close();
+    close();
+    close();
+}
+
+// A nest over n whose only statement is an update of the histogram: for a
+// histogram no other nest happened to update.
+void Generator::genHistogramCount(Histogram& h) {
+    std::string index = fresh("i");
+    int closes = 1;
+    if (level_ == Level::Perfect) {
+        open("foreach (int " + index + " in n threads)");
+    } else {
+        std::string block = fresh("b"), thread = fresh("t");
+        open("foreach (int " + block + " in divide_up(n, 64) blocks)");
+        open("foreach (int " + thread + " in 64 threads)");
+        line("int " + index + ";");
+        line(index + " = " + block + " * 64 + " + thread + ";");
+        open("if (" + index + " < n)");
+        closes = 3;
+    }
+    pushScope();
+    addScalar(index, Elem::Int, {0, kMaxSize - 1}, 0, false);
+    ++foreachDepth_;
+    genAtomicUpdate(h, 1); // h's budget is whole: nothing updated it
+    --foreachDepth_;
+    popScope();
+    for (int k = 0; k < closes; ++k) close();
+}
+
+// gpu: a block's histogram in `local` memory, as histogram_gpu.mcl counts:
+// each thread zeroes its slot, the threads in range update any slots
+// atomically (in a loop or not), and after a barrier each thread adds its
+// slot into h.
+void Generator::genLocalHistogramNest(Histogram& h) {
+    std::int64_t t = atomics_.pick(std::vector<std::int64_t>{16, 32, 64, 256});
+    std::string threads = std::to_string(t);
+    std::string block = fresh("b"), thread = fresh("t"), index = fresh("i");
+    Histogram counts{fresh("lhist"), t, h.budget};
+    open("foreach (int " + block + " in divide_up(n, " + threads + ") blocks)");
+    pushScope();
+    addScalar(block, Elem::Int, {0, kMaxSize - 1}, 0, false);
+    line("local int[" + threads + "] " + counts.name + ";");
+    open("foreach (int " + thread + " in " + threads + " threads)");
+    pushScope();
+    addScalar(thread, Elem::Int, {0, t - 1}, 0, false);
+    ++foreachDepth_;
+    line(counts.name + "[" + thread + "] = 0;");
+    line("barrier(local);");
+    line("int " + index + ";");
+    line(index + " = " + block + " * " + threads + " + " + thread + ";");
+    addScalar(index, Elem::Int, {0, kMaxSize + 255}, 0, false);
+    open("if (" + index + " < n)");
+    bool inLoop = atomics_.chance(40);
+    std::string loop = fresh("k");
+    std::int64_t trips = atomics_.between(1, 4);
+    if (inLoop) {
+        open("for (int " + loop + " = 0; " + loop + " < " + std::to_string(trips) + "; " + loop + "++)");
+        pushScope();
+        loopTrips_.push_back(trips);
+        addScalar(loop, Elem::Int, {0, trips - 1}, 0, false);
+    }
+    // an update the budget has no room for is left out
+    for (int k = atomics_.between(1, 3); k > 0; --k) genAtomicUpdate(counts, 1);
+    if (inLoop) {
+        loopTrips_.pop_back();
+        popScope();
+        close();
+    }
+    close();
+    line("barrier(local);");
+    // the slots add up to no more than the updates did
+    line("atomicAddInt(" + h.name + "[" + anyIndex(Extent{std::to_string(h.size), h.size, false}) + "], " + counts.name +
+         "[" + thread + "]);");
+    h.budget = counts.budget;
+    h.updated = true;
+    --foreachDepth_;
+    popScope();
+    close();
+    popScope();
+    close();
+}
+
 void Generator::genFunctions() {
     int count = random_.between(0, 3);
     std::string hwd = level_ == Level::Perfect ? "perfect" : "gpu";
@@ -1264,8 +1408,12 @@ void Generator::genTopItem(int depth) {
         close();
         return;
     }
-    if (level_ == Level::Perfect) genPerfectNest();
-    else genGpuNest();
+    if (level_ == Level::Gpu && !histograms_.empty() && atomics_.chance(30))
+        genLocalHistogramNest(histograms_[static_cast<std::size_t>(atomics_.below(static_cast<int>(histograms_.size())))]);
+    else if (level_ == Level::Perfect)
+        genPerfectNest();
+    else
+        genGpuNest();
 }
 
 // perfect: a foreach over n (or m), or a perfect nest over n x m (the
@@ -1537,8 +1685,11 @@ void Generator::genKernelBody() {
         line(space + (elem == Elem::Float ? "float" : "int") + (twoD ? "[n, m] " : "[n] ") + name + ";");
         arrays_.push_back(Array{name, elem, {extents}, Storage::Scratch, false, false, false, 0, -1, kFloatLimit});
     }
+    for (const Histogram& h : histograms_) genHistogramZeroing(h);
     int items = random_.between(1, 3);
     for (int k = 0; k < items; ++k) genTopItem(1);
+    for (Histogram& h : histograms_)
+        if (!h.updated) genHistogramCount(h);
     genUseOfEveryParameter();
 }
 
@@ -1583,6 +1734,7 @@ void Generator::genUseOfEveryParameter() {
 }
 
 std::string Generator::run() {
+    int nrHistograms = atomicsOption_ && atomics_.chance(35) ? atomics_.between(1, 2) : 0;
     useM_ = random_.chance(60);
     useRecords_ = random_.chance(30);
     std::string hwd = level_ == Level::Perfect ? "perfect" : "gpu";
@@ -1592,7 +1744,9 @@ std::string Generator::run() {
     header += "// most 1000 and any int inputs (tests/difftest/ProgramGenerator.cpp).\n";
     header += "module difftest" + std::to_string(seed_) + ";\n";
     header += "export compute;\n";
-    header += "import " + hwd + ";\n\n";
+    header += "import " + hwd + ";\n";
+    if (nrHistograms > 0) header += "import lib.atomics;\n";
+    header += "\n";
     if (useRecords_) header += "type R {\n    float x;\n    int y;\n}\n\n";
     if (random_.chance(30)) {
         std::int64_t c = random_.between(2, 9);
@@ -1605,6 +1759,13 @@ std::string Generator::run() {
     addScalar("n", Elem::Int, {1, kMaxSize}, 0, false);
     if (useM_) addScalar("m", Elem::Int, {1, kMaxSize}, 0, false);
     genParameters();
+    // sizes around the 4096 ints up to which the llvm engine counts a
+    // histogram in a copy per range of units, and one past it
+    for (int k = 0; k < nrHistograms; ++k) {
+        std::int64_t size = atomics_.pick(std::vector<std::int64_t>{1, 3, 16, 256, 4096, 5000});
+        histograms_.push_back(Histogram{fresh("hist"), size});
+        parameterTexts_.push_back("int[" + std::to_string(size) + "] " + histograms_.back().name);
+    }
     indent_ = 1;
     genKernelBody();
     std::string signature = hwd + " void compute(int n";

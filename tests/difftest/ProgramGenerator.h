@@ -15,6 +15,7 @@ struct GeneratorOptions {
     Level level = Level::Perfect;
     bool parameterViews = true; // `as` views of parameters (const float[n, 3] in6 as float[n * 3] in6flat)
     bool capturableNames = true; // now and then a name generated code could capture (NAN, kernel, gpu, b_i)
+    bool atomics = true;         // now and then histograms updated with lib.atomics' atomicAddInt (needs -I examples)
 };
 
 // The MCPL text of the module for these options.

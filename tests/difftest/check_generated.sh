@@ -7,13 +7,14 @@
 # name the files (kept in the printed directory).
 set -eu
 generator=$1 mclc=$2 count=$3
+examples=$(cd "$(dirname "$0")/../../examples" && pwd) # lib.atomics, which generated histograms import
 work=$(mktemp -d)
 for level in perfect gpu; do
   mkdir -p "$work/$level"
   for seed in $(seq 1 "$count"); do
     "$generator" --seed "$seed" --level "$level" > "$work/$level/seed$seed.mcl"
   done
-  if ! "$mclc" check "$work/$level"/*.mcl; then
+  if ! "$mclc" check -I "$examples" "$work/$level"/*.mcl; then
     echo "FAIL: mclc check refused generated $level programs (kept in $work)"
     exit 1
   fi

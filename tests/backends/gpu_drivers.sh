@@ -27,7 +27,7 @@ case "${1:-}" in
             examples/matmul/matmul_hopper_v2.mcl examples/matmul/matmul_hopper_v3.mcl
             examples/matmul/matmul_hopper_v4.mcl
             examples/convolution/convolution_gpu.mcl
-            examples/histogram/histogram_gpu.mcl examples/gesummv/gesummv_gpu.mcl examples/spmv/spmv_gpu.mcl
+            examples/histogram/histogram_gpu.mcl examples/histogram/histogram_gpu_v2.mcl examples/gesummv/gesummv_gpu.mcl examples/spmv/spmv_gpu.mcl
             examples/blackscholes/blackscholes_gpu.mcl)
     for kernel in large_shared scratch_arrays partial_write time_steps hygiene; do
       files+=("tests/backends/kernels/$kernel.mcl")

@@ -2,7 +2,7 @@
 // exported kernel `compute` (tests/difftest/ProgramGenerator.cpp says what
 // "well-defined" covers). Deterministic per seed and level.
 //
-//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics]
+//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts]
 #include "ProgramGenerator.h"
 
 #include <cstdlib>
@@ -12,7 +12,7 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics]\n";
+    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts]\n";
     return 2;
 }
 
@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
             options.capturableNames = false;
         } else if (argument == "--no-atomics") {
             options.atomics = false;
+        } else if (argument == "--no-constant-counts") {
+            options.constantCounts = false;
         } else {
             return usage();
         }

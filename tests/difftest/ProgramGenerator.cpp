@@ -192,8 +192,9 @@ class Generator {
 public:
     Generator(const GeneratorOptions& options)
         : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), names_(options.seed ^ 0x6e616d6573ULL),
-          atomics_(options.seed ^ 0x61746f6d696373ULL), level_(options.level), seed_(options.seed),
-          parameterViews_(options.parameterViews), capturableNames_(options.capturableNames), atomicsOption_(options.atomics) {}
+          extras_(options.seed ^ 0x61746f6d696373ULL), level_(options.level), seed_(options.seed),
+          parameterViews_(options.parameterViews), capturableNames_(options.capturableNames), atomicsOption_(options.atomics),
+          constantCountsOption_(options.constantCounts) {}
 
     std::string run();
 
@@ -280,15 +281,18 @@ private:
 
     Random random_;
     Random names_;
-    // Histograms draw from a stream of their own, so that a seed's program
-    // without one is the program it was before they existed.
-    Random atomics_;
+    // Histograms and constant counts draw from a stream of their own, so
+    // that a seed's program without them is the program it was before they
+    // existed.
+    Random extras_;
     Level level_;
     std::uint64_t seed_;
     bool parameterViews_;
     bool capturableNames_;
     bool atomicsOption_;
+    bool constantCountsOption_;
     std::vector<Histogram> histograms_;
+    std::string constantCount_; // the extent of out8 and a count nests may run over ("" without out8)
     std::set<std::string> takenNames_;
     std::string body_;
     int indent_ = 0;
@@ -300,6 +304,10 @@ private:
     int nrNestsOverNM_ = 0;
     bool inTimeSteps_ = false;
     bool mayNestOverNM() const { return useM_ && !inTimeSteps_ && nrNestsOverNM_ < 2; }
+    // the most units a foreach over `count` (n, m or constantCount_) has
+    std::int64_t countMax(const std::string& count) const {
+        return count == constantCount_ ? std::stoll(count) : kMaxSize;
+    }
 
     std::vector<Scalar> scalars_;
     std::vector<Array> arrays_;
@@ -781,8 +789,8 @@ void Generator::genStatements(int count, int depth) {
 }
 
 void Generator::genStatement(int depth) {
-    if (!histograms_.empty() && foreachDepth_ > 0 && atomics_.chance(12) &&
-        genAtomicUpdate(histograms_[static_cast<std::size_t>(atomics_.below(static_cast<int>(histograms_.size())))], depth))
+    if (!histograms_.empty() && foreachDepth_ > 0 && extras_.chance(12) &&
+        genAtomicUpdate(histograms_[static_cast<std::size_t>(extras_.below(static_cast<int>(histograms_.size())))], depth))
         return;
     for (;;) {
         int kind = random_.below(20);
@@ -1160,7 +1168,7 @@ bool Generator::genAtomicUpdate(Histogram& h, int depth) {
     std::int64_t largest = std::min<std::int64_t>(8, h.budget / times);
     if (largest < 1) return false;
     std::string index = anyIndex(Extent{std::to_string(h.size), h.size, false});
-    Value add = atomics_.chance(40) ? Value{"1", {1, 1}, 0} : clampInt(genInt(depth), largest);
+    Value add = extras_.chance(40) ? Value{"1", {1, 1}, 0} : clampInt(genInt(depth), largest);
     line("atomicAddInt(" + h.name + "[" + index + "], " + add.text + ");");
     h.budget -= times * magnitude(add.range);
     h.updated = true;
@@ -1221,7 +1229,7 @@ void Generator::genHistogramCount(Histogram& h) {
 // atomically (in a loop or not), and after a barrier each thread adds its
 // slot into h.
 void Generator::genLocalHistogramNest(Histogram& h) {
-    std::int64_t t = atomics_.pick(std::vector<std::int64_t>{16, 32, 64, 256});
+    std::int64_t t = extras_.pick(std::vector<std::int64_t>{16, 32, 64, 256});
     std::string threads = std::to_string(t);
     std::string block = fresh("b"), thread = fresh("t"), index = fresh("i");
     Histogram counts{fresh("lhist"), t, h.budget};
@@ -1239,9 +1247,9 @@ void Generator::genLocalHistogramNest(Histogram& h) {
     line(index + " = " + block + " * " + threads + " + " + thread + ";");
     addScalar(index, Elem::Int, {0, kMaxSize + 255}, 0, false);
     open("if (" + index + " < n)");
-    bool inLoop = atomics_.chance(40);
+    bool inLoop = extras_.chance(40);
     std::string loop = fresh("k");
-    std::int64_t trips = atomics_.between(1, 4);
+    std::int64_t trips = extras_.between(1, 4);
     if (inLoop) {
         open("for (int " + loop + " = 0; " + loop + " < " + std::to_string(trips) + "; " + loop + "++)");
         pushScope();
@@ -1249,7 +1257,7 @@ void Generator::genLocalHistogramNest(Histogram& h) {
         addScalar(loop, Elem::Int, {0, trips - 1}, 0, false);
     }
     // an update the budget has no room for is left out
-    for (int k = atomics_.between(1, 3); k > 0; --k) genAtomicUpdate(counts, 1);
+    for (int k = extras_.between(1, 3); k > 0; --k) genAtomicUpdate(counts, 1);
     if (inLoop) {
         loopTrips_.pop_back();
         popScope();
@@ -1366,6 +1374,13 @@ void Generator::genParameters() {
     if (useRecords_ && random_.chance(50)) add("R[n] out5", array("out5", Elem::Record, {{n}}, false));
     if (random_.chance(25)) add("float[n][4] out6", array("out6", Elem::Float, {{n}, {Extent{"4", 4, true}}}, false));
     if (useM_ && random_.chance(30)) add("int[m] out7", array("out7", Elem::Int, {{m}}, false));
+    // a constant extent, and nests over it: translation decides guards and
+    // block counts from constants, engines may specialise on them
+    if (constantCountsOption_ && extras_.chance(30)) {
+        std::int64_t size = extras_.pick(std::vector<std::int64_t>{1, 7, 64, 300, 1024, 4096});
+        constantCount_ = std::to_string(size);
+        add("float[" + constantCount_ + "] out8", array("out8", Elem::Float, {{Extent{constantCount_, size, false}}}, false));
+    }
 }
 
 // The arrays a nest writes: some of the writable ones that a unit of the
@@ -1408,8 +1423,8 @@ void Generator::genTopItem(int depth) {
         close();
         return;
     }
-    if (level_ == Level::Gpu && !histograms_.empty() && atomics_.chance(30))
-        genLocalHistogramNest(histograms_[static_cast<std::size_t>(atomics_.below(static_cast<int>(histograms_.size())))]);
+    if (level_ == Level::Gpu && !histograms_.empty() && extras_.chance(30))
+        genLocalHistogramNest(histograms_[static_cast<std::size_t>(extras_.below(static_cast<int>(histograms_.size())))]);
     else if (level_ == Level::Perfect)
         genPerfectNest();
     else
@@ -1421,7 +1436,8 @@ void Generator::genTopItem(int depth) {
 void Generator::genPerfectNest() {
     bool twoD = mayNestOverNM() && random_.chance(60) && !chooseWritten({{{"i", "n"}, {"j", "m"}}}).empty();
     if (twoD) ++nrNestsOverNM_;
-    std::vector<IndexVar> indices{{fresh("i"), "n"}};
+    std::string count = !twoD && !constantCount_.empty() && extras_.chance(40) ? constantCount_ : "n";
+    std::vector<IndexVar> indices{{fresh("i"), count}};
     if (twoD) indices.push_back({fresh("j"), "m"});
     auto written = chooseWritten({indices});
     writtenInNest_ = std::set<std::string>(written.begin(), written.end());
@@ -1430,7 +1446,7 @@ void Generator::genPerfectNest() {
     for (const auto& index : indices) {
         open("foreach (int " + index.name + " in " + index.count + " threads)");
         pushScope();
-        addScalar(index.name, Elem::Int, {0, kMaxSize - 1}, 0, false);
+        addScalar(index.name, Elem::Int, {0, countMax(index.count) - 1}, 0, false);
     }
     ++foreachDepth_;
     beginSink(Elem::Float);
@@ -1469,15 +1485,16 @@ void Generator::genGpuNest() {
     std::string threadsName = fresh("nrThreads");
     if (shape == 0) {
         std::int64_t t = random_.pick(std::vector<std::int64_t>{16, 32, 64, 128, 256});
+        std::string count = !constantCount_.empty() && extras_.chance(40) ? constantCount_ : "n";
         line("const int " + threadsName + " = " + std::to_string(t) + ";");
         addScalar(threadsName, Elem::Int, {t, t}, 0, false);
         std::string b = fresh("b"), th = fresh("t"), i = fresh("i");
-        open("foreach (int " + b + " in divide_up(n, " + threadsName + ") blocks)");
+        open("foreach (int " + b + " in divide_up(" + count + ", " + threadsName + ") blocks)");
         pushScope();
         addScalar(b, Elem::Int, {0, kMaxSize - 1}, 0, false);
         threads = {{th, threadsName}};
         computed = {{i, b + " * " + threadsName + " + "}};
-        globals = {{i, "n"}};
+        globals = {{i, count}};
         localExtents = {threadsName};
     } else if (shape == 1) {
         std::int64_t t = random_.pick(std::vector<std::int64_t>{16, 32, 64});
@@ -1601,7 +1618,10 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
         const std::string& thread = threads[threads.size() - computed.size() + k].name;
         line("int " + computed[k].name + ";");
         line(computed[k].name + " = " + computed[k].prefix + thread + ";");
-        addScalar(computed[k].name, Elem::Int, {0, kMaxSize + 256}, 0, false);
+        std::int64_t most = kMaxSize;
+        for (const auto& g : globals)
+            if (g.name == computed[k].name) most = countMax(g.count);
+        addScalar(computed[k].name, Elem::Int, {0, most + 256}, 0, false);
     }
     // fill the local arrays (an array nothing refers to draws a warning),
     // make them visible to the block, use them
@@ -1734,7 +1754,7 @@ void Generator::genUseOfEveryParameter() {
 }
 
 std::string Generator::run() {
-    int nrHistograms = atomicsOption_ && atomics_.chance(35) ? atomics_.between(1, 2) : 0;
+    int nrHistograms = atomicsOption_ && extras_.chance(35) ? extras_.between(1, 2) : 0;
     useM_ = random_.chance(60);
     useRecords_ = random_.chance(30);
     std::string hwd = level_ == Level::Perfect ? "perfect" : "gpu";
@@ -1762,7 +1782,7 @@ std::string Generator::run() {
     // sizes around the 4096 ints up to which the llvm engine counts a
     // histogram in a copy per range of units, and one past it
     for (int k = 0; k < nrHistograms; ++k) {
-        std::int64_t size = atomics_.pick(std::vector<std::int64_t>{1, 3, 16, 256, 4096, 5000});
+        std::int64_t size = extras_.pick(std::vector<std::int64_t>{1, 3, 16, 256, 4096, 5000});
         histograms_.push_back(Histogram{fresh("hist"), size});
         parameterTexts_.push_back("int[" + std::to_string(size) + "] " + histograms_.back().name);
     }

@@ -16,6 +16,7 @@ struct GeneratorOptions {
     bool parameterViews = true; // `as` views of parameters (const float[n, 3] in6 as float[n * 3] in6flat)
     bool capturableNames = true; // now and then a name generated code could capture (NAN, kernel, gpu, b_i)
     bool atomics = true;         // now and then histograms updated with lib.atomics' atomicAddInt (needs -I examples)
+    bool constantCounts = true;  // now and then an output of constant extent and nests over that count
 };
 
 // The MCPL text of the module for these options.

@@ -2,7 +2,7 @@
 // exported kernel `compute` (tests/difftest/ProgramGenerator.cpp says what
 // "well-defined" covers). Deterministic per seed and level.
 //
-//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts]
+//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles]
 #include "ProgramGenerator.h"
 
 #include <cstdlib>
@@ -12,7 +12,7 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts]\n";
+    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles]\n";
     return 2;
 }
 
@@ -41,6 +41,8 @@ int main(int argc, char** argv) {
             options.atomics = false;
         } else if (argument == "--no-constant-counts") {
             options.constantCounts = false;
+        } else if (argument == "--no-doubles") {
+            options.doubles = false;
         } else {
             return usage();
         }

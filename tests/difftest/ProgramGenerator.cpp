@@ -194,7 +194,7 @@ public:
         : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), names_(options.seed ^ 0x6e616d6573ULL),
           extras_(options.seed ^ 0x61746f6d696373ULL), level_(options.level), seed_(options.seed),
           parameterViews_(options.parameterViews), capturableNames_(options.capturableNames), atomicsOption_(options.atomics),
-          constantCountsOption_(options.constantCounts) {}
+          constantCountsOption_(options.constantCounts), doublesOption_(options.doubles) {}
 
     std::string run();
 
@@ -291,6 +291,7 @@ private:
     bool capturableNames_;
     bool atomicsOption_;
     bool constantCountsOption_;
+    bool doublesOption_;
     std::vector<Histogram> histograms_;
     std::string constantCount_; // the extent of out8 and a count nests may run over ("" without out8)
     std::set<std::string> takenNames_;
@@ -572,6 +573,23 @@ Value Generator::genFloat(int depth) {
     if (depth <= 0 || random_.chance(25)) return floatLeaf();
     Value a = genFloat(depth - 1);
     Value r;
+    if (doublesOption_ && extras_.chance(8)) {
+        // in double precision, rounded to float once at the end
+        Value b = genFloat(depth - 1);
+        std::string x = "toDouble(" + a.text + ")", y = "toDouble(" + b.text + ")";
+        switch (extras_.below(3)) {
+        case 0:
+            r = Value{"toFloat(" + x + " + " + y + ")", {0, 0}, a.bound + b.bound};
+            break;
+        case 1:
+            r = Value{"toFloat(" + x + " * " + y + ")", {0, 0}, a.bound * b.bound};
+            break;
+        default:
+            r = Value{"toFloat((" + x + " - " + y + ") / 3.0)", {0, 0}, (a.bound + b.bound) / 3.0};
+            break;
+        }
+        return clampFloat(r, kFloatWrap);
+    }
     switch (random_.below(9)) {
     case 0:
     case 1: {

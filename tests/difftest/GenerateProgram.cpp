@@ -2,7 +2,7 @@
 // exported kernel `compute` (tests/difftest/ProgramGenerator.cpp says what
 // "well-defined" covers). Deterministic per seed and level.
 //
-//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles]
+//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns]
 #include "ProgramGenerator.h"
 
 #include <cstdlib>
@@ -12,7 +12,7 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles]\n";
+    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns]\n";
     return 2;
 }
 
@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
             options.constantCounts = false;
         } else if (argument == "--no-doubles") {
             options.doubles = false;
+        } else if (argument == "--no-early-returns") {
+            options.earlyReturns = false;
         } else {
             return usage();
         }

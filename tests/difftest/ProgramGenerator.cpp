@@ -194,7 +194,8 @@ public:
         : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), names_(options.seed ^ 0x6e616d6573ULL),
           extras_(options.seed ^ 0x61746f6d696373ULL), level_(options.level), seed_(options.seed),
           parameterViews_(options.parameterViews), capturableNames_(options.capturableNames), atomicsOption_(options.atomics),
-          constantCountsOption_(options.constantCounts), doublesOption_(options.doubles) {}
+          constantCountsOption_(options.constantCounts), doublesOption_(options.doubles),
+          earlyReturnsOption_(options.earlyReturns) {}
 
     std::string run();
 
@@ -292,6 +293,7 @@ private:
     bool atomicsOption_;
     bool constantCountsOption_;
     bool doublesOption_;
+    bool earlyReturnsOption_;
     std::vector<Histogram> histograms_;
     std::string constantCount_; // the extent of out8 and a count nests may run over ("" without out8)
     std::set<std::string> takenNames_;
@@ -1333,6 +1335,19 @@ void Generator::genFunctions() {
         // every call runs the body: loops here multiply the kernel's work
         genStatements(random_.between(0, 3), random_.chance(30) ? 1 : 0);
         consumeUnused(0, 0);
+        if (earlyReturnsOption_ && extras_.chance(35)) {
+            // an early return: the rest of the body runs for some calls only
+            open("if (" + genCondition(1) + ")");
+            if (f.isVoid) {
+                line(target + " = " + clampFloat(genFloat(1), kFloatLimit).text + ";");
+                line("return;");
+            } else if (f.result == Elem::Int) {
+                line("return " + clampInt(genInt(1), kIntLimit).text + ";");
+            } else {
+                line("return " + clampFloat(genFloat(1), kFloatLimit).text + ";");
+            }
+            close();
+        }
         if (f.isVoid) {
             Value v = clampFloat(genFloat(2), kFloatLimit);
             line(target + " = min(max(" + v.text + " + " + sink_ + ", -10000.0), 10000.0);");

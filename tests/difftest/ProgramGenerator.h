@@ -18,6 +18,7 @@ struct GeneratorOptions {
     bool atomics = true;         // now and then histograms updated with lib.atomics' atomicAddInt (needs -I examples)
     bool constantCounts = true;  // now and then an output of constant extent and nests over that count
     bool doubles = true;         // now and then float arithmetic in double precision (toDouble, toFloat)
+    bool earlyReturns = true;    // now and then a device function returns early, under an if
 };
 
 // The MCPL text of the module for these options.

@@ -224,7 +224,7 @@ std::string CFamilyEmitter::host_header() {
 
 std::string CFamilyEmitter::in_process_glue(const std::string& linkage, const std::string& note) {
     std::string out = banner(in_.module.name + ".cpp", "host glue") + note;
-    out += "#include \"" + in_.module.name + ".h\"\n\n#include <exception>\n#include <string>\n\n"
+    out += "#include \"" + in_.module.name + ".h\"\n\n#include <exception>\n#include <memory>\n#include <string>\n\n"
            "#include \"mcl_runtime.h\"\n\n";
     out += "namespace " + module_ + "::kernels {\n";
     for (const Function* k : kernels_) out += linkage + signature(*k, Role::Kernel, false) + ";\n";
@@ -234,6 +234,13 @@ std::string CFamilyEmitter::in_process_glue(const std::string& linkage, const st
         for (const auto& p : k->params) args.push_back(ident(p->forms.front().name));
         out += fmt::format("\n{} {{\n", signature(*k, Role::Host, false));
         out += "    try {\n";
+        std::vector<StorageParameter> storage = storage_parameters(*k);
+        for (size_t s = 0; s < storage.size(); ++s) {
+            // value-initialised: zeroed
+            out += fmt::format("        std::unique_ptr<{0}[]> mcl_storage_{1}(new {0}[{2}]());\n", storage[s].element, s,
+                               storage[s].elements);
+            args.push_back(fmt::format("mcl_storage_{}.get()", s));
+        }
         out += fmt::format("        return kernels::{}({});\n", kernel_symbol(*k), fmt::join(args, ", "));
         out += "    } catch (const std::exception& e) {\n";
         out += fmt::format("        throw mcl::Error(std::string(\"{}::{} ({} backend): \") + e.what());\n", module_,
@@ -548,6 +555,8 @@ std::string CFamilyEmitter::parameter(const Decl& d, Role role, bool) {
 std::string CFamilyEmitter::signature(const Function& f, Role role, bool definition) {
     std::vector<std::string> params;
     for (const auto& p : f.params) params.push_back(parameter(*p, role, definition));
+    if (role == Role::Kernel)
+        for (const StorageParameter& storage : storage_parameters(f)) params.push_back(storage.spelling);
     return fmt::format("{} {}({})", element_spelling(f.resolved_return_type),
                        role == Role::Kernel ? kernel_symbol(f) : role == Role::Host ? host_identifier(f.name) : ident(f.name),
                        fmt::join(params, ", "));

@@ -137,6 +137,16 @@ protected:
     // A call of a function of the module (not a builtin); `args` are spelt
     // already, written-scalar arguments included as the callee takes them.
     virtual std::string device_call(const mcpl::Function& callee, const std::vector<std::string>& args);
+    // Storage that a kernel takes as parameters after its own and the glue
+    // allocates, zeroed, for each call (none by default): `spelling` is the
+    // kernel's parameter, `element` the element type and `elements` the
+    // element count, an expression of the kernel's parameters.
+    struct StorageParameter {
+        std::string spelling;
+        std::string element;
+        std::string elements;
+    };
+    virtual std::vector<StorageParameter> storage_parameters(const mcpl::Function&) { return {}; }
     // The name of a kernel's own function (Role::Kernel), by default the
     // kernel's name.
     virtual std::string kernel_symbol(const mcpl::Function& k) const { return ident(k.name); }

@@ -1,6 +1,7 @@
 #include "backends/hls/HlsBackend.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -83,16 +84,66 @@ private:
 
     // A kernel's ports, then the mapping of the function's loops and arrays.
     void function_prologue(const Function& f, Role role) override {
+        storage_arrays_.clear();
         if (role == Role::Kernel) {
             for (const auto& p : f.params) {
                 bool port = p->is_written || p->forms.front().resolved_type.is_array();
                 line(fmt::format("MCL_HLS(HLS INTERFACE {} port={}{})", port ? "m_axi" : "s_axilite",
                                  ident(p->forms.front().name), port ? " offset=slave bundle=gmem" : ""));
             }
+            for (const Decl* d : storage_arrays(f)) {
+                line(fmt::format("MCL_HLS(HLS INTERFACE m_axi port={} offset=slave bundle=gmem)",
+                                 ident(d->forms.front().name)));
+                storage_arrays_.insert(d);
+            }
             line("MCL_HLS(HLS INTERFACE s_axilite port=return)");
         }
         InProcessEmitter::function_prologue(f, role);
         plan(f);
+    }
+
+    // A kernel's local arrays whose size is not constant, outside its
+    // foreach loops, with extents computed from its int parameters: an FPGA
+    // has no room for them on the chip, so they live in device memory that
+    // the host allocates for each call and passes as further m_axi ports
+    // (the GPU backends' scratch arrays). Those whose name another of them
+    // or a parameter has keep the error of array_declaration.
+    std::vector<const Decl*> storage_arrays(const Function& k) const {
+        std::set<std::string> names;
+        std::set<const Decl*> parameters;
+        for (const auto& p : k.params) {
+            names.insert(p->forms.front().name);
+            parameters.insert(p.get());
+        }
+        std::vector<const Decl*> found;
+        std::function<void(const Stmt&)> visit = [&](const Stmt& s) {
+            if (s.kind == Stmt::Kind::Foreach) return;
+            if (s.kind == Stmt::Kind::Decl && s.decl->forms.front().resolved_type.is_array()) {
+                const BasicDecl& first = s.decl->forms.front();
+                bool constant = true, from_parameters = true;
+                for (const Expr* e : all_extents(first.type)) {
+                    constant = constant && mcpl::checked_constant_int_value(*e).has_value();
+                    mcpl::for_each_var(*e, [&](const Expr& v) {
+                        from_parameters = from_parameters && v.decl && parameters.count(v.decl) &&
+                                          !v.decl->forms.front().resolved_type.is_array();
+                    });
+                }
+                if (!constant && from_parameters && names.insert(first.name).second) found.push_back(s.decl.get());
+            }
+            mcpl::for_each_child_stmt(s, visit);
+        };
+        visit(*k.body);
+        return found;
+    }
+
+    std::vector<StorageParameter> storage_parameters(const Function& k) override {
+        std::vector<StorageParameter> out;
+        for (const Decl* d : storage_arrays(k)) {
+            const BasicDecl& first = d->forms.front();
+            std::string element = element_spelling(first.resolved_type);
+            out.push_back({fmt::format("{}* {}", element, ident(first.name)), element, element_count(first.type)});
+        }
+        return out;
     }
 
     // --- the mapping of a function's loops and local arrays ------------------------
@@ -185,9 +236,15 @@ private:
                                  "iterations of sequential C loops, which cannot wait for each other");
     }
 
-    // A C array of constant size, zeroed, partitioned as its memory space says.
+    // A C array of constant size, zeroed, partitioned as its memory space
+    // says; a storage array is zeroed where it is declared.
     void array_declaration(const Decl& d, const std::string& qualifier) override {
         const BasicDecl& first = d.forms.front();
+        if (storage_arrays_.count(&d)) {
+            line(fmt::format("std::fill_n({}, {}, {}{{}});", ident(first.name), element_count(first.type),
+                             element_spelling(first.resolved_type)));
+            return;
+        }
         int64_t size = 1;
         for (const Expr* e : all_extents(first.type)) {
             std::optional<int64_t> extent = mcpl::checked_constant_int_value(*e);
@@ -236,6 +293,7 @@ private:
 
     std::map<const Stmt*, Loop> loops_;          // the foreach loops of the function being emitted
     std::map<const Decl*, int64_t> partitions_;  // its local arrays' cyclic partition factors
+    std::set<const Decl*> storage_arrays_;        // the kernel's local arrays that are ports (storage_arrays)
 };
 
 }  // namespace

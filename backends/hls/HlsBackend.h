@@ -31,18 +31,21 @@
 //     that covers the array). Pragmas are written `MCL_HLS(HLS ...)`, a macro
 //     the file defines as `_Pragma` under __SYNTHESIS__ and as nothing
 //     otherwise, so that C simulation compiles without unknown-pragma
-//     warnings.
+//     warnings. A kernel's array of non-constant size outside its foreach
+//     loops (extents from its int parameters) is device memory: a further
+//     m_axi port after the kernel's parameters, zeroed where it is declared.
 //   - M.h: records as structs and `namespace M { void kernel(...); }`, as
 //     the cpp backend's.
 //   - M.cpp: the glue; it calls the top function in the host process (C
 //     simulation; on the card the XRT runtime would load the xclbin built
-//     from M_kernels.cpp instead) and turns any exception into an mcl::Error
+//     from M_kernels.cpp instead), allocating the device-memory arrays of
+//     the call, and turns any exception into an mcl::Error
 //     (runtime/mcl_runtime.h, copied as mcl_runtime.h).
 //   Located errors: barriers (the units of a pipeline are iterations of
-//   sequential C loops), local arrays whose size is not a constant
-//   expression, `return` inside a foreach, a par_group, memory space or
-//   builtin function without a configuration entry, and an invalid "loop"
-//   or "partition".
+//   sequential C loops), other local arrays whose size is not a constant
+//   expression (inside a foreach, in a device function), `return` inside a
+//   foreach, a par_group, memory space or builtin function without a
+//   configuration entry, and an invalid "loop" or "partition".
 // Guarantees: the files compile with `c++ -std=c++17 -Wall -Wextra -Werror`
 //   and, run as C simulation, compute what the kernel at `perfect` computes;
 //   nothing is returned when an error was reported.

@@ -163,17 +163,20 @@ alveo_u250 void k(int n, float[n] a) {
     EXPECT_THAT(bram.diagnostics(), HasSubstr("t.mcl:5:20: error: local arrays in memory space 'bram' whose size is "
                                               "not a constant expression are not supported by the hls backend"));
 
-    Generated dev = generate_hls(R"(module d;
+    // In device memory, but inside a pipeline or in a device function: no
+    // port of the kernel can stand for it.
+    for (const char* array : {"foreach (int i in n threads) { main float[n] t; t[i] = a[i]; a[i] = t[i]; }",
+                              "foreach (int i in n threads) { a[i] = f(n); }"}) {
+        Generated dev = generate_hls(std::string(R"(module d;
 import perfect;
+perfect float f(int n) { main float[n] t; t[0] = 1.0; return t[0]; }
 perfect void k(int n, float[n] a) {
-    float[n] copy;
-    foreach (int i in n threads) { copy[i] = a[i]; }
-    foreach (int i in n threads) { a[i] = copy[n - 1 - i]; }
-}
-)");
-    EXPECT_TRUE(dev.files.empty());
-    EXPECT_THAT(dev.diagnostics(), HasSubstr("t.mcl:4:11: error: local arrays in memory space 'dev' whose size is "
-                                             "not a constant expression are not supported by the hls backend"));
+    )") + array + "\n}\n");
+        EXPECT_TRUE(dev.files.empty()) << array;
+        EXPECT_THAT(dev.diagnostics(), HasSubstr("error: local arrays in memory space 'dev' whose size is not a "
+                                                 "constant expression are not supported by the hls backend"))
+            << array;
+    }
 
     Generated empty = generate_hls(R"(module e;
 import alveo_u250;
@@ -188,6 +191,27 @@ alveo_u250 void k(int n, float[n] a) {
     EXPECT_TRUE(empty.files.empty());
     EXPECT_THAT(empty.diagnostics(),
                 HasSubstr("t.mcl:5:22: error: 't' has extent 0: an array extent must be positive"));
+}
+
+TEST(HlsBackend, KernelArraysSizedByParametersAreDeviceMemoryTheGlueAllocates) {
+    Generated g = generate_hls(R"(module d;
+import perfect;
+perfect void k(int n, int m, float[n] a) {
+    float[n, m] copy;
+    foreach (int i in n threads) { copy[i, 0] = a[i]; }
+    foreach (int i in n threads) { a[i] = copy[n - 1 - i, 0]; }
+}
+)");
+    std::string k = g.file("d_kernels.cpp");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("[[maybe_unused]] float* a, float* copy) {"));
+    EXPECT_THAT(k, HasSubstr("    MCL_HLS(HLS INTERFACE m_axi port=copy offset=slave bundle=gmem)\n"
+                             "    MCL_HLS(HLS INTERFACE s_axilite port=return)\n"));
+    EXPECT_THAT(k, HasSubstr("std::fill_n(copy, (long long)(n) * (m), float{});"));
+    std::string glue = g.file("d.cpp");
+    EXPECT_THAT(glue, HasSubstr("extern \"C\" void d_k(int n, int m, float* a, float* copy);"));
+    EXPECT_THAT(glue, HasSubstr("std::unique_ptr<float[]> mcl_storage_0(new float[(long long)(n) * (m)]());\n"
+                                "        return kernels::d_k(n, m, a, mcl_storage_0.get());"));
 }
 
 TEST(HlsBackend, WrittenScalarIsAnAxiPortAndAtomicAddAPlainUpdate) {

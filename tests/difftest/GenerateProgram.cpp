@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <string>
 
 namespace {
@@ -20,6 +21,13 @@ int usage() {
 
 int main(int argc, char** argv) {
     difftest::GeneratorOptions options;
+    // the flags that leave a construct out
+    const std::map<std::string, bool*> withouts = {{"--no-parameter-views", &options.parameterViews},
+                                                   {"--plain-names", &options.capturableNames},
+                                                   {"--no-atomics", &options.atomics},
+                                                   {"--no-constant-counts", &options.constantCounts},
+                                                   {"--no-doubles", &options.doubles},
+                                                   {"--no-early-returns", &options.earlyReturns}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];
@@ -33,18 +41,8 @@ int main(int argc, char** argv) {
             if (level == "perfect") options.level = difftest::Level::Perfect;
             else if (level == "gpu") options.level = difftest::Level::Gpu;
             else return usage();
-        } else if (argument == "--no-parameter-views") {
-            options.parameterViews = false;
-        } else if (argument == "--plain-names") {
-            options.capturableNames = false;
-        } else if (argument == "--no-atomics") {
-            options.atomics = false;
-        } else if (argument == "--no-constant-counts") {
-            options.constantCounts = false;
-        } else if (argument == "--no-doubles") {
-            options.doubles = false;
-        } else if (argument == "--no-early-returns") {
-            options.earlyReturns = false;
+        } else if (auto without = withouts.find(argument); without != withouts.end()) {
+            *without->second = false;
         } else {
             return usage();
         }

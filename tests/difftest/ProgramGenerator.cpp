@@ -264,6 +264,7 @@ private:
     bool genAtomicUpdate(Histogram& h, int depth);
     void genHistogramZeroing(const Histogram& h);
     void genHistogramCount(Histogram& h);
+    int openUnitsOver(const std::string& count, const std::string& index, const std::string& threads);
     void genLocalHistogramNest(Histogram& h);
 
     // --- program structure ----------------------------------------------
@@ -1198,43 +1199,34 @@ bool Generator::genAtomicUpdate(Histogram& h, int depth) {
 // A nest of its own that zeroes a histogram, so that its counts start from
 // 0 whatever the caller's ints were.
 void Generator::genHistogramZeroing(const Histogram& h) {
-    std::string size = std::to_string(h.size);
     std::string index = fresh("z");
+    int closes = openUnitsOver(std::to_string(h.size), index, h.size <= 16 ? "16" : "64");
+    line(h.name + "[" + index + "] = 0;");
+    for (int k = 0; k < closes; ++k) close();
+}
+
+// Opens the units of a nest over `count` whose unit index is `index`: a
+// foreach at perfect; at gpu blocks of `threads` threads, the index computed
+// from both and guarded. Returns how many blocks to close.
+int Generator::openUnitsOver(const std::string& count, const std::string& index, const std::string& threads) {
     if (level_ == Level::Perfect) {
-        open("foreach (int " + index + " in " + size + " threads)");
-        line(h.name + "[" + index + "] = 0;");
-        close();
-        return;
+        open("foreach (int " + index + " in " + count + " threads)");
+        return 1;
     }
-    std::string threads = h.size <= 16 ? "16" : "64";
     std::string block = fresh("b"), thread = fresh("t");
-    open("foreach (int " + block + " in divide_up(" + size + ", " + threads + ") blocks)");
+    open("foreach (int " + block + " in divide_up(" + count + ", " + threads + ") blocks)");
     open("foreach (int " + thread + " in " + threads + " threads)");
     line("int " + index + ";");
     line(index + " = " + block + " * " + threads + " + " + thread + ";");
-    open("if (" + index + " < " + size + ")");
-    line(h.name + "[" + index + "] = 0;");
-    close();
-    close();
-    close();
+    open("if (" + index + " < " + count + ")");
+    return 3;
 }
 
 // A nest over n whose only statement is an update of the histogram: for a
 // histogram no other nest happened to update.
 void Generator::genHistogramCount(Histogram& h) {
     std::string index = fresh("i");
-    int closes = 1;
-    if (level_ == Level::Perfect) {
-        open("foreach (int " + index + " in n threads)");
-    } else {
-        std::string block = fresh("b"), thread = fresh("t");
-        open("foreach (int " + block + " in divide_up(n, 64) blocks)");
-        open("foreach (int " + thread + " in 64 threads)");
-        line("int " + index + ";");
-        line(index + " = " + block + " * 64 + " + thread + ";");
-        open("if (" + index + " < n)");
-        closes = 3;
-    }
+    int closes = openUnitsOver("n", index, "64");
     pushScope();
     addScalar(index, Elem::Int, {0, kMaxSize - 1}, 0, false);
     ++foreachDepth_;
@@ -1767,23 +1759,9 @@ void Generator::genUseOfEveryParameter() {
     if (terms.empty() && mentions(body_, "out0")) return;
     std::string sum = "out0[" + index + "]";
     for (const auto& term : terms) sum += " + " + term;
-    std::string update = "out0[" + index + "] = min(max(" + sum + ", -10000.0), 10000.0);";
-    if (level_ == Level::Perfect) {
-        open("foreach (int " + index + " in n threads)");
-        line(update);
-        close();
-        return;
-    }
-    std::string block = fresh("b"), thread = fresh("t");
-    open("foreach (int " + block + " in divide_up(n, 64) blocks)");
-    open("foreach (int " + thread + " in 64 threads)");
-    line("int " + index + ";");
-    line(index + " = " + block + " * 64 + " + thread + ";");
-    open("if (" + index + " < n)");
-    line(update);
-    close();
-    close();
-    close();
+    int closes = openUnitsOver("n", index, "64");
+    line("out0[" + index + "] = min(max(" + sum + ", -10000.0), 10000.0);");
+    for (int k = 0; k < closes; ++k) close();
 }
 
 std::string Generator::run() {

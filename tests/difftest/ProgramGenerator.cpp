@@ -195,7 +195,7 @@ public:
           extras_(options.seed ^ 0x61746f6d696373ULL), level_(options.level), seed_(options.seed),
           parameterViews_(options.parameterViews), capturableNames_(options.capturableNames), atomicsOption_(options.atomics),
           constantCountsOption_(options.constantCounts), doublesOption_(options.doubles),
-          earlyReturnsOption_(options.earlyReturns) {}
+          earlyReturnsOption_(options.earlyReturns), compoundUpdatesOption_(options.compoundUpdates) {}
 
     std::string run();
 
@@ -251,6 +251,7 @@ private:
     void genStatement(int depth);
     void genDeclaration(int depth);
     bool genUpdate(int depth);
+    bool genCompoundUpdate(Scalar& s, std::int64_t times, int depth);
     void genIf(int depth);
     void genFor(int depth, bool uniformBody);
     bool genOwnedWrite(int depth, const std::string& only);
@@ -295,6 +296,7 @@ private:
     bool constantCountsOption_;
     bool doublesOption_;
     bool earlyReturnsOption_;
+    bool compoundUpdatesOption_;
     std::vector<Histogram> histograms_;
     std::string constantCount_; // the extent of out8 and a count nests may run over ("" without out8)
     std::set<std::string> takenNames_;
@@ -873,6 +875,8 @@ bool Generator::genUpdate(int depth) {
     std::size_t chosen = candidates[static_cast<std::size_t>(random_.below(static_cast<int>(candidates.size())))];
     std::int64_t times = multiplicity(scalars_[chosen]);
     Scalar s = scalars_[chosen];
+    if (s.elem == Elem::Int && compoundUpdatesOption_ && extras_.chance(25) && genCompoundUpdate(scalars_[chosen], times, depth))
+        return true;
     if (s.elem == Elem::Int) {
         Value v = genInt(depth);
         IntRange after{s.spent.lo + times * std::min<std::int64_t>(v.range.lo, 0), s.spent.hi + times * std::max<std::int64_t>(v.range.hi, 0)};
@@ -911,8 +915,54 @@ bool Generator::genUpdate(int depth) {
     return true;
 }
 
+// `-=`, `%=`, `>>=` or `*=` on a mutable int of this unit. Charged like
+// genUpdate's `+=` where the order of updates does not matter (a difference
+// times the trips; a remainder never grows a value); a shift needs every
+// value non-negative and a product the value as it is here, so those only
+// where no loop between the declaration and here can run a later update
+// first (times == 1).
+bool Generator::genCompoundUpdate(Scalar& s, std::int64_t times, int depth) {
+    switch (extras_.below(4)) {
+    case 0: {
+        Value v = genInt(depth);
+        IntRange after{s.spent.lo - times * std::max<std::int64_t>(v.range.hi, 0),
+                       s.spent.hi - times * std::min<std::int64_t>(v.range.lo, 0)};
+        if (times > kIntLimit || after.lo < -kIntLimit || after.hi > kIntLimit) return false;
+        line(s.name + " -= " + v.text + ";");
+        s.spent = after;
+        return true;
+    }
+    case 1:
+        line(s.name + " %= " + std::to_string(extras_.between(2, 7)) + ";");
+        s.spent = {std::min<std::int64_t>(s.spent.lo, 0), std::max<std::int64_t>(s.spent.hi, 0)};
+        return true;
+    case 2:
+        if (times != 1 || s.spent.lo < 0) return false;
+        line(s.name + " >>= " + std::to_string(extras_.between(1, 3)) + ";");
+        return true;
+    default: {
+        std::int64_t c = extras_.between(2, 3);
+        if (times != 1 || magnitude(s.spent) * c > kIntLimit) return false;
+        line(s.name + " *= " + std::to_string(c) + ";");
+        s.spent = {s.spent.lo * c, s.spent.hi * c};
+        return true;
+    }
+    }
+}
+
 void Generator::genIf(int depth) {
     std::string condition = genCondition(1);
+    if (compoundUpdatesOption_ && extras_.chance(20)) {
+        // the condition in a bool of its own
+        std::string flag = fresh("p");
+        if (inThreads_ && uniform_) {
+            line("bool " + flag + ";");
+            line(flag + " = " + condition + ";");
+        } else {
+            line("bool " + flag + " = " + condition + ";");
+        }
+        condition = flag;
+    }
     bool savedConditional = conditional_;
     bool savedUniform = uniform_;
     conditional_ = true;

@@ -19,6 +19,7 @@ struct GeneratorOptions {
     bool constantCounts = true;  // now and then an output of constant extent and nests over that count
     bool doubles = true;         // now and then float arithmetic in double precision (toDouble, toFloat)
     bool earlyReturns = true;    // now and then a device function returns early, under an if
+    bool compoundUpdates = true; // now and then -=, %=, >>=, *= on ints, and an if's condition in a bool
 };
 
 // The MCPL text of the module for these options.

@@ -103,11 +103,12 @@ private:
     }
 
     // A kernel's local arrays whose size is not constant, outside its
-    // foreach loops, with extents computed from its int parameters: an FPGA
-    // has no room for them on the chip, so they live in device memory that
-    // the host allocates for each call and passes as further m_axi ports
-    // (the GPU backends' scratch arrays). Those whose name another of them
-    // or a parameter has keep the error of array_declaration.
+    // foreach loops, in a memory space of scope "device" (off the chip),
+    // with extents computed from its int parameters: they live in device
+    // memory that the host allocates for each call and passes as further
+    // m_axi ports (the GPU backends' scratch arrays). Those whose name
+    // another of them or a parameter has keep the error of
+    // array_declaration.
     std::vector<const Decl*> storage_arrays(const Function& k) const {
         std::set<std::string> names;
         std::set<const Decl*> parameters;
@@ -118,7 +119,9 @@ private:
         std::vector<const Decl*> found;
         std::function<void(const Stmt&)> visit = [&](const Stmt& s) {
             if (s.kind == Stmt::Kind::Foreach) return;
-            if (s.kind == Stmt::Kind::Decl && s.decl->forms.front().resolved_type.is_array()) {
+            auto space = config_.memory_spaces.find(s.kind == Stmt::Kind::Decl ? s.decl->memory_space : "");
+            bool off_chip = space != config_.memory_spaces.end() && space->second.string("scope") == "device";
+            if (s.kind == Stmt::Kind::Decl && off_chip && s.decl->forms.front().resolved_type.is_array()) {
                 const BasicDecl& first = s.decl->forms.front();
                 bool constant = true, from_parameters = true;
                 for (const Expr* e : all_extents(first.type)) {

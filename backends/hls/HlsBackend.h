@@ -6,7 +6,8 @@
 //   and the "hls" section of the leaf's target configuration:
 //     "par_groups":    { "<par_group>": { "loop": "pipeline" | "unroll" } }
 //     "memory_spaces": { "<space>": { "qualifier": "<prefix of local declarations>",
-//                                     "partition": "complete" | "cyclic" (optional) } }
+//                                     "partition": "complete" | "cyclic" (optional),
+//                                     "scope": "device" (optional: off the chip) } }
 //     "builtins":      { "<library function>": "<callee>" or "<template with $0, $1, ...>" }
 //   (atomic builtins are plain read-modify-writes, e.g. "$0 += $1": an HLS
 //   kernel is sequential C, so no other unit updates the value meanwhile)
@@ -32,8 +33,9 @@
 //     the file defines as `_Pragma` under __SYNTHESIS__ and as nothing
 //     otherwise, so that C simulation compiles without unknown-pragma
 //     warnings. A kernel's array of non-constant size outside its foreach
-//     loops (extents from its int parameters) is device memory: a further
-//     m_axi port after the kernel's parameters, zeroed where it is declared.
+//     loops, in a space of scope "device", with extents from its int
+//     parameters is a further m_axi port after the kernel's parameters,
+//     zeroed where it is declared.
 //   - M.h: records as structs and `namespace M { void kernel(...); }`, as
 //     the cpp backend's.
 //   - M.cpp: the glue; it calls the top function in the host process (C

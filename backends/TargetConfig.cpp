@@ -221,6 +221,12 @@ std::string ConfigEntry::string(const std::string& key) const {
     return properties[key].get<std::string>();
 }
 
+std::string memory_scope(const BackendConfig& config, const std::string& space) {
+    auto it = config.memory_spaces.find(space);
+    if (it == config.memory_spaces.end()) return "";
+    return it->second.string("scope");
+}
+
 const BackendConfig* TargetConfig::backend(const std::string& name) const {
     auto it = backends.find(name);
     return it == backends.end() ? nullptr : &it->second;

@@ -58,6 +58,10 @@ struct BackendConfig {
     SourceLocation location;   // the backend's key in the file
 };
 
+// The scope ("device", "group" or "item") configured for a memory space, or
+// "" when it has none.
+std::string memory_scope(const BackendConfig& config, const std::string& space);
+
 // Which devices are this leaf (the runtime maps each worker's device to a
 // leaf with it): "match": { "device_type": "gpu", "vendor": "NVIDIA",
 // "name": "H100|H200" }. vendor and name are ECMAScript regular expressions

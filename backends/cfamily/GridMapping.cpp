@@ -15,12 +15,6 @@ using mcpl::Expr;
 using mcpl::Function;
 using mcpl::Stmt;
 
-std::string memory_scope(const BackendConfig& config, const std::string& space) {
-    auto it = config.memory_spaces.find(space);
-    if (it == config.memory_spaces.end()) return "";
-    return it->second.string("scope");
-}
-
 std::optional<std::array<GridLevelConfig, 2>> grid_levels(const BackendConfig& config, const std::string& path,
                                                           DiagnosticEngine& diags) {
     std::array<GridLevelConfig, 2> out;

@@ -115,9 +115,6 @@ std::optional<GridPlan> plan_grid(const mcpl::Function& kernel, const BackendCon
                                   const std::array<GridLevelConfig, 2>& levels, const std::string& config_path,
                                   DiagnosticEngine& diags);
 
-// The scope ("device", "group" or "item") configured for a memory space.
-std::string memory_scope(const BackendConfig& config, const std::string& space);
-
 // The most items (threads) a group of `launch` can have, for launch bounds:
 // the product over its item slots of each slot's largest count, a loop's
 // count being its constant value or, where only the run time knows it, the

@@ -119,9 +119,8 @@ private:
         std::vector<const Decl*> found;
         std::function<void(const Stmt&)> visit = [&](const Stmt& s) {
             if (s.kind == Stmt::Kind::Foreach) return;
-            auto space = config_.memory_spaces.find(s.kind == Stmt::Kind::Decl ? s.decl->memory_space : "");
-            bool off_chip = space != config_.memory_spaces.end() && space->second.string("scope") == "device";
-            if (s.kind == Stmt::Kind::Decl && off_chip && s.decl->forms.front().resolved_type.is_array()) {
+            if (s.kind == Stmt::Kind::Decl && s.decl->forms.front().resolved_type.is_array() &&
+                memory_scope(config_, s.decl->memory_space) == "device") {
                 const BasicDecl& first = s.decl->forms.front();
                 bool constant = true, from_parameters = true;
                 for (const Expr* e : all_extents(first.type)) {

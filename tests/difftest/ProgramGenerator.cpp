@@ -192,10 +192,7 @@ class Generator {
 public:
     Generator(const GeneratorOptions& options)
         : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), names_(options.seed ^ 0x6e616d6573ULL),
-          extras_(options.seed ^ 0x61746f6d696373ULL), level_(options.level), seed_(options.seed),
-          parameterViews_(options.parameterViews), capturableNames_(options.capturableNames), atomicsOption_(options.atomics),
-          constantCountsOption_(options.constantCounts), doublesOption_(options.doubles),
-          earlyReturnsOption_(options.earlyReturns), compoundUpdatesOption_(options.compoundUpdates) {}
+          extras_(options.seed ^ 0x61746f6d696373ULL), options_(options), level_(options.level), seed_(options.seed) {}
 
     std::string run();
 
@@ -208,7 +205,7 @@ private:
     // code could capture or hide (kCapturableNames), from a stream of its own
     // so that the names leave the program's structure as it is.
     std::string fresh(const std::string& stem) {
-        if (capturableNames_ && names_.chance(15)) {
+        if (options_.capturableNames && names_.chance(15)) {
             const std::string& name = names_.pick(kCapturableNames);
             if (takenNames_.insert(name).second) return name;
         }
@@ -266,6 +263,7 @@ private:
     void genHistogramZeroing(const Histogram& h);
     void genHistogramCount(Histogram& h);
     int openUnitsOver(const std::string& count, const std::string& index, const std::string& threads);
+    Histogram& anyHistogram() { return histograms_[static_cast<std::size_t>(extras_.below(static_cast<int>(histograms_.size())))]; }
     void genLocalHistogramNest(Histogram& h);
 
     // --- program structure ----------------------------------------------
@@ -288,15 +286,9 @@ private:
     // that a seed's program without them is the program it was before they
     // existed.
     Random extras_;
+    const GeneratorOptions options_; // which constructs it may write
     Level level_;
     std::uint64_t seed_;
-    bool parameterViews_;
-    bool capturableNames_;
-    bool atomicsOption_;
-    bool constantCountsOption_;
-    bool doublesOption_;
-    bool earlyReturnsOption_;
-    bool compoundUpdatesOption_;
     std::vector<Histogram> histograms_;
     std::string constantCount_; // the extent of out8 and a count nests may run over ("" without out8)
     std::set<std::string> takenNames_;
@@ -578,7 +570,7 @@ Value Generator::genFloat(int depth) {
     if (depth <= 0 || random_.chance(25)) return floatLeaf();
     Value a = genFloat(depth - 1);
     Value r;
-    if (doublesOption_ && extras_.chance(8)) {
+    if (options_.doubles && extras_.chance(8)) {
         // in double precision, rounded to float once at the end
         Value b = genFloat(depth - 1);
         std::string x = "toDouble(" + a.text + ")", y = "toDouble(" + b.text + ")";
@@ -813,7 +805,7 @@ void Generator::genStatements(int count, int depth) {
 
 void Generator::genStatement(int depth) {
     if (!histograms_.empty() && foreachDepth_ > 0 && extras_.chance(12) &&
-        genAtomicUpdate(histograms_[static_cast<std::size_t>(extras_.below(static_cast<int>(histograms_.size())))], depth))
+        genAtomicUpdate(anyHistogram(), depth))
         return;
     for (;;) {
         int kind = random_.below(20);
@@ -875,7 +867,7 @@ bool Generator::genUpdate(int depth) {
     std::size_t chosen = candidates[static_cast<std::size_t>(random_.below(static_cast<int>(candidates.size())))];
     std::int64_t times = multiplicity(scalars_[chosen]);
     Scalar s = scalars_[chosen];
-    if (s.elem == Elem::Int && compoundUpdatesOption_ && extras_.chance(25) && genCompoundUpdate(scalars_[chosen], times, depth))
+    if (s.elem == Elem::Int && options_.compoundUpdates && extras_.chance(25) && genCompoundUpdate(scalars_[chosen], times, depth))
         return true;
     if (s.elem == Elem::Int) {
         Value v = genInt(depth);
@@ -952,7 +944,7 @@ bool Generator::genCompoundUpdate(Scalar& s, std::int64_t times, int depth) {
 
 void Generator::genIf(int depth) {
     std::string condition = genCondition(1);
-    if (compoundUpdatesOption_ && extras_.chance(20)) {
+    if (options_.compoundUpdates && extras_.chance(20)) {
         // the condition in a bool of its own
         std::string flag = fresh("p");
         if (inThreads_ && uniform_) {
@@ -1377,7 +1369,7 @@ void Generator::genFunctions() {
         // every call runs the body: loops here multiply the kernel's work
         genStatements(random_.between(0, 3), random_.chance(30) ? 1 : 0);
         consumeUnused(0, 0);
-        if (earlyReturnsOption_ && extras_.chance(35)) {
+        if (options_.earlyReturns && extras_.chance(35)) {
             // an early return: the rest of the body runs for some calls only
             open("if (" + genCondition(1) + ")");
             if (f.isVoid) {
@@ -1432,7 +1424,7 @@ void Generator::genParameters() {
     if (useRecords_ && random_.chance(60)) add("const R[n] in4", array("in4", Elem::Record, {{n}}, true));
     if (random_.chance(25)) add("const float[n][4] in5", array("in5", Elem::Float, {{n}, {Extent{"4", 4, true}}}, true));
     // drawn also without views, so that a seed gives the same program otherwise
-    if (random_.chance(25) && parameterViews_) {
+    if (random_.chance(25) && options_.parameterViews) {
         Array shaped = array("in6", Elem::Float, {{n, Extent{"3", 3, true}}}, true);
         Array flat = array("in6flat", Elem::Float, {{Extent{"n * 3", 3, false}}}, true);
         shaped.viewGroup = flat.viewGroup = nextViewGroup_++;
@@ -1451,7 +1443,7 @@ void Generator::genParameters() {
     if (useM_ && random_.chance(30)) add("int[m] out7", array("out7", Elem::Int, {{m}}, false));
     // a constant extent, and nests over it: translation decides guards and
     // block counts from constants, engines may specialise on them
-    if (constantCountsOption_ && extras_.chance(30)) {
+    if (options_.constantCounts && extras_.chance(30)) {
         std::int64_t size = extras_.pick(std::vector<std::int64_t>{1, 7, 64, 300, 1024, 4096});
         constantCount_ = std::to_string(size);
         add("float[" + constantCount_ + "] out8", array("out8", Elem::Float, {{Extent{constantCount_, size, false}}}, false));
@@ -1499,7 +1491,7 @@ void Generator::genTopItem(int depth) {
         return;
     }
     if (level_ == Level::Gpu && !histograms_.empty() && extras_.chance(30))
-        genLocalHistogramNest(histograms_[static_cast<std::size_t>(extras_.below(static_cast<int>(histograms_.size())))]);
+        genLocalHistogramNest(anyHistogram());
     else if (level_ == Level::Perfect)
         genPerfectNest();
     else
@@ -1815,7 +1807,7 @@ void Generator::genUseOfEveryParameter() {
 }
 
 std::string Generator::run() {
-    int nrHistograms = atomicsOption_ && extras_.chance(35) ? extras_.between(1, 2) : 0;
+    int nrHistograms = options_.atomics && extras_.chance(35) ? extras_.between(1, 2) : 0;
     useM_ = random_.chance(60);
     useRecords_ = random_.chance(30);
     std::string hwd = level_ == Level::Perfect ? "perfect" : "gpu";

@@ -190,7 +190,7 @@ std::string CFamilyEmitter::constant_definitions(const std::string& storage) {
                 continue;
             }
             out += fmt::format("{} {} {} = {};\n", storage, element_spelling(t), ident(c->name()),
-                               c->init ? unwrap(expr(*c->init)) : "0");
+                               c->init ? unwrap(converted(t, *c->init)) : "0");
         }
     }
     return out.empty() ? out : out + "\n";
@@ -270,6 +270,11 @@ std::string CFamilyEmitter::expr(const Expr& e) {
     return "";
 }
 
+std::string CFamilyEmitter::host_power(const Type& type, const std::string& a, const std::string& b) const {
+    if (type.primitive == Primitive::Byte) return fmt::format("((unsigned char)(int)std::pow({}, {}))", a, b);
+    return fmt::format("(({})std::pow({}, {}))", element_spelling(type), a, b);
+}
+
 std::string CFamilyEmitter::float_literal(const Expr& e) const {
     std::string s = e.spelling.empty() ? fmt::format("{}", e.float_value) : e.spelling;
     while (!s.empty() && (s.back() == 'f' || s.back() == 'F')) s.pop_back();
@@ -337,9 +342,33 @@ std::string CFamilyEmitter::device_call(const Function& callee, const std::vecto
     return fmt::format("{}({})", ident(callee.name), fmt::join(args, ", "));
 }
 
-std::string CFamilyEmitter::call(const Expr& e) {
+std::string CFamilyEmitter::converted(const Type& to, const Expr& e) {
+    const Type& from = e.type;
+    bool numbers = !to.is_array() && !from.is_array() && to.is_numeric() && from.is_numeric();
+    auto rank = [](Primitive p) {
+        return p == Primitive::Byte ? 1 : p == Primitive::Int ? 2 : p == Primitive::Float ? 3 : 4;
+    };
+    if (numbers && (rank(*to.primitive) < rank(*from.primitive) ||
+                    (*to.primitive == Primitive::Float && *from.primitive == Primitive::Int)))
+        return fmt::format("({})({})", element_spelling(to), unwrap(expr(e)));
+    return expr(e);
+}
+
+std::vector<std::string> CFamilyEmitter::call_arguments(const Expr& e) {
     std::vector<std::string> args;
-    for (const auto& a : e.args) args.push_back(expr(*a));
+    for (size_t i = 0; i < e.args.size(); ++i) {
+        // a function's scalar parameter takes its argument converted (one
+        // it writes takes the caller's variable itself)
+        bool scalar_parameter = e.function && i < e.function->params.size() && !e.function->params[i]->is_written &&
+                                !e.function->params[i]->forms.front().resolved_type.is_array();
+        args.push_back(scalar_parameter ? converted(e.function->params[i]->forms.front().resolved_type, *e.args[i])
+                                        : expr(*e.args[i]));
+    }
+    return args;
+}
+
+std::string CFamilyEmitter::call(const Expr& e) {
+    std::vector<std::string> args = call_arguments(e);
     if (!e.function) {  // a builtin of the language
         const std::string& c = e.callee;
         if (c == "toFloat") return "((float)" + args[0] + ")";
@@ -348,7 +377,14 @@ std::string CFamilyEmitter::call(const Expr& e) {
         // In 64 bits: a + b - 1 overflows int for a near 2^31.
         if (c == "divide_up")
             return fmt::format("((int)((({}){} + {} - 1) / {}))", wide_int(), args[0], args[1], args[1]);
-        if (c == "min" || c == "max") return min_max(c, e.type, args[0], args[1]);
+        if (c == "min" || c == "max") {
+            // both of the result's type: OpenCL's and CUDA's overloads take
+            // two of one type, and min(uchar, int) is ambiguous
+            for (size_t k = 0; k < 2; ++k)
+                if (e.args[k]->type.primitive != e.type.primitive)
+                    args[k] = fmt::format("({})({})", element_spelling(e.type), unwrap(args[k]));
+            return min_max(c, e.type, args[0], args[1]);
+        }
         unsupported(e.location, fmt::format("the builtin '{}'", c));
         return c;
     }
@@ -446,7 +482,7 @@ void CFamilyEmitter::stmt(const Stmt& s) {
         return;
     }
     case Stmt::Kind::Call: call_statement(s); return;
-    case Stmt::Kind::Return: line(s.value ? "return " + unwrap(expr(*s.value)) + ";" : "return;"); return;
+    case Stmt::Kind::Return: line(s.value ? "return " + unwrap(converted(return_type_, *s.value)) + ";" : "return;"); return;
     case Stmt::Kind::If: {
         out_ += indentation() + "if (" + unwrap(expr(*s.condition)) + ")";
         block(*s.then_branch);
@@ -464,7 +500,7 @@ void CFamilyEmitter::stmt(const Stmt& s) {
         }
         const Decl& d = *s.decl;
         std::string init = element_spelling(d.forms.front().resolved_type) + " " + ident(d.name()) + " = " +
-                           (d.init ? unwrap(expr(*d.init)) : "0");
+                           (d.init ? unwrap(converted(d.forms.front().resolved_type, *d.init)) : "0");
         if (std::string hint = loop_hint(s); !hint.empty()) out_ += indentation() + hint + "\n";
         out_ += indentation() + fmt::format("for ({}; {}; {})", init, unwrap(expr(*s.condition)), simple(*s.step));
         block(*s.loop_body);
@@ -495,6 +531,7 @@ void CFamilyEmitter::call_statement(const Stmt& s) { line(unwrap(expr(*s.call)) 
 
 std::string CFamilyEmitter::simple(const Stmt& s) {
     if (s.kind == Stmt::Kind::Step) return expr(*s.target) + s.op;
+    if (s.op == "=") return expr(*s.target) + " = " + unwrap(converted(s.target->type, *s.value));
     return expr(*s.target) + " " + s.op + " " + unwrap(expr(*s.value));
 }
 
@@ -525,7 +562,7 @@ void CFamilyEmitter::declaration(const Decl& d) {
         if (d.init) unsupported(d.init->location, "initialised local arrays");
         array_declaration(d, qualifier);
     } else {
-        std::string init = d.init ? unwrap(expr(*d.init)) : (t.record ? "{}" : "0");
+        std::string init = d.init ? unwrap(converted(t, *d.init)) : (t.record ? "{}" : "0");
         // A variable the kernel only writes (or only updates from itself) is
         // the user's to keep; not worth a warning either.
         std::string unused = read_beyond_own_updates_.count(&d) ? unused_prefix(d) : unused_attribute();
@@ -603,6 +640,7 @@ void CFamilyEmitter::for_each_printed_stmt(const Stmt& s, const std::function<vo
 
 void CFamilyEmitter::begin_function(const Function& f, Role role) {
     pointer_scalars_.clear();
+    return_type_ = f.resolved_return_type;
     for (const auto& p : f.params) {
         check_memory_space(*p);
         const Type& t = p->forms.front().resolved_type;

@@ -112,6 +112,13 @@ protected:
     // Opens a function body: aliases for a parameter's other forms, and the
     // kernel's written scalars registered as pointers.
     void begin_function(const mcpl::Function& f, Role role);
+    // `e` as a value of type `to`: a conversion that may change the value
+    // (to byte, int from floating point, float from int or double) is
+    // spelt as a cast, as MCPL converts implicitly and C compilers warn of
+    // it (a constant that does not fit a byte, 2.5 to an int).
+    std::string converted(const mcpl::Type& to, const mcpl::Expr& e);
+    // The arguments of call `e`, each converted to its parameter's type.
+    std::vector<std::string> call_arguments(const mcpl::Expr& e);
     // Reports `return` inside a foreach (a unit cannot leave the whole loop).
     bool reject_return_in(const mcpl::Stmt& foreach_stmt);
     // The count of a foreach as its loop header or guard reads it, where the
@@ -133,7 +140,13 @@ protected:
     virtual std::string parameter(const mcpl::Decl& d, Role role, bool definition);
     virtual std::string min_max(const std::string& which, const mcpl::Type& type, const std::string& a,
                                 const std::string& b) = 0;
+    // a ^ b of result type `type`: exact on integers (an int or byte
+    // result), pow in the operands' precision otherwise, as the interpreter.
     virtual std::string power(const mcpl::Type& type, const std::string& a, const std::string& b) = 0;
+    // a ^ b in host C++: std::pow, in double when both are integers, which
+    // is exact for every power that fits an int; an integer result is
+    // converted through int, so that a byte keeps it modulo 256.
+    std::string host_power(const mcpl::Type& type, const std::string& a, const std::string& b) const;
     // A call of a function of the module (not a builtin); `args` are spelt
     // already, written-scalar arguments included as the callee takes them.
     virtual std::string device_call(const mcpl::Function& callee, const std::vector<std::string>& args);
@@ -202,6 +215,7 @@ protected:
     std::string out_;
     int indent_ = 0;
     std::set<const mcpl::Decl*> pointer_scalars_;  // written scalars passed as pointers
+    mcpl::Type return_type_;                       // of the function being printed
     std::set<const mcpl::Decl*> used_;             // variables the code being printed uses
     std::set<const mcpl::Decl*> read_beyond_own_updates_;  // see note_reads_beyond_own_updates
 

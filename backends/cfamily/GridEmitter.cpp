@@ -12,6 +12,7 @@ namespace mcl::backends {
 using mcpl::Decl;
 using mcpl::Expr;
 using mcpl::Function;
+using mcpl::Primitive;
 using mcpl::Stmt;
 using mcpl::Type;
 
@@ -50,8 +51,41 @@ std::string GridEmitter::min_max(const std::string& which, const Type& type, con
 }
 
 std::string GridEmitter::power(const Type& type, const std::string& a, const std::string& b) {
-    if (host_mode_) return fmt::format("(({})std::pow({}, {}))", element_spelling(type), a, b);
+    if (host_mode_) return host_power(type, a, b);
+    // pow in float is not exact past 2^24 (nor within OpenCL's 16 ulp)
+    if (type.primitive == Primitive::Int || type.primitive == Primitive::Byte)
+        return fmt::format("(({})mcl_ipow({}, {}))", element_spelling(type), a, b);
     return device_power(type, a, b);
+}
+
+bool GridEmitter::uses_integer_power() const {
+    bool found = false;
+    auto check_function = [&](const Function& f) {
+        mcpl::for_each_stmt(*f.body, [&](const Stmt& s) {
+            mcpl::for_each_own_expr(s, [&](const Expr& top) {
+                mcpl::for_each_expr(top, [&](const Expr& e) {
+                    found = found || (e.kind == Expr::Kind::Binary && e.op == "^" &&
+                                      (e.type.primitive == Primitive::Int || e.type.primitive == Primitive::Byte));
+                });
+            });
+        });
+    };
+    for (const Function* f : kernels_) check_function(*f);
+    for (const Function* f : device_functions_) check_function(*f);
+    return found;
+}
+
+std::string GridEmitter::integer_power_function(const std::string& qualifier) {
+    return "\n// a ^ b on ints, exact (a negative exponent truncates the fraction: 1, +-1 or 0)\n" + qualifier +
+           "int mcl_ipow(int base, int exponent) {\n"
+           "    if (exponent < 0) return base == 1 ? 1 : base == -1 ? (exponent % 2 == 0 ? 1 : -1) : 0;\n"
+           "    unsigned int result = 1u, factor = (unsigned int)base;\n"
+           "    for (; exponent > 0; exponent >>= 1) {\n"
+           "        if (exponent & 1) result *= factor;\n"
+           "        factor *= factor;\n"
+           "    }\n"
+           "    return (int)result;\n"
+           "}\n";
 }
 
 std::string GridEmitter::slot_size_name(GridLevel level, size_t slot) {

@@ -100,10 +100,15 @@ protected:
     std::string min_max(const std::string& which, const mcpl::Type& type, const std::string& a,
                         const std::string& b) override;
     std::string power(const mcpl::Type& type, const std::string& a, const std::string& b) override;
-    // Device spellings of min/max (integer and floating) and pow.
+    // Device spellings of min/max (integer and floating).
     virtual std::string device_min_max(const std::string& which, const mcpl::Type& type, const std::string& a,
                                        const std::string& b) = 0;
+    // pow of floating operands (integer powers call mcl_ipow).
     virtual std::string device_power(const mcpl::Type& type, const std::string& a, const std::string& b) = 0;
+    // Whether a kernel or device function computes a ^ b on integers, and
+    // the device function that does, `qualifier` before its definition.
+    bool uses_integer_power() const;
+    static std::string integer_power_function(const std::string& qualifier);
 
     // --- host glue that OpenCL and CUDA share; `runtime` is the runtime
     // header's namespace (mcl::opencl, mcl::cuda), which has Device and

@@ -83,7 +83,7 @@ std::string InProcessEmitter::min_max(const std::string& which, const Type& type
 }
 
 std::string InProcessEmitter::power(const Type& type, const std::string& a, const std::string& b) {
-    return fmt::format("(({})std::pow({}, {}))", element_spelling(type), a, b);
+    return host_power(type, a, b);
 }
 
 }  // namespace mcl::backends

@@ -72,6 +72,7 @@ private:
         out_ += "#pragma once\n\n#include \"" + in_.module.name + ".h\"\n\nnamespace " + module_ + "::kernels {\n";
         std::string constants = constant_definitions("constexpr");
         if (!constants.empty()) out_ += fmt::format("\n{}", constants.substr(0, constants.size() - 1));
+        if (uses_integer_power()) out_ += integer_power_function("__device__ inline ");
         if (!device_functions_.empty()) out_ += "\n";
         for (const Function* f : device_functions_) out_ += "__device__ " + signature(*f, Role::Device, false) + ";\n";
         for (const Function* f : device_functions_) {
@@ -173,10 +174,10 @@ private:
         return CFamilyEmitter::parameter(d, role, definition);
     }
 
-    std::string device_min_max(const std::string& which, const Type& type, const std::string& a,
+    // call() has given both operands the result's type
+    std::string device_min_max(const std::string& which, const Type&, const std::string& a,
                                const std::string& b) override {
-        std::string t = element_spelling(type);
-        return fmt::format("{}(({}){}, ({}){})", which, t, a, t, b);
+        return fmt::format("{}({}, {})", which, a, b);
     }
 
     std::string device_power(const Type& type, const std::string& a, const std::string& b) override {

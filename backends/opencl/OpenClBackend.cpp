@@ -75,6 +75,7 @@ private:
                 "    } while (atomic_cmpxchg((volatile __global unsigned int*)r, old_value.u, new_value.u) != "
                 "old_value.u);\n"
                 "}\n\n";
+        if (uses_integer_power()) out_ += integer_power_function("");
         out_ += record_definitions();
         out_ += constant_definitions("__constant");
         for (const Function* f : device_functions_) out_ += signature(*f, Role::Device, false) + ";\n";
@@ -202,8 +203,7 @@ private:
         }
         line("{");
         ++indent_;
-        std::vector<std::string> args;
-        for (const auto& a : call.args) args.push_back(expr(*a));
+        std::vector<std::string> args = call_arguments(call);
         std::vector<std::string> copy_back;
         for (size_t i : written) {
             std::string temp = fmt::format("mcl_arg_{}", i);

@@ -46,25 +46,32 @@ void for_each_own_expr(S& s, Visit&& visit) {
     for (const ExprPtr* e : {&s.target, &s.value, &s.call, &s.condition, &s.count}) expr(*e);
 }
 
+// Calls `visit(E&)` on `e` and every expression nested in it (operands,
+// call arguments and indices), parents first; E is Expr or const Expr.
+template <typename E, typename Visit>
+void for_each_expr(E& e, Visit&& visit) {
+    visit(e);
+    for (const ExprPtr& arg : e.args) for_each_expr(static_cast<E&>(*arg), visit);
+    for (const VarPart& part : e.var)
+        for (const auto& group : part.indices)
+            for (const ExprPtr& index : group) for_each_expr(static_cast<E&>(*index), visit);
+}
+
 // Calls `visit(const Expr&)` on every Call in `e`, nested ones included.
 template <typename Visit>
 void for_each_call(const Expr& e, Visit&& visit) {
-    if (e.kind == Expr::Kind::Call) visit(e);
-    for (const ExprPtr& arg : e.args) for_each_call(*arg, visit);
-    for (const VarPart& part : e.var)
-        for (const auto& group : part.indices)
-            for (const ExprPtr& index : group) for_each_call(*index, visit);
+    for_each_expr(e, [&](const Expr& sub) {
+        if (sub.kind == Expr::Kind::Call) visit(sub);
+    });
 }
 
 // Calls `visit(E&)` on every variable reference in `e`, those in indices and
 // call arguments included; E is Expr or const Expr, as `e` is.
 template <typename E, typename Visit>
 void for_each_var(E& e, Visit&& visit) {
-    if (e.kind == Expr::Kind::Var) visit(e);
-    for (const ExprPtr& arg : e.args) for_each_var(static_cast<E&>(*arg), visit);
-    for (const VarPart& part : e.var)
-        for (const auto& group : part.indices)
-            for (const ExprPtr& index : group) for_each_var(static_cast<E&>(*index), visit);
+    for_each_expr(e, [&](E& sub) {
+        if (sub.kind == Expr::Kind::Var) visit(sub);
+    });
 }
 
 }  // namespace mcl::mcpl

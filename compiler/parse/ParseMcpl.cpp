@@ -1,6 +1,8 @@
 #include "compiler/parse/ParseMcpl.h"
 
 #include <charconv>
+#include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -243,7 +245,24 @@ private:
             e->kind = Expr::Kind::FloatLiteral;
             e->spelling = f->getText();
             // from_chars: locale-independent, unlike strtod. A suffix 'f' ends the number.
-            std::from_chars(e->spelling.data(), e->spelling.data() + e->spelling.size(), e->float_value);
+            auto [end, ec] = std::from_chars(e->spelling.data(), e->spelling.data() + e->spelling.size(), e->float_value);
+            (void)end;
+            // MCPL's floating literals are floats: C compilers refuse one
+            // past the float range, and one that rounds to zero is a typo
+            double magnitude = std::fabs(e->float_value);
+            bool negative_exponent = e->spelling.find("e-") != std::string::npos ||
+                                     e->spelling.find("E-") != std::string::npos;
+            if (ec == std::errc::result_out_of_range) magnitude = negative_exponent ? 1e-300 : HUGE_VAL;
+            if (magnitude > std::numeric_limits<float>::max()) {
+                diags_.error(e->location, fmt::format("floating literal '{}' is too large for a float (at most {})",
+                                                      e->spelling, std::numeric_limits<float>::max()));
+                ok_ = false;
+            } else if (magnitude > 0 && magnitude < static_cast<double>(std::numeric_limits<float>::denorm_min()) / 2) {
+                diags_.error(e->location, fmt::format("floating literal '{}' is too small for a float: it would be 0 "
+                                                      "(the smallest is {})",
+                                                      e->spelling, std::numeric_limits<float>::denorm_min()));
+                ok_ = false;
+            }
         } else if (auto* b = dynamic_cast<MCPLParser::BoolExprContext*>(ctx)) {
             e->kind = Expr::Kind::BoolLiteral;
             e->bool_value = b->TRUE() != nullptr;

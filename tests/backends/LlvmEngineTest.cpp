@@ -347,7 +347,7 @@ perfect void arith(int n, const int[n] ia, const int[n] ib, const float[n] fa, c
         dout[i, 0] = da[i] * 3.0 + toDouble(fa[i]);
         dout[i, 1] = da[i] / 7.0 - toDouble(x);
         dout[i, 2] = toDouble(fa[i]) * toDouble(fb[i]);
-        dout[i, 3] = da[i] * da[i] * 1e300;
+        dout[i, 3] = da[i] * da[i] * 3e38;
         dout[i, 4] = toDouble(ba[i]) + da[i];
         dout[i, 5] = fa[i] + da[i];
         bo[i, 0] = ba[i] + 200;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every example that translates to hopper, through `mclc gen --target hopper`
-# with BACKEND:
+# Every program under DIR (the examples, or what differential testing found)
+# that translates to hopper, through `mclc gen --target hopper` with BACKEND:
 #   cuda: kernels and glue compile for sm_90 with nvcc -Werror all-warnings,
 #         and no kernel uses local memory for a stack frame or spills
 #         (ptxas -v). The end-to-end tests build only the applications' main
@@ -10,11 +10,12 @@
 #         bounds (.maxntid); the host glue (CUDA driver API) compiles with
 #         -Wall -Wextra -Werror.
 # Skipped (exit 77) where no CUDA toolkit is installed.
-#   hopper_examples.sh MCLC EXAMPLES_DIR cuda|llvm
+#   hopper_examples.sh MCLC DIR cuda|llvm [INCLUDE_DIR (default: DIR)]
 set -u
 mclc=$1
 examples=$2
 backend=$3
+include=${4:-$examples}
 cuda=${CUDA_HOME:-/usr/local/cuda}
 if [ ! -x "$cuda/bin/nvcc" ] || [ ! -x "$cuda/bin/ptxas" ] || [ ! -f "$cuda/include/cuda.h" ]; then
   echo "no CUDA toolkit at $cuda: skipped"
@@ -56,9 +57,9 @@ check_llvm() {
 
 ok=0 failed=0 skipped=0
 for file in $(find "$examples" -name '*.mcl' -not -path '*/lib/*' | sort); do
-  name=$(basename "$file" .mcl)
-  out=$work/$name
-  if ! log=$("$mclc" gen -I "$examples" --target hopper --backend "$backend" "$file" -o "$out" 2>&1); then
+  name=$(sed -n 's/^module \([A-Za-z_0-9]*\);.*/\1/p' "$file" | head -1)  # the generated files' stem
+  out=$work/$(basename "$file" .mcl)
+  if ! log=$("$mclc" gen -I "$include" --target hopper --backend "$backend" "$file" -o "$out" 2>&1); then
     if grep -q "is not above 'hopper'" <<< "$log"; then
       skipped=$((skipped + 1))  # a version for another branch of the hierarchy
       continue

@@ -2,7 +2,7 @@
 // exported kernel `compute` (tests/difftest/ProgramGenerator.cpp says what
 // "well-defined" covers). Deterministic per seed and level.
 //
-//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates]
+//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates] [--no-bytes] [--no-powers]
 #include "ProgramGenerator.h"
 
 #include <cstdlib>
@@ -13,7 +13,7 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates]\n";
+    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates] [--no-bytes] [--no-powers]\n";
     return 2;
 }
 
@@ -28,7 +28,9 @@ int main(int argc, char** argv) {
                                                    {"--no-constant-counts", &options.constantCounts},
                                                    {"--no-doubles", &options.doubles},
                                                    {"--no-early-returns", &options.earlyReturns},
-                                                   {"--no-compound-updates", &options.compoundUpdates}};
+                                                   {"--no-compound-updates", &options.compoundUpdates},
+                                                   {"--no-bytes", &options.bytes},
+                                                   {"--no-powers", &options.powers}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];

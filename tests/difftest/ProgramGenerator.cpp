@@ -10,6 +10,12 @@
 //   with min/max), divides and takes remainders only by positive constants or
 //   `max(x, 1)`, takes remainders and shifts only of non-negative values, and
 //   clamps every read of an int array the program did not fill itself;
+// - powers only to exponents in [0, 3] (ints: a constant, or `max(b, 0) % 3`),
+//   of bases small enough that the power stays within +-10^6, and of floats
+//   only squares and `max(x, 0.0) ^ 0.5` (a negative base to a fractional
+//   power is NaN);
+// - bytes hold [0, 255] wherever they are read; an int stored into a byte
+//   keeps it modulo 256, which C defines for unsigned char;
 // - floats never decide control flow or indices (no float comparison, no
 //   float to int conversion), and stay bounded (clamped above 10^6), so a
 //   backend's rounding changes values only a little, never the path taken;
@@ -42,6 +48,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -97,6 +104,7 @@ struct Array {
     double floatBound;
     bool needsUse = false;
     std::size_t declaredAt = 0;
+    bool isByte = false; // an Int array of bytes: reads see [0, 255], writes store modulo 256
 };
 
 struct Scalar {
@@ -476,10 +484,41 @@ Value Generator::floatLeaf() {
     }
 }
 
+// The range of x ^ e for x in `base` and e in [0, exponentHi] (all of
+// them when `every`, else only exponentHi); nothing when a power leaves
+// +-kIntWrap.
+std::optional<IntRange> powerRange(IntRange base, int exponentHi, bool every) {
+    IntRange r{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()};
+    for (int e = every ? 0 : exponentHi; e <= exponentHi; ++e) {
+        // x ^ e is monotonic on each side of 0: the extremes are at lo, hi and 0
+        for (std::int64_t x : {base.lo, base.hi, std::clamp<std::int64_t>(0, base.lo, base.hi)}) {
+            std::int64_t p = 1;
+            for (int k = 0; k < e; ++k) {
+                p *= x;
+                if (std::llabs(p) > kIntWrap) return std::nullopt;
+            }
+            r.lo = std::min(r.lo, p);
+            r.hi = std::max(r.hi, p);
+        }
+    }
+    return r;
+}
+
 Value Generator::genInt(int depth) {
     if (depth <= 0 || random_.chance(25)) return intLeaf();
     Value a = genInt(depth - 1);
     Value r;
+    if (options_.powers && extras_.chance(6)) {
+        if (extras_.chance(30)) {
+            // an exponent the program computes, in [0, 2]
+            Value b = genInt(depth - 1);
+            if (auto range = powerRange(a.range, 2, true))
+                return Value{"(" + parenthesized(a.text) + " ^ (max(" + b.text + ", 0) % 3))", *range, 0};
+        }
+        for (int e = extras_.between(0, 3); e >= 0; --e)
+            if (auto range = powerRange(a.range, e, false))
+                return Value{"(" + parenthesized(a.text) + " ^ " + std::to_string(e) + ")", *range, 0};
+    }
     switch (random_.below(12)) {
     case 0:
     case 1: {
@@ -584,6 +623,14 @@ Value Generator::genFloat(int depth) {
         default:
             r = Value{"toFloat((" + x + " - " + y + ") / 3.0)", {0, 0}, (a.bound + b.bound) / 3.0};
             break;
+        }
+        return clampFloat(r, kFloatWrap);
+    }
+    if (options_.powers && extras_.chance(6)) {
+        if (extras_.chance(50)) {
+            r = Value{"(" + parenthesized(a.text) + (extras_.chance(50) ? " ^ 2)" : " ^ 2.0)"), {0, 0}, a.bound * a.bound};
+        } else {
+            r = Value{"(max(" + a.text + ", 0.0) ^ 0.5)", {0, 0}, std::sqrt(a.bound)};
         }
         return clampFloat(r, kFloatWrap);
     }
@@ -793,6 +840,7 @@ std::optional<Value> Generator::readElement(Elem wanted) {
     std::string text = indexText(a, *index);
     if (a.elem == Elem::Record) text += wanted == Elem::Int ? ".y" : ".x";
     if (wanted == Elem::Float) return Value{text, {0, 0}, a.floatBound};
+    if (a.isByte) return Value{text, {0, 255}, 0};
     if (a.arbitraryInts) return Value{"min(max(" + text + ", -1000), 1000)", {-kIntLimit, kIntLimit}, 0};
     return Value{text, {-kIntLimit, kIntLimit}, 0};
 }
@@ -839,6 +887,13 @@ void Generator::genDeclaration(int depth) {
             line(type + " " + name + " = " + value + ";");
         }
     };
+    if (options_.bytes && extras_.chance(6)) {
+        // any int, kept modulo 256
+        std::string name = fresh("b");
+        declare("byte", name, genInt(depth + 1).text);
+        addScalar(name, Elem::Int, {0, 255}, 0, false).needsUse = true;
+        return;
+    }
     if (intOnly || random_.chance(50)) {
         Value v = genInt(depth + 1);
         if (isMutable) v = clampInt(v, kIntLimit);
@@ -1038,7 +1093,9 @@ bool Generator::genOwnedWrite(int depth, const std::string& only) {
     if (!index) return false;
     std::string target = indexText(*a, *index);
     auto writeField = [&](const std::string& lhs, Elem elem) {
-        if (elem == Elem::Int) {
+        if (a->isByte) {
+            line(lhs + " = " + genInt(depth + 1).text + ";");  // any int, stored modulo 256
+        } else if (elem == Elem::Int) {
             line(lhs + " = " + clampInt(genInt(depth + 1), kIntLimit).text + ";");
         } else {
             line(lhs + " = " + clampFloat(genFloat(depth + 1), kFloatLimit).text + ";");
@@ -1448,6 +1505,15 @@ void Generator::genParameters() {
         constantCount_ = std::to_string(size);
         add("float[" + constantCount_ + "] out8", array("out8", Elem::Float, {{Extent{constantCount_, size, false}}}, false));
     }
+    // bytes: inputs with values up to 255, and an output that stores ints modulo 256
+    auto bytes = [&](const std::string& name, bool isConst) {
+        Array a = array(name, Elem::Int, {{n}}, isConst);
+        a.isByte = true;
+        a.arbitraryInts = false;
+        add(std::string(isConst ? "const " : "") + "byte[n] " + name, a);
+    };
+    if (options_.bytes && extras_.chance(30)) bytes("in9", true);
+    if (options_.bytes && extras_.chance(30)) bytes("out9", false);
 }
 
 // The arrays a nest writes: some of the writable ones that a unit of the

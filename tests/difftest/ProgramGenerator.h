@@ -20,6 +20,8 @@ struct GeneratorOptions {
     bool doubles = true;         // now and then float arithmetic in double precision (toDouble, toFloat)
     bool earlyReturns = true;    // now and then a device function returns early, under an if
     bool compoundUpdates = true; // now and then -=, %=, >>=, *= on ints, and an if's condition in a bool
+    bool bytes = true;           // now and then byte arrays (an input, an output stored modulo 256) and byte locals
+    bool powers = true;          // now and then `a ^ b`: ints to small powers, floats squared or to the power 0.5
 };
 
 // The MCPL text of the module for these options.

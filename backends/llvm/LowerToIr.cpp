@@ -1335,7 +1335,10 @@ private:
             Primitive t = primitive_of(e.type);
             Val a = value_as(*e.args[0], t), b = value_as(*e.args[1], t);
             unify(a, b);
-            llvm::Value* a_less = is_floating(t) ? builder_.CreateFCmpOLT(a.v, b.v) : builder_.CreateICmpSLT(a.v, b.v);
+            // bytes are unsigned: 200 is more than 100 (as i8 it is -56)
+            llvm::Value* a_less = is_floating(t)           ? builder_.CreateFCmpOLT(a.v, b.v)
+                                  : t == Primitive::Byte ? builder_.CreateICmpULT(a.v, b.v)
+                                                         : builder_.CreateICmpSLT(a.v, b.v);
             llvm::Value* r = c == "min" ? builder_.CreateSelect(a_less, a.v, b.v) : builder_.CreateSelect(a_less, b.v, a.v);
             return {r, a.shape, t};
         }

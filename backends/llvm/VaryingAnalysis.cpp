@@ -83,6 +83,9 @@ private:
         Shape incoming = value;
         if (depth > declaration_depth_[d]) incoming = Shape::Varying;
         if (incoming == Shape::Linear && !(at_declaration && assignments_[d] == 1)) incoming = Shape::Varying;
+        // only an int keeps a linear form: a byte wraps, a float rounds
+        if (incoming == Shape::Linear && d->forms.front().resolved_type.primitive != mcpl::Primitive::Int)
+            incoming = Shape::Varying;
         auto found = info_.shapes.find(d);
         Shape updated = found == info_.shapes.end() ? incoming : join(found->second, incoming);
         if (found == info_.shapes.end() || found->second != updated) {

@@ -119,6 +119,7 @@ struct Scalar {
     int foreachDepth;
     bool needsUse;       // declared by the program: must be read somewhere
     std::size_t declaredAt = 0; // offset in the output after its declaration
+    bool isByte = false; // an Int that reads see in [0, 255]: any update wraps modulo 256
 };
 
 // A foreach index (or a global index computed from block and thread
@@ -891,7 +892,9 @@ void Generator::genDeclaration(int depth) {
         // any int, kept modulo 256
         std::string name = fresh("b");
         declare("byte", name, genInt(depth + 1).text);
-        addScalar(name, Elem::Int, {0, 255}, 0, false).needsUse = true;
+        Scalar& b = addScalar(name, Elem::Int, {0, 255}, 0, extras_.chance(50));
+        b.needsUse = true;
+        b.isByte = true;
         return;
     }
     if (intOnly || random_.chance(50)) {
@@ -922,6 +925,13 @@ bool Generator::genUpdate(int depth) {
     std::size_t chosen = candidates[static_cast<std::size_t>(random_.below(static_cast<int>(candidates.size())))];
     std::int64_t times = multiplicity(scalars_[chosen]);
     Scalar s = scalars_[chosen];
+    if (s.isByte) {
+        // any int, any number of times: the byte keeps the result modulo 256
+        static const std::vector<std::string> updates{" = ", " += ", " -= ", " *= "};
+        int form = extras_.below(5);
+        line(form == 4 ? s.name + "++;" : s.name + updates[static_cast<std::size_t>(form)] + genInt(depth).text + ";");
+        return true;
+    }
     if (s.elem == Elem::Int && options_.compoundUpdates && extras_.chance(25) && genCompoundUpdate(scalars_[chosen], times, depth))
         return true;
     if (s.elem == Elem::Int) {

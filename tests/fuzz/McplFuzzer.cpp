@@ -3,9 +3,11 @@
 // library (loaded once) and, when valid, translated to a leaf chosen by the
 // input's size and generated with every backend that leaf has a
 // configuration for. Every stage runs: parse, import resolution, name
-// resolution and types, mapping checks, read/write inference, translation
-// (which checks its result again), code generation, printing and JSON. Any
-// crash, sanitizer report or escaping exception is a bug.
+// resolution and types, mapping checks, read/write inference, feedback
+// (before and after translation), the reference interpreter (each kernel at
+// small sizes, with a small step limit), translation (which checks its
+// result again), code generation, printing and JSON. Any crash, sanitizer
+// report or escaping exception is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <fstream>
@@ -17,10 +19,12 @@
 #include "backends/Backend.h"
 #include "backends/TargetConfig.h"
 #include "compiler/ast/AstJson.h"
+#include "compiler/interpret/Interpreter.h"
 #include "compiler/print/PrintMcpl.h"
 #include "compiler/sema/CheckProgram.h"
 #include "compiler/sema/LoadModules.h"
 #include "compiler/translate/Translate.h"
+#include "feedback/RunFeedback.h"
 #include "hdl/HardwareLibrary.h"
 
 namespace {
@@ -48,6 +52,43 @@ const std::string& target_config_text(const std::string& leaf) {
     return it->second;
 }
 
+// Runs every kernel of the root module in the interpreter: int scalars 3,
+// other scalars and every array element 1, in a shuffled order. Errors are
+// expected (an index out of range, a step limit); a crash is not.
+void interpret_kernels(const mcl::mcpl::Program& program) {
+    if (program.roots.empty()) return;
+    for (const mcl::mcpl::Function* kernel : mcl::backends::module_kernels(*program.roots.front())) {
+        std::vector<mcl::interpret::Scalar> scalars;
+        for (const auto& p : kernel->params) {
+            const mcl::mcpl::Type& t = p->forms.front().resolved_type;
+            if (t.is_array()) continue;
+            mcl::interpret::Scalar one = mcl::interpret::Scalar::of_int(t.primitive == mcl::mcpl::Primitive::Int ? 3 : 1);
+            scalars.push_back(t.primitive ? mcl::interpret::convert(one, *t.primitive).value : one);
+        }
+        std::vector<mcl::interpret::ParameterLayout> layouts;
+        if (mcl::interpret::parameter_layouts(*kernel, scalars, layouts)) continue;
+        std::vector<mcl::interpret::StoragePtr> arguments;
+        size_t next_scalar = 0;
+        int64_t cells = 0;
+        for (const mcl::interpret::ParameterLayout& layout : layouts) {
+            cells += layout.cell_count();
+            if (cells > (int64_t{1} << 20)) return;
+            auto storage = std::make_shared<mcl::interpret::Storage>();
+            if (!layout.is_array) {
+                storage->cells.push_back(scalars.at(next_scalar++));
+            } else {
+                for (int64_t e = 0; e < layout.elements(); ++e)
+                    for (mcl::mcpl::Primitive p : layout.element_cells)
+                        storage->cells.push_back(mcl::interpret::convert(mcl::interpret::Scalar::of_int(1), p).value);
+            }
+            arguments.push_back(std::move(storage));
+        }
+        mcl::interpret::InterpretOptions options;
+        options.step_limit = 100'000;
+        (void)mcl::interpret::run_kernel(stdlib(), *kernel, arguments, options);
+    }
+}
+
 // Generates the translated root module with every backend of `leaf`.
 void generate_all(const mcl::mcpl::Program& program, const std::string& leaf, mcl::SourceManager& sources,
                   mcl::DiagnosticEngine& diags) {
@@ -72,10 +113,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     mcl::mcpl::Program program = mcl::mcpl::load_modules_from_text(
         "fuzz.mcl", std::string(reinterpret_cast<const char*>(data), size), {}, sources, library, diags);
     if (!diags.has_errors() && mcl::mcpl::check_program(program, library, diags)) {
+        const mcl::feedback::Params params{{"n", 1000}, {"m", 100}};
+        if (!program.roots.empty()) (void)mcl::feedback::run_feedback(program, *program.roots.front(), library, params);
+        interpret_kernels(program);
         static const char* const kTargets[] = {"gpu", "fermi", "hopper", "mi100", "x86_avx2", "xeon_phi", "alveo_u250"};
         const char* target = kTargets[size % std::size(kTargets)];
         mcl::translate::translate_program(program, target, library, diags);
-        if (!diags.has_errors()) generate_all(program, target, sources, diags);
+        if (!diags.has_errors()) {
+            (void)mcl::feedback::run_feedback(program, *program.roots.front(), library, params);
+            generate_all(program, target, sources, diags);
+        }
     }
     for (const auto& m : program.modules) {
         (void)mcl::mcpl::print_module(*m);

@@ -168,7 +168,7 @@ std::string CFamilyEmitter::field_declaration(const Decl& field) {
     return s;
 }
 
-std::string CFamilyEmitter::constant_definitions(const std::string& storage) {
+std::string CFamilyEmitter::constant_definitions(const std::string& storage, bool compile_time) {
     std::set<const mcpl::Module*> modules{&in_.module};
     for (const Function* f : device_functions_) modules.insert(f->module);
     std::map<std::string, const Decl*> names;
@@ -189,8 +189,28 @@ std::string CFamilyEmitter::constant_definitions(const std::string& storage) {
                 unsupported(c->location, "constant arrays");
                 continue;
             }
-            out += fmt::format("{} {} {} = {};\n", storage, element_spelling(t), ident(c->name()),
-                               c->init ? unwrap(converted(t, *c->init)) : "0");
+            std::string value = c->init ? unwrap(converted(t, *c->init)) : "0";
+            if (compile_time && c->init) {
+                std::optional<int64_t> folded = mcpl::checked_constant_int_value(*c->init);
+                bool computed = false;
+                mcpl::for_each_expr(*c->init, [&](const Expr& e) {
+                    bool conversion = e.kind == Expr::Kind::Call && !e.function &&
+                                      (e.callee == "toFloat" || e.callee == "toDouble" || e.callee == "toInt");
+                    computed = computed || (e.kind == Expr::Kind::Call && !conversion) ||
+                               (e.kind == Expr::Kind::Binary && e.op == "^");
+                });
+                if (folded && (t.primitive == Primitive::Int || t.primitive == Primitive::Byte)) {
+                    value = t.primitive == Primitive::Byte ? fmt::format("(unsigned char)({})", *folded)
+                                                           : fmt::format("{}", *folded);
+                } else if (computed) {
+                    diags_.error(c->init->location,
+                                 fmt::format("the {} backend needs constant '{}' at compile time, and cannot compute "
+                                             "^ or a function call there; write its value",
+                                             backend_name(), c->name()));
+                    continue;
+                }
+            }
+            out += fmt::format("{} {} {} = {};\n", storage, element_spelling(t), ident(c->name()), value);
         }
     }
     return out.empty() ? out : out + "\n";

@@ -75,8 +75,11 @@ protected:
     // The record structs, in C (no constructors, fixed-size array fields).
     std::string record_definitions();
     // The module-level constants of the module and of the modules whose
-    // functions it calls, each `<storage> T name = value;`.
-    std::string constant_definitions(const std::string& storage);
+    // functions it calls, each `<storage> T name = value;`. With
+    // `compile_time` (constexpr, OpenCL's __constant) an int or byte is
+    // printed folded, and a value computed with ^ or a function call, which
+    // the target cannot evaluate there, is a located error.
+    std::string constant_definitions(const std::string& storage, bool compile_time);
 
     // --- host files of kernels that run in the host process ---------------------
     // `<module>.h`: the records and, in namespace <module>, each kernel's

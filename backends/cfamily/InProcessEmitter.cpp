@@ -43,7 +43,7 @@ std::string InProcessEmitter::in_process_kernels(const std::vector<std::string>&
     for (const std::string& h : headers) out_ += "#include <" + h + ">\n";
     out_ += "\n#include \"" + in_.module.name + ".h\"\n\n" + preamble;
     out_ += "namespace " + module_ + "::kernels {\n\n" + prelude;
-    out_ += constant_definitions("[[maybe_unused]] const");
+    out_ += constant_definitions("[[maybe_unused]] const", false);
     if (!device_functions_.empty()) {
         out_ += "namespace device {\n";
         for (const Function* f : device_functions_) out_ += signature(*f, Role::Device, false) + ";\n";

@@ -70,7 +70,7 @@ private:
     std::string emit_kernel_source() {
         out_ = banner(kernels_file(), "CUDA kernels (included by " + in_.module.name + ".cu)");
         out_ += "#pragma once\n\n#include \"" + in_.module.name + ".h\"\n\nnamespace " + module_ + "::kernels {\n";
-        std::string constants = constant_definitions("constexpr");
+        std::string constants = constant_definitions("constexpr", true);
         if (!constants.empty()) out_ += fmt::format("\n{}", constants.substr(0, constants.size() - 1));
         if (uses_integer_power()) out_ += integer_power_function("__device__ inline ");
         if (!device_functions_.empty()) out_ += "\n";

@@ -77,7 +77,7 @@ private:
                 "}\n\n";
         if (uses_integer_power()) out_ += integer_power_function("");
         out_ += record_definitions();
-        out_ += constant_definitions("__constant");
+        out_ += constant_definitions("__constant", true);
         for (const Function* f : device_functions_) out_ += signature(*f, Role::Device, false) + ";\n";
         for (const Function* f : device_functions_) {
             out_ += "\n";

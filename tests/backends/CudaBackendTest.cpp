@@ -328,7 +328,7 @@ hopper void k(int n, float[n] x, global float sum) {
     std::string k = g.file("bi_kernels.cuh");
     ASSERT_FALSE(k.empty()) << g.diagnostics();
     EXPECT_THAT(k, HasSubstr("atomicAdd(&((*sum)), (sqrt(x[(b)])));"));
-    EXPECT_THAT(k, HasSubstr("min((float)x[(b)], (float)1.0f)"));
+    EXPECT_THAT(k, HasSubstr("min(x[(b)], 1.0f)"));
 }
 
 }  // namespace

@@ -160,6 +160,12 @@ foreach(target_backend x86_avx2:cpp alveo_u250:hls hopper:opencl hopper:cuda)
   mclc_test(gen_array_swap_${backend} 1 "array_swap.mcl:14:9: error: .*swapping whole arrays or tiles" gen --target ${target} --backend ${backend} ${INPUTS}/mcpl/backends/array_swap.mcl -o gen_out)
 endforeach()
 mclc_test(run_array_swap 0 "a: 33 elements" run ${INPUTS}/mcpl/backends/array_swap.mcl)
+# A constant computed with ^: OpenCL and CUDA refuse the float one at its
+# value (they need it at compile time) and fold the int one; cpp computes both.
+foreach(backend opencl cuda)
+  mclc_test(gen_computed_constant_${backend} 1 "computed_constant.mcl:8:26: error: the ${backend} backend needs constant 'kScale' at compile time" gen --target hopper --backend ${backend} ${INPUTS}/mcpl/backends/computed_constant.mcl -o gen_out)
+endforeach()
+mclc_test(verify_computed_constant_cpp 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify --backends cpp --targets x86_avx2 ${INPUTS}/mcpl/backends/computed_constant.mcl)
 add_test(NAME cli.gen_writes_files
          COMMAND sh -c "rm -rf gen_files && $<TARGET_FILE:mclc> gen --target x86_avx2 --backend cpp ${VECTORADD} -o gen_files/nested && test -f gen_files/nested/vectoradd.h && test -f gen_files/nested/vectoradd.cpp && test -f gen_files/nested/vectoradd_kernels.cpp && test -f gen_files/nested/mcl_runtime.h && rm -rf gen_files")
 

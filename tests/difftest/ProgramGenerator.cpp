@@ -87,6 +87,7 @@ struct Value {
     std::string text;
     IntRange range{0, 0};
     double bound = 0.0;
+    bool isByte = false; // of type byte: a comparison with a constant outside (0, 255) draws a warning
 };
 
 enum class Storage { Parameter, Scratch, Local, Private };
@@ -452,7 +453,7 @@ Value Generator::intLeaf() {
                 if (s.elem == Elem::Int) candidates.push_back(&s);
             if (candidates.empty()) continue;
             const Scalar* s = random_.pick(candidates);
-            return Value{s->name, s->range, 0};
+            return Value{s->name, s->range, 0, s->isByte};
         }
         if (exprNesting_ > 2) continue;
         if (auto v = readElement(Elem::Int)) return *v;
@@ -687,13 +688,17 @@ std::string Generator::genCondition(int depth) {
     auto isConstant = [](const Value& v) { return v.range.lo == v.range.hi; };
     if (a.text.find(" & ") != std::string::npos && isConstant(b)) b = Value{"0", {0, 0}, 0};
     if (b.text.find(" & ") != std::string::npos && isConstant(a)) a = Value{"0", {0, 0}, 0};
+    // a byte compared with a constant it cannot pass (-8, 0, 300) is always
+    // true or false: gcc -Wtype-limits, clang's tautological comparisons
+    if (a.isByte && isConstant(b) && (b.range.lo <= 0 || b.range.lo >= 255)) b = Value{"7", {7, 7}, 0};
+    if (b.isByte && isConstant(a) && (a.range.lo <= 0 || a.range.lo >= 255)) a = Value{"7", {7, 7}, 0};
     std::string condition = a.text + " " + random_.pick(comparisons) + " " + b.text;
     int shape = random_.below(10);
     if (shape == 0) return "!(" + condition + ")";
     // both operands of && and || compare a variable: a constant operand draws a warning
     std::vector<std::string> variables;
     for (const auto& s : scalars_)
-        if (s.elem == Elem::Int && (s.isMutable || s.range.lo != s.range.hi)) variables.push_back(s.name);
+        if (s.elem == Elem::Int && !s.isByte && (s.isMutable || s.range.lo != s.range.hi)) variables.push_back(s.name);
     if (shape == 1 && !variables.empty()) {
         auto compareVariable = [&]() {
             std::string variable = random_.pick(variables);
@@ -841,7 +846,7 @@ std::optional<Value> Generator::readElement(Elem wanted) {
     std::string text = indexText(a, *index);
     if (a.elem == Elem::Record) text += wanted == Elem::Int ? ".y" : ".x";
     if (wanted == Elem::Float) return Value{text, {0, 0}, a.floatBound};
-    if (a.isByte) return Value{text, {0, 255}, 0};
+    if (a.isByte) return Value{text, {0, 255}, 0, true};
     if (a.arbitraryInts) return Value{"min(max(" + text + ", -1000), 1000)", {-kIntLimit, kIntLimit}, 0};
     return Value{text, {-kIntLimit, kIntLimit}, 0};
 }

@@ -168,6 +168,24 @@ std::string CFamilyEmitter::field_declaration(const Decl& field) {
     return s;
 }
 
+namespace {
+
+// Whether `init` uses ^ or a call other than a conversion: what neither
+// OpenCL's __constant nor CUDA's constexpr can evaluate (pow is a run-time
+// function there).
+bool needs_run_time_computation(const Expr& init) {
+    bool computed = false;
+    mcpl::for_each_expr(init, [&](const Expr& e) {
+        bool conversion = e.kind == Expr::Kind::Call && !e.function &&
+                          (e.callee == "toFloat" || e.callee == "toDouble" || e.callee == "toInt");
+        computed = computed || (e.kind == Expr::Kind::Call && !conversion) ||
+                   (e.kind == Expr::Kind::Binary && e.op == "^");
+    });
+    return computed;
+}
+
+}  // namespace
+
 std::string CFamilyEmitter::constant_definitions(const std::string& storage, bool compile_time) {
     std::set<const mcpl::Module*> modules{&in_.module};
     for (const Function* f : device_functions_) modules.insert(f->module);
@@ -192,17 +210,10 @@ std::string CFamilyEmitter::constant_definitions(const std::string& storage, boo
             std::string value = c->init ? unwrap(converted(t, *c->init)) : "0";
             if (compile_time && c->init) {
                 std::optional<int64_t> folded = mcpl::checked_constant_int_value(*c->init);
-                bool computed = false;
-                mcpl::for_each_expr(*c->init, [&](const Expr& e) {
-                    bool conversion = e.kind == Expr::Kind::Call && !e.function &&
-                                      (e.callee == "toFloat" || e.callee == "toDouble" || e.callee == "toInt");
-                    computed = computed || (e.kind == Expr::Kind::Call && !conversion) ||
-                               (e.kind == Expr::Kind::Binary && e.op == "^");
-                });
                 if (folded && (t.primitive == Primitive::Int || t.primitive == Primitive::Byte)) {
                     value = t.primitive == Primitive::Byte ? fmt::format("(unsigned char)({})", *folded)
                                                            : fmt::format("{}", *folded);
-                } else if (computed) {
+                } else if (needs_run_time_computation(*c->init)) {
                     diags_.error(c->init->location,
                                  fmt::format("the {} backend needs constant '{}' at compile time, and cannot compute "
                                              "^ or a function call there; write its value",
@@ -365,10 +376,7 @@ std::string CFamilyEmitter::device_call(const Function& callee, const std::vecto
 std::string CFamilyEmitter::converted(const Type& to, const Expr& e) {
     const Type& from = e.type;
     bool numbers = !to.is_array() && !from.is_array() && to.is_numeric() && from.is_numeric();
-    auto rank = [](Primitive p) {
-        return p == Primitive::Byte ? 1 : p == Primitive::Int ? 2 : p == Primitive::Float ? 3 : 4;
-    };
-    if (numbers && (rank(*to.primitive) < rank(*from.primitive) ||
+    if (numbers && (mcpl::numeric_rank(*to.primitive) < mcpl::numeric_rank(*from.primitive) ||
                     (*to.primitive == Primitive::Float && *from.primitive == Primitive::Int)))
         return fmt::format("({})({})", element_spelling(to), unwrap(expr(e)));
     return expr(e);

@@ -16,6 +16,16 @@ const char* primitive_name(Primitive p) {
     return "?";
 }
 
+int numeric_rank(Primitive p) {
+    switch (p) {
+    case Primitive::Byte: return 1;
+    case Primitive::Int: return 2;
+    case Primitive::Float: return 3;
+    case Primitive::Double: return 4;
+    default: return 0;
+    }
+}
+
 bool Type::is_numeric() const {
     return !is_array() && primitive &&
            (*primitive == Primitive::Int || *primitive == Primitive::Float ||

@@ -27,6 +27,10 @@ using StmtPtr = std::unique_ptr<Stmt>;
 
 enum class Primitive { Void, Int, Float, Double, Byte, Bool };
 const char* primitive_name(Primitive p);
+// Where a number type stands in the widening order byte < int < float <
+// double (arithmetic takes the wider; storing into a narrower one may change
+// the value); 0 for void and bool.
+int numeric_rank(Primitive p);
 
 // A type as the checker understands it: a primitive or a record, with the
 // dimension groups of an array type. `float[n,m]` has one group of two

@@ -245,8 +245,8 @@ private:
             e->kind = Expr::Kind::FloatLiteral;
             e->spelling = f->getText();
             // from_chars: locale-independent, unlike strtod. A suffix 'f' ends the number.
-            auto [end, ec] = std::from_chars(e->spelling.data(), e->spelling.data() + e->spelling.size(), e->float_value);
-            (void)end;
+            std::errc ec =
+                std::from_chars(e->spelling.data(), e->spelling.data() + e->spelling.size(), e->float_value).ec;
             // MCPL's floating literals are floats: C compilers refuse one
             // past the float range, and one that rounds to zero is a typo
             double magnitude = std::fabs(e->float_value);

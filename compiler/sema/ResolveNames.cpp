@@ -29,16 +29,6 @@ Type primitive_type(Primitive p) {
     return t;
 }
 
-int numeric_rank(Primitive p) {
-    switch (p) {
-    case Primitive::Byte: return 1;
-    case Primitive::Int: return 2;
-    case Primitive::Float: return 3;
-    case Primitive::Double: return 4;
-    default: return 0;
-    }
-}
-
 bool is_integral(const Type& t) {
     return !t.is_array() && t.primitive &&
            (*t.primitive == Primitive::Int || *t.primitive == Primitive::Byte);

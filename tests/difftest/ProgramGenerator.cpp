@@ -8,14 +8,16 @@
 //   a fixed budget, and each update is charged with the trip counts of the
 //   loops around it), keeps expressions within +-10^6 (wider ones are clamped
 //   with min/max), divides and takes remainders only by positive constants or
-//   `max(x, 1)`, takes remainders and shifts only of non-negative values, and
-//   clamps every read of an int array the program did not fill itself;
+//   `max(x, 1)`, takes remainders, shifts, `&` and `|` only of non-negative
+//   values (so bit patterns of negative ints never matter), and clamps
+//   every read of an int array the program did not fill itself;
 // - powers only to exponents in [0, 3] (ints: a constant, or `max(b, 0) % 3`),
 //   of bases small enough that the power stays within +-10^6, and of floats
 //   only squares and `max(x, 0.0) ^ 0.5` (a negative base to a fractional
 //   power is NaN);
 // - bytes hold [0, 255] wherever they are read; an int stored into a byte
-//   keeps it modulo 256, which C defines for unsigned char;
+//   (array element, local, or argument of a byte parameter) keeps it modulo
+//   256, which C defines for unsigned char;
 // - floats never decide control flow or indices (no float comparison, no
 //   float to int conversion), and stay bounded (clamped above 10^6), so a
 //   backend's rounding changes values only a little, never the path taken;
@@ -151,6 +153,7 @@ struct FunctionSig {
     Elem result;          // Int or Float; a void function has isVoid
     bool isVoid;
     std::vector<Elem> parameters;
+    std::vector<bool> byteParameters; // Int parameters of type byte: an argument is any int, passed modulo 256
     IntRange resultRange;
     double resultBound;
 };
@@ -183,6 +186,12 @@ bool mentions(const std::string& text, const std::string& name) {
 }
 
 std::int64_t magnitude(IntRange r) { return std::max(std::llabs(r.lo), std::llabs(r.hi)); }
+
+// `v`, or max(v, 0) where v may be negative.
+Value nonNegative(const Value& v) {
+    if (v.range.lo >= 0) return v;
+    return Value{"max(" + v.text + ", 0)", {0, std::max<std::int64_t>(v.range.hi, 0)}, 0};
+}
 
 // Names a backend, translation or a target's headers could capture or hide:
 // macros of C, OpenCL C and CUDA headers, names the implementation keeps,
@@ -521,6 +530,17 @@ Value Generator::genInt(int depth) {
             if (auto range = powerRange(a.range, e, false))
                 return Value{"(" + parenthesized(a.text) + " ^ " + std::to_string(e) + ")", *range, 0};
     }
+    if (options_.bitwise && extras_.chance(5)) {
+        // & or | of two values kept non-negative
+        Value x = nonNegative(a);
+        Value y = nonNegative(genInt(depth - 1));
+        bool bytes = x.isByte && y.isByte; // byte & byte is a byte
+        if (extras_.chance(50))
+            return Value{"(" + x.text + " & " + y.text + ")", {0, std::min(x.range.hi, y.range.hi)}, 0, bytes};
+        std::int64_t pastHi = 1; // a power of two above both
+        while (pastHi <= std::max(x.range.hi, y.range.hi)) pastHi <<= 1;
+        return Value{"(" + x.text + " | " + y.text + ")", {std::max(x.range.lo, y.range.lo), pastHi - 1}, 0, bytes};
+    }
     switch (random_.below(12)) {
     case 0:
     case 1: {
@@ -550,7 +570,7 @@ Value Generator::genInt(int depth) {
     }
     case 5: {
         std::int64_t c = random_.between(1, 16);
-        if (a.range.lo < 0) a = Value{"max(" + a.text + ", 0)", {0, std::max<std::int64_t>(a.range.hi, 0)}, 0};
+        a = nonNegative(a);
         r = Value{"(" + a.text + " % " + std::to_string(c) + ")", {0, std::min(a.range.hi, c - 1)}, 0};
         break;
     }
@@ -720,7 +740,9 @@ std::optional<Value> Generator::callFunction(Elem wanted, int depth) {
     std::string text = f->name + "(";
     for (std::size_t k = 0; k < f->parameters.size(); ++k) {
         if (k > 0) text += ", ";
-        text += f->parameters[k] == Elem::Int ? clampInt(genInt(depth), kIntLimit).text : clampFloat(genFloat(depth), kFloatLimit).text;
+        text += f->byteParameters[k]             ? genInt(depth).text
+                : f->parameters[k] == Elem::Int ? clampInt(genInt(depth), kIntLimit).text
+                                                : clampFloat(genFloat(depth), kFloatLimit).text;
     }
     text += ")";
     return Value{text, f->resultRange, f->resultBound};
@@ -977,7 +999,7 @@ bool Generator::genUpdate(int depth) {
     return true;
 }
 
-// `-=`, `%=`, `>>=` or `*=` on a mutable int of this unit. Charged like
+// `-=`, `%=`, `>>=`, `<<=` or `*=` on a mutable int of this unit. Charged like
 // genUpdate's `+=` where the order of updates does not matter (a difference
 // times the trips; a remainder never grows a value); a shift needs every
 // value non-negative and a product the value as it is here, so those only
@@ -998,10 +1020,17 @@ bool Generator::genCompoundUpdate(Scalar& s, std::int64_t times, int depth) {
         line(s.name + " %= " + std::to_string(extras_.between(2, 7)) + ";");
         s.spent = {std::min<std::int64_t>(s.spent.lo, 0), std::max<std::int64_t>(s.spent.hi, 0)};
         return true;
-    case 2:
+    case 2: {
         if (times != 1 || s.spent.lo < 0) return false;
-        line(s.name + " >>= " + std::to_string(extras_.between(1, 3)) + ";");
+        int shift = extras_.between(1, 3);
+        if (options_.bitwise && extras_.chance(40) && (s.spent.hi << shift) <= kIntLimit) {
+            line(s.name + " <<= " + std::to_string(shift) + ";");
+            s.spent = {s.spent.lo << shift, s.spent.hi << shift};
+            return true;
+        }
+        line(s.name + " >>= " + std::to_string(shift) + ";");
         return true;
+    }
     default: {
         std::int64_t c = extras_.between(2, 3);
         if (times != 1 || magnitude(s.spent) * c > kIntLimit) return false;
@@ -1133,11 +1162,14 @@ bool Generator::genOwnedWrite(int depth, const std::string& only) {
 void Generator::genPrivateArray(int depth) {
     // an int function's sink takes only ints
     Elem elem = random_.chance(70) && !(sinkElem_ == Elem::Int && !sink_.empty()) ? Elem::Float : Elem::Int;
-    std::string type = elem == Elem::Float ? "float" : "int";
+    // now and then an int array of bytes
+    bool bytes = elem == Elem::Int && options_.bytes && extras_.chance(30);
+    std::string type = elem == Elem::Float ? "float" : bytes ? "byte" : "int";
     std::string name = fresh("p");
     int shape = random_.below(3);
     Array a{name, elem, {}, Storage::Private, false, false, false, foreachDepth_, -1, kFloatLimit};
     a.needsUse = true;
+    a.isByte = bytes;
     auto fill = [&](const Array& target, const std::vector<std::int64_t>& extents) {
         std::vector<std::string> indices;
         for (std::size_t d = 0; d < extents.size(); ++d) {
@@ -1148,7 +1180,9 @@ void Generator::genPrivateArray(int depth) {
             addScalar(k, Elem::Int, {0, extents[d] - 1}, 0, false);
             loopTrips_.push_back(extents[d]);
         }
-        std::string value = elem == Elem::Float ? clampFloat(genFloat(depth), kFloatLimit).text : clampInt(genInt(depth), kIntLimit).text;
+        std::string value = elem == Elem::Float ? clampFloat(genFloat(depth), kFloatLimit).text
+                            : bytes             ? genInt(depth).text  // any int, stored modulo 256
+                                                : clampInt(genInt(depth), kIntLimit).text;
         line(indexText(target, indices) + " = " + value + ";");
         for (std::size_t d = 0; d < extents.size(); ++d) {
             loopTrips_.pop_back();
@@ -1416,6 +1450,7 @@ void Generator::genFunctions() {
         std::string target;
         if (f.isVoid) {
             f.parameters = {Elem::Float, Elem::Float};
+            f.byteParameters = {false, false};
             target = fresh("acc");
             std::string input = fresh("x");
             parameters = "float " + target + ", const float " + input;
@@ -1425,11 +1460,21 @@ void Generator::genFunctions() {
             int arity = random_.between(1, 3);
             for (int p = 0; p < arity; ++p) {
                 Elem elem = f.result == Elem::Int || random_.chance(50) ? Elem::Int : Elem::Float;
+                bool isByte = elem == Elem::Int && options_.bytes && extras_.chance(20);
                 std::string name = fresh("a");
                 f.parameters.push_back(elem);
-                parameters += std::string(p > 0 ? ", " : "") + "const " + (elem == Elem::Int ? "int " : "float ") + name;
-                if (elem == Elem::Int) addScalar(name, elem, {-kIntLimit, kIntLimit}, 0, false).needsUse = true;
-                else addScalar(name, elem, {0, 0}, kFloatLimit, false).needsUse = true;
+                f.byteParameters.push_back(isByte);
+                parameters += std::string(p > 0 ? ", " : "") + "const " +
+                              (isByte ? "byte " : elem == Elem::Int ? "int " : "float ") + name;
+                if (isByte) {
+                    Scalar& b = addScalar(name, elem, {0, 255}, 0, false);
+                    b.needsUse = true;
+                    b.isByte = true;
+                } else if (elem == Elem::Int) {
+                    addScalar(name, elem, {-kIntLimit, kIntLimit}, 0, false).needsUse = true;
+                } else {
+                    addScalar(name, elem, {0, 0}, kFloatLimit, false).needsUse = true;
+                }
             }
         }
         std::string result = f.isVoid ? " void " : f.result == Elem::Int ? " int " : " float ";

@@ -22,6 +22,7 @@ struct GeneratorOptions {
     bool compoundUpdates = true; // now and then -=, %=, >>=, *= on ints, and an if's condition in a bool
     bool bytes = true;           // now and then byte arrays (an input, an output stored modulo 256) and byte locals
     bool powers = true;          // now and then `a ^ b`: ints to small powers, floats squared or to the power 0.5
+    bool bitwise = true;         // now and then `a & b`, `a | b` of non-negative ints, and `<<=`
 };
 
 // The MCPL text of the module for these options.

@@ -1078,7 +1078,8 @@ void Generator::genIf(int depth) {
 }
 
 // A sequential loop: a constant trip count (1 to 4), or a size where that
-// is cheap. Counting down sometimes. With uniformBody, barriers may be in it.
+// is cheap. Counting down, or with another step, sometimes. With
+// uniformBody, barriers may be in it.
 void Generator::genFor(int depth, bool uniformBody) {
     std::string index = fresh("k");
     std::int64_t trips = random_.between(1, 4);
@@ -1089,7 +1090,9 @@ void Generator::genFor(int depth, bool uniformBody) {
     if (!uniformBody && allowSizeLoops_ && random_.chance(30)) {
         allowSizeLoops_ = false; // one loop over a size per unit: n units x n trips
         std::string size = useM_ && random_.chance(50) ? "m" : "n";
-        header = "for (int " + index + " = 0; " + index + " < " + size + "; " + index + "++)";
+        // now and then strided: fewer trips than the size, indices still below it
+        std::string step = options_.loopSteps && extras_.chance(25) ? " += " + std::to_string(extras_.between(2, 5)) : "++";
+        header = "for (int " + index + " = 0; " + index + " < " + size + "; " + index + step + ")";
         trips = kMaxSize;
         range = {0, kMaxSize - 1};
         sizeLoops_.push_back({index, size});
@@ -1097,6 +1100,25 @@ void Generator::genFor(int depth, bool uniformBody) {
     } else if (random_.chance(25)) {
         header = "for (int " + index + " = " + std::to_string(trips) + "; " + index + " > 0; " + index + "--)";
         range = {1, trips};
+    } else if (options_.loopSteps && extras_.chance(25)) {
+        // a step other than 1: trips stays an upper bound of the iterations
+        std::string t = std::to_string(trips);
+        switch (extras_.below(3)) {
+        case 0:
+            header = "for (int " + index + " = 0; " + index + " < " + t + "; " + index + " += " +
+                     std::to_string(extras_.between(2, 3)) + ")";
+            break;
+        case 1:
+            header = "for (int " + index + " = " + t + "; " + index + " > 0; " + index +
+                     (extras_.chance(50) ? " /= 2)" : " >>= 1)");
+            range = {1, trips};
+            break;
+        default:
+            header = "for (int " + index + " = 1; " + index + " <= " + t + "; " + index +
+                     (extras_.chance(50) ? " *= 2)" : " <<= 1)");
+            range = {1, trips};
+            break;
+        }
     } else {
         header = "for (int " + index + " = 0; " + index + " < " + std::to_string(trips) + "; " + index + "++)";
     }

@@ -1,5 +1,6 @@
 #include "backends/cfamily/CFamilyEmitter.h"
 
+#include <algorithm>
 #include <cctype>
 #include <climits>
 #include <map>
@@ -369,8 +370,8 @@ std::string CFamilyEmitter::var(const Expr& e) {
     return s;
 }
 
-std::string CFamilyEmitter::device_call(const Function& callee, const std::vector<std::string>& args) {
-    return fmt::format("{}({})", ident(callee.name), fmt::join(args, ", "));
+std::string CFamilyEmitter::device_call(const Expr& call, const std::vector<std::string>& args) {
+    return fmt::format("{}({})", ident(call.function->name), fmt::join(args, ", "));
 }
 
 std::string CFamilyEmitter::converted(const Type& to, const Expr& e) {
@@ -444,7 +445,7 @@ std::string CFamilyEmitter::call(const Expr& e) {
             if (p.is_written && !p.forms.front().resolved_type.is_array()) args[i] = "&" + args[i];
         }
     }
-    return device_call(*e.function, args);
+    return device_call(e, args);
 }
 
 // --- statements -------------------------------------------------------------------------
@@ -543,13 +544,17 @@ void CFamilyEmitter::stmt(const Stmt& s) {
             unsupported(s.location, "'as' views of scalars");
             return;
         }
-        // A view is the same storage under another shape: a pointer to it.
+        // A view is the same storage under another shape: a pointer to it,
+        // in the storage's address space, const where the function takes
+        // the array as const (see parameter()).
         std::string storage = expr(target);
-        for (const BasicDecl& view : s.views) {
-            std::string space = qualifier_of(target.decl ? target.decl->memory_space : "");
-            line(fmt::format("{}{}* {} = {};", space, element_spelling(view.resolved_type), ident(view.name),
-                             storage));
-        }
+        std::string space = target.decl ? pointer_space_of(*target.decl) : "";
+        bool read_only_parameter = target.decl && !target.decl->is_written && function_ &&
+                                   std::any_of(function_->params.begin(), function_->params.end(),
+                                               [&](const std::unique_ptr<Decl>& p) { return p.get() == target.decl; });
+        for (const BasicDecl& view : s.views)
+            line(fmt::format("{}{}{}* {} = {};", space, read_only_parameter ? "const " : "",
+                             element_spelling(view.resolved_type), ident(view.name), storage));
         return;
     }
     }
@@ -653,6 +658,13 @@ void CFamilyEmitter::note_reads_beyond_own_updates(const Function& f) {
 
 void CFamilyEmitter::note_uses(const Stmt& s) {
     for_each_printed_stmt(s, [&](const Stmt& inner) {
+        // An `as` view's extents are printed only where an index needs them
+        // (`len` of `a as float[len * 2] flat` never is): left out here, a
+        // variable used only there gets unused_attribute() at worst.
+        if (inner.kind == Stmt::Kind::As) {
+            note_uses(*inner.target);
+            return;
+        }
         mcpl::for_each_own_expr(inner, [&](const Expr& e) { note_uses(e); });
     });
 }
@@ -669,6 +681,7 @@ void CFamilyEmitter::for_each_printed_stmt(const Stmt& s, const std::function<vo
 void CFamilyEmitter::begin_function(const Function& f, Role role) {
     pointer_scalars_.clear();
     return_type_ = f.resolved_return_type;
+    function_ = &f;
     for (const auto& p : f.params) {
         check_memory_space(*p);
         const Type& t = p->forms.front().resolved_type;
@@ -677,7 +690,7 @@ void CFamilyEmitter::begin_function(const Function& f, Role role) {
         for (size_t i = 1; i < p->forms.size(); ++i) {
             const BasicDecl& alias = p->forms[i];
             // A launch or function may use the parameter through some of its forms only.
-            line(fmt::format("{}{}{}{} {} = {};", unused_attribute(), t.is_array() ? array_parameter_space(*p, role) : "",
+            line(fmt::format("{}{}{}{} {} = {};", unused_attribute(), t.is_array() && role != Role::Host ? pointer_space_of(*p) : "",
                              t.is_array() ? (p->is_written ? "" : "const ") : "",
                              element_spelling(alias.resolved_type) + (t.is_array() ? "*" : ""), ident(alias.name),
                              ident(p->forms.front().name)));

@@ -150,9 +150,10 @@ protected:
     // is exact for every power that fits an int; an integer result is
     // converted through int, so that a byte keeps it modulo 256.
     std::string host_power(const mcpl::Type& type, const std::string& a, const std::string& b) const;
-    // A call of a function of the module (not a builtin); `args` are spelt
-    // already, written-scalar arguments included as the callee takes them.
-    virtual std::string device_call(const mcpl::Function& callee, const std::vector<std::string>& args);
+    // A call of a function of the module (not a builtin; `call.function` is
+    // set); `args` are spelt already, written-scalar arguments included as
+    // the callee takes them.
+    virtual std::string device_call(const mcpl::Expr& call, const std::vector<std::string>& args);
     // Storage that a kernel takes as parameters after its own and the glue
     // allocates, zeroed, for each call (none by default): `spelling` is the
     // kernel's parameter, `element` the element type and `elements` the
@@ -183,9 +184,12 @@ protected:
     // source, which print neither their bounds nor their step.
     void for_each_printed_stmt(const mcpl::Stmt& s, const std::function<void(const mcpl::Stmt&)>& visit) const;
     void note_uses(const mcpl::Expr& e);
-    // The address-space qualifier of an array parameter in `role`, with a
-    // trailing space (OpenCL's `__global `), for pointers that alias it.
-    virtual std::string array_parameter_space(const mcpl::Decl&, Role) const { return ""; }
+    // The address-space qualifier, with a trailing space, of a pointer into
+    // the storage that array `array` (a parameter or declaration of the
+    // function being printed) names: OpenCL's `__global `, `__local `; ""
+    // where pointers have one address space (C++, CUDA's generic pointers)
+    // and for private storage.
+    virtual std::string pointer_space_of(const mcpl::Decl&) const { return ""; }
     // A call statement (the default prints the call).
     virtual void call_statement(const mcpl::Stmt& s);
     // Whether device functions take written scalars by reference (else by
@@ -219,6 +223,7 @@ protected:
     int indent_ = 0;
     std::set<const mcpl::Decl*> pointer_scalars_;  // written scalars passed as pointers
     mcpl::Type return_type_;                       // of the function being printed
+    const mcpl::Function* function_ = nullptr;     // the function being printed (begin_function)
     std::set<const mcpl::Decl*> used_;             // variables the code being printed uses
     std::set<const mcpl::Decl*> read_beyond_own_updates_;  // see note_reads_beyond_own_updates
 

@@ -7,6 +7,7 @@
 namespace mcl::backends {
 
 using mcpl::Decl;
+using mcpl::Expr;
 using mcpl::Function;
 using mcpl::Type;
 
@@ -73,8 +74,8 @@ std::string InProcessEmitter::parameter(const Decl& d, Role role, bool definitio
     return (definition ? "[[maybe_unused]] " : "") + CFamilyEmitter::parameter(d, role, definition);
 }
 
-std::string InProcessEmitter::device_call(const Function& callee, const std::vector<std::string>& args) {
-    return fmt::format("device::{}({})", ident(callee.name), fmt::join(args, ", "));
+std::string InProcessEmitter::device_call(const Expr& call, const std::vector<std::string>& args) {
+    return fmt::format("device::{}({})", ident(call.function->name), fmt::join(args, ", "));
 }
 
 std::string InProcessEmitter::min_max(const std::string& which, const Type& type, const std::string& a,

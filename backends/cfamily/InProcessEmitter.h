@@ -61,7 +61,7 @@ protected:
                                    const std::string& prelude);
 
     std::string parameter(const mcpl::Decl& d, Role role, bool definition) override;
-    std::string device_call(const mcpl::Function& callee, const std::vector<std::string>& args) override;
+    std::string device_call(const mcpl::Expr& call, const std::vector<std::string>& args) override;
     std::string min_max(const std::string& which, const mcpl::Type& type, const std::string& a,
                         const std::string& b) override;
     std::string power(const mcpl::Type& type, const std::string& a, const std::string& b) override;

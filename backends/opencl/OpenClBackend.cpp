@@ -1,5 +1,10 @@
 #include "backends/opencl/OpenClBackend.h"
 
+#include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "backends/Runtime.h"
@@ -78,15 +83,16 @@ private:
         if (uses_integer_power()) out_ += integer_power_function("");
         out_ += record_definitions();
         out_ += constant_definitions("__constant", true);
-        for (const Function* f : device_functions_) out_ += signature(*f, Role::Device, false) + ";\n";
-        for (const Function* f : device_functions_) {
+        collect_variants();
+        for (const DeviceVariant& v : variants_) out_ += variant_signature(v, false) + ";\n";
+        for (const DeviceVariant& v : variants_) {
             out_ += "\n";
             indent_ = 1;
             used_.clear();
-            note_uses(*f->body);
-            out_ += signature(*f, Role::Device, true) + " {\n";
-            begin_function(*f, Role::Device);
-            for (const auto& s : f->body->body) stmt(*s);
+            note_uses(*v.function->body);
+            out_ += variant_signature(v, true) + " {\n";
+            begin_function(*v.function, Role::Device);
+            for (const auto& s : v.function->body->body) stmt(*s);
             out_ += "}\n";
         }
         for (const Function* k : kernels_) {
@@ -94,6 +100,100 @@ private:
             for (size_t n = 0; n < plan.launches.size(); ++n) emit_launch_kernel(*k, plan, n);
         }
         return out_;
+    }
+
+    // --- device functions per address space ---------------------------------------------
+    // OpenCL C 1.2 pointers carry their address space, so a device function
+    // that one call passes a __global array and another a __local or
+    // private one is printed once for each combination its calls need.
+
+    // A device function as printed for the spaces of its array parameters.
+    struct DeviceVariant {
+        const Function* function;
+        std::vector<std::string> spaces;  // per parameter: an array's qualifier (pointer_space_of), "" else
+        std::string name;
+    };
+
+    // The spaces of `call`'s array arguments, as pointer_space_of sees them
+    // in the function being printed or walked.
+    std::vector<std::string> argument_spaces(const Expr& call) const {
+        std::vector<std::string> spaces;
+        for (size_t i = 0; i < call.function->params.size(); ++i) {
+            bool array = call.function->params[i]->forms.front().resolved_type.is_array();
+            const Decl* storage = i < call.args.size() ? call.args[i]->decl : nullptr;
+            spaces.push_back(array && storage ? pointer_space_of(*storage) : "");
+        }
+        return spaces;
+    }
+
+    // The variant of `f` for `spaces`, added (named) when new: the first of
+    // a function keeps its name, others are `mcl_as_<codes>_<name>`, a name
+    // neither the user's (target_identifier maps those away from `mcl_`) nor
+    // the generator's other ones have.
+    const DeviceVariant& variant(const Function& f, const std::vector<std::string>& spaces) {
+        auto [it, fresh] = variant_index_.emplace(std::make_pair(&f, spaces), variants_.size());
+        if (fresh) {
+            bool first = std::none_of(variants_.begin(), variants_.end(),
+                                      [&](const DeviceVariant& v) { return v.function == &f; });
+            std::string codes;
+            for (size_t i = 0; i < spaces.size(); ++i)
+                if (f.params[i]->forms.front().resolved_type.is_array())
+                    codes += spaces[i] == "__global " ? "g" : spaces[i] == "__local " ? "l" : spaces[i] == "__constant " ? "c" : "p";
+            variants_.push_back({&f, spaces, first ? ident(f.name) : "mcl_as_" + codes + "_" + ident(f.name)});
+        }
+        return variants_[it->second];
+    }
+
+    // The spaces of a function's array parameters while it is printed or walked.
+    void bind_parameter_spaces(const Function& f, const std::vector<std::string>& spaces) {
+        parameter_spaces_.clear();
+        for (size_t i = 0; i < f.params.size(); ++i) parameter_spaces_[f.params[i].get()] = spaces[i];
+    }
+
+    // The variants the kernels need, transitively, in the order first called.
+    void collect_variants() {
+        auto walk = [&](const Function& f) {
+            mcpl::for_each_stmt(*f.body, [&](const Stmt& s) {
+                mcpl::for_each_own_expr(s, [&](const Expr& e) {
+                    mcpl::for_each_call(e, [&](const Expr& call) {
+                        if (call.function && !call.function->builtin_body)
+                            variant(*call.function, argument_spaces(call));
+                    });
+                });
+            });
+        };
+        for (const Function* k : kernels_) {
+            bind_kernel_parameter_spaces(*k);
+            walk(*k);
+        }
+        for (size_t i = 0; i < variants_.size(); ++i) {  // grows while walked
+            const DeviceVariant v = variants_[i];
+            bind_parameter_spaces(*v.function, v.spaces);
+            walk(*v.function);
+        }
+    }
+
+    void bind_kernel_parameter_spaces(const Function& k) {
+        std::vector<std::string> spaces;
+        for (const auto& p : k.params) spaces.push_back(pointer_space(*p));
+        bind_parameter_spaces(k, spaces);
+    }
+
+    std::string variant_signature(const DeviceVariant& v, bool definition) {
+        bind_parameter_spaces(*v.function, v.spaces);
+        std::vector<std::string> params;
+        for (const auto& p : v.function->params) params.push_back(parameter(*p, Role::Device, definition));
+        return fmt::format("{} {}({})", element_spelling(v.function->resolved_return_type), v.name,
+                           fmt::join(params, ", "));
+    }
+
+    std::string device_call(const Expr& call, const std::vector<std::string>& args) override {
+        return fmt::format("{}({})", variant(*call.function, argument_spaces(call)).name, fmt::join(args, ", "));
+    }
+
+    std::string pointer_space_of(const Decl& array) const override {
+        auto it = parameter_spaces_.find(&array);
+        return it != parameter_spaces_.end() ? it->second : qualifier_of(array.memory_space);
     }
 
     bool uses_double() const {
@@ -122,6 +222,7 @@ private:
                 line(fmt::format("__local {} {}[{}];", element_spelling(d->forms.front().resolved_type),
                                  ident(d->forms.front().name), *elements ? *elements : 1));
             }
+        bind_kernel_parameter_spaces(k);
         begin_function(k, Role::Kernel);
         emit_launch_body(plan, launch);
         std::string body = std::move(out_);
@@ -158,10 +259,6 @@ private:
         return q.empty() ? "__global " : q;
     }
 
-    std::string array_parameter_space(const Decl& d, Role role) const override {
-        return role == Role::Host ? "" : pointer_space(d);
-    }
-
     std::string parameter(const Decl& d, Role role, bool definition) override {
         if (role == Role::Host) return CFamilyEmitter::parameter(d, role, definition);
         // A launch need not use every parameter of its kernel.
@@ -173,7 +270,7 @@ private:
         const Type& t = form.resolved_type;
         std::string el = element_spelling(t), name = ident(form.name);
         if (t.is_array()) {
-            std::string space = pointer_space(d);
+            std::string space = role == Role::Kernel ? pointer_space(d) : pointer_space_of(d);
             return fmt::format("{}{}{}* {}{}", space, d.is_written ? "" : "const ", el,
                                role == Role::Kernel ? "restrict " : "", name);
         }
@@ -211,7 +308,7 @@ private:
             copy_back.push_back(fmt::format("{} = {};", args[i], temp));
             args[i] = "&" + temp;
         }
-        line(device_call(*callee, args) + ";");
+        line(device_call(call, args) + ";");
         for (const std::string& c : copy_back) line(c);
         --indent_;
         line("}");
@@ -300,6 +397,10 @@ private:
         return resident_function(k, "mcl::opencl", setup, launch_code, "        mcl_device.queue().finish();\n",
                                  api_catch);
     }
+
+    std::vector<DeviceVariant> variants_;
+    std::map<std::pair<const Function*, std::vector<std::string>>, size_t> variant_index_;
+    std::map<const Decl*, std::string> parameter_spaces_;  // of the function being printed or walked
 };
 
 }  // namespace

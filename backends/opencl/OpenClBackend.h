@@ -12,7 +12,9 @@
 //     "builtins":      { "<library function>": "<spelling>" }
 // Does: plans each kernel's launches (GridMapping.h) and writes, for module M,
 //   - M.cl: one `__kernel` per launch (`<kernel>_<n>`), the device functions
-//     before them. Arrays are `__global` pointers (const and restrict when
+//     before them, each once per combination of address spaces (`__global`,
+//     `__local`, private) of the arrays its calls pass (the first keeps its
+//     name, the others are `mcl_as_<spaces>_<name>`). Arrays are `__global` pointers (const and restrict when
 //     only read; MCPL forbids aliasing), written scalars one-element buffers,
 //     group-scoped arrays `__local` at kernel scope or, when their size is
 //     not constant, `__local` kernel arguments sized by the host; arrays in

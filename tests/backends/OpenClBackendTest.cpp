@@ -430,5 +430,42 @@ hopper void k(int n, float[n] x) {
     EXPECT_THAT(cl, HasSubstr("x[(b)] = mcl_arg_0;\n"));
 }
 
+// OpenCL C 1.2 pointers carry their address space: a device function that
+// calls pass a global, a local and a private array is printed once for each
+// (the first keeps its name), and so is what it calls.
+TEST(OpenClBackend, DeviceFunctionsArePrintedPerAddressSpaceOfTheirArrays) {
+    Generated g = generate_opencl(R"(module spaces;
+import hopper;
+hopper float first(const int len, const float[len] a) { return a[0]; }
+hopper float viaFirst(const int len, const float[len] a) { return first(len, a); }
+hopper void k(int n, float[n] x, const float[n] y) {
+    foreach (int b in n blocks) {
+        shared float[32] tile;
+        foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+            float[2] p;
+            p[0] = 1.0;
+            p[1] = 2.0;
+            tile[t] = y[b];
+            barrier(shared);
+            p as float[2] view;
+            x[b] = viaFirst(n, y) + viaFirst(32, tile) + viaFirst(2, p) + view[1];
+        } }
+    }
+}
+)");
+    std::string cl = g.file("spaces.cl");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("float viaFirst(int len, __global const float* a) {\n    return first(len, a);"));
+    EXPECT_THAT(cl, HasSubstr("float mcl_as_l_viaFirst(int len, __local const float* a) {\n"
+                              "    return mcl_as_l_first(len, a);"));
+    EXPECT_THAT(cl, HasSubstr("float mcl_as_p_viaFirst(int len, const float* a) {\n"
+                              "    return mcl_as_p_first(len, a);"));
+    EXPECT_THAT(cl, HasSubstr("float first(int len, __global const float* a)"));
+    EXPECT_THAT(cl, HasSubstr("float mcl_as_l_first(int len, __local const float* a)"));
+    EXPECT_THAT(cl, HasSubstr("float mcl_as_p_first(int len, const float* a)"));
+    EXPECT_THAT(cl, HasSubstr("viaFirst(n, y) + mcl_as_l_viaFirst(32, tile)) + mcl_as_p_viaFirst(2, p)"));
+    EXPECT_THAT(cl, HasSubstr("float* view = p;"));
+}
+
 }  // namespace
 }  // namespace mcl::backends::testing

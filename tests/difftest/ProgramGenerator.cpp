@@ -39,6 +39,10 @@
 //   in `for` loops with constant trip counts, entered and left with no
 //   pending local accesses);
 // - no recursion: a device function calls only functions defined before it;
+//   one that takes an array (`const int len, const float[len] arr`) reads
+//   it only at indices inside len, and a call passes an array of that
+//   extent that no unit writes meanwhile: a const input, a private array,
+//   or a `local` one in a phase that only reads it;
 // - no unused parameter, variable or private array: what the program does
 //   not otherwise read is added to a per-unit `sink` that goes into an
 //   output (backends build generated code with -Wall -Wextra -Werror, and a
@@ -154,6 +158,7 @@ struct FunctionSig {
     bool isVoid;
     std::vector<Elem> parameters;
     std::vector<bool> byteParameters; // Int parameters of type byte: an argument is any int, passed modulo 256
+    bool takesArray = false;          // `const int len, const float[len] arr` before the parameters above
     IntRange resultRange;
     double resultBound;
 };
@@ -261,6 +266,9 @@ private:
     std::optional<std::vector<std::string>> readableIndex(Array& a);
     std::vector<std::string> anyIndices(const Array& a);
     std::optional<Value> callFunction(Elem wanted, int depth);
+    // A float array of one extent a call may pass to a function that takes
+    // one (its extent and name), or none.
+    std::optional<std::pair<std::string, std::string>> arrayArgument();
 
     // --- statements -----------------------------------------------------
     void genStatements(int count, int depth);
@@ -731,6 +739,25 @@ std::string Generator::genCondition(int depth) {
     return condition;
 }
 
+std::optional<std::pair<std::string, std::string>> Generator::arrayArgument() {
+    std::vector<Array*> candidates;
+    for (Array& a : arrays_) {
+        if (a.elem != Elem::Float || a.groups.size() != 1 || a.groups[0].size() != 1 || !a.initialized) continue;
+        bool readAnywhere = (a.storage == Storage::Parameter && a.isConst) || a.storage == Storage::Private ||
+                            (a.storage == Storage::Local && inThreads_ && !localWrittenInPhase_.count(a.name));
+        if (readAnywhere) candidates.push_back(&a);
+    }
+    if (candidates.empty()) return std::nullopt;
+    // local and private arrays, rarer than inputs, are what tests a
+    // backend's address spaces: taken whenever the dice allow
+    std::vector<Array*> unitArrays;
+    for (Array* a : candidates)
+        if (a->storage != Storage::Parameter) unitArrays.push_back(a);
+    Array* a = !unitArrays.empty() && extras_.chance(80) ? extras_.pick(unitArrays) : extras_.pick(candidates);
+    if (a->storage == Storage::Local) localReadInPhase_.insert(a->name);
+    return std::make_pair(a->groups[0][0].text, a->name);
+}
+
 std::optional<Value> Generator::callFunction(Elem wanted, int depth) {
     std::vector<const FunctionSig*> candidates;
     for (const auto& f : functions_)
@@ -738,6 +765,11 @@ std::optional<Value> Generator::callFunction(Elem wanted, int depth) {
     if (candidates.empty()) return std::nullopt;
     const FunctionSig* f = random_.pick(candidates);
     std::string text = f->name + "(";
+    if (f->takesArray) {
+        auto argument = arrayArgument();
+        if (!argument) return std::nullopt;
+        text += argument->first + ", " + argument->second + (f->parameters.empty() ? "" : ", ");
+    }
     for (std::size_t k = 0; k < f->parameters.size(); ++k) {
         if (k > 0) text += ", ";
         text += f->byteParameters[k]             ? genInt(depth).text
@@ -1479,6 +1511,18 @@ void Generator::genFunctions() {
             addScalar(target, Elem::Float, {0, 0}, kFloatLimit, false);
             addScalar(input, Elem::Float, {0, 0}, kFloatLimit, false).needsUse = true;
         } else {
+            if (f.result == Elem::Float && options_.arrayArguments && extras_.chance(50)) {
+                // an array of any length, read at indices the body keeps inside it
+                // (a float function: its sink takes what the body leaves unread)
+                f.takesArray = true;
+                std::string length = fresh("len");
+                std::string array = fresh("arr");
+                parameters = "const int " + length + ", const float[" + length + "] " + array + ", ";
+                addScalar(length, Elem::Int, {1, kMaxSize}, 0, false).needsUse = true;
+                Array a{array, Elem::Float, {{Extent{length, 1, false}}}, Storage::Parameter, true, true, false, 0, -1, kFloatLimit};
+                a.needsUse = true;
+                arrays_.push_back(a);
+            }
             int arity = random_.between(1, 3);
             for (int p = 0; p < arity; ++p) {
                 Elem elem = f.result == Elem::Int || random_.chance(50) ? Elem::Int : Elem::Float;

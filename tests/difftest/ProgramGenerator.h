@@ -24,6 +24,7 @@ struct GeneratorOptions {
     bool powers = true;          // now and then `a ^ b`: ints to small powers, floats squared or to the power 0.5
     bool bitwise = true;         // now and then `a & b`, `a | b` of non-negative ints, and `<<=`
     bool loopSteps = true;       // now and then a for loop that steps by += c, /= 2, >>= 1, *= 2 or <<= 1
+    bool arrayArguments = true;  // now and then a device function that takes a float array (global, local or private)
 };
 
 // The MCPL text of the module for these options.

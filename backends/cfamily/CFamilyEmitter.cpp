@@ -62,18 +62,14 @@ bool CFamilyEmitter::collect() {
 }
 
 void CFamilyEmitter::collect_calls(const Function& f) {
-    mcpl::for_each_stmt(*f.body, [&](const Stmt& s) {
-        mcpl::for_each_own_expr(s, [&](const Expr& e) {
-            mcpl::for_each_call(e, [&](const Expr& call) {
-                const Function* callee = call.function;
-                if (!callee || callee->builtin_body) return;
-                // A kernel called by another function is also emitted as a
-                // device function.
-                if (!seen_functions_.insert(callee).second) return;
-                device_functions_.push_back(callee);
-                collect_calls(*callee);
-            });
-        });
+    mcpl::for_each_call_in(*f.body, [&](const Expr& call) {
+        const Function* callee = call.function;
+        if (!callee || callee->builtin_body) return;
+        // A kernel called by another function is also emitted as a device
+        // function.
+        if (!seen_functions_.insert(callee).second) return;
+        device_functions_.push_back(callee);
+        collect_calls(*callee);
     });
 }
 
@@ -553,7 +549,7 @@ void CFamilyEmitter::stmt(const Stmt& s) {
                                    std::any_of(function_->params.begin(), function_->params.end(),
                                                [&](const std::unique_ptr<Decl>& p) { return p.get() == target.decl; });
         for (const BasicDecl& view : s.views)
-            line(fmt::format("{}{}{}* {} = {};", space, read_only_parameter ? "const " : "",
+            line(fmt::format("{}{}{}{}* {} = {};", unused_prefix(view), space, read_only_parameter ? "const " : "",
                              element_spelling(view.resolved_type), ident(view.name), storage));
         return;
     }
@@ -604,7 +600,7 @@ void CFamilyEmitter::declaration(const Decl& d) {
     }
     for (size_t i = 1; i < d.forms.size(); ++i) {
         const BasicDecl& alias = d.forms[i];
-        line(fmt::format("{}{}{} {} = {};", qualifier, element_spelling(alias.resolved_type),
+        line(fmt::format("{}{}{}{} {} = {};", unused_prefix(alias), qualifier, element_spelling(alias.resolved_type),
                          t.is_array() ? "*" : "", ident(alias.name), name));
     }
 }
@@ -623,19 +619,29 @@ std::string CFamilyEmitter::parameter(const Decl& d, Role role, bool) {
 }
 
 std::string CFamilyEmitter::signature(const Function& f, Role role, bool definition) {
+    return signature(f, role, definition,
+                     role == Role::Kernel ? kernel_symbol(f) : role == Role::Host ? host_identifier(f.name) : ident(f.name));
+}
+
+std::string CFamilyEmitter::signature(const Function& f, Role role, bool definition, const std::string& name) {
     std::vector<std::string> params;
     for (const auto& p : f.params) params.push_back(parameter(*p, role, definition));
     if (role == Role::Kernel)
         for (const StorageParameter& storage : storage_parameters(f)) params.push_back(storage.spelling);
-    return fmt::format("{} {}({})", element_spelling(f.resolved_return_type),
-                       role == Role::Kernel ? kernel_symbol(f) : role == Role::Host ? host_identifier(f.name) : ident(f.name),
-                       fmt::join(params, ", "));
+    return fmt::format("{} {}({})", element_spelling(f.resolved_return_type), name, fmt::join(params, ", "));
 }
 
 void CFamilyEmitter::note_uses(const Expr& e) {
     mcpl::for_each_var(e, [&](const Expr& v) {
         if (v.decl) used_.insert(v.decl);
+        if (v.form) used_forms_.insert(v.form);
     });
+}
+
+void CFamilyEmitter::note_uses_of_body(const Function& f) {
+    used_.clear();
+    used_forms_.clear();
+    note_uses(*f.body);
 }
 
 void CFamilyEmitter::note_reads_beyond_own_updates(const Function& f) {
@@ -657,16 +663,18 @@ void CFamilyEmitter::note_reads_beyond_own_updates(const Function& f) {
 }
 
 void CFamilyEmitter::note_uses(const Stmt& s) {
-    for_each_printed_stmt(s, [&](const Stmt& inner) {
-        // An `as` view's extents are printed only where an index needs them
-        // (`len` of `a as float[len * 2] flat` never is): left out here, a
-        // variable used only there gets unused_attribute() at worst.
-        if (inner.kind == Stmt::Kind::As) {
-            note_uses(*inner.target);
-            return;
-        }
-        mcpl::for_each_own_expr(inner, [&](const Expr& e) { note_uses(e); });
-    });
+    for_each_printed_stmt(s, [&](const Stmt& inner) { note_own_uses(inner); });
+}
+
+void CFamilyEmitter::note_own_uses(const Stmt& s) {
+    // An `as` view's extents are printed only where an index needs them
+    // (`len` of `a as float[len * 2] flat` never is): left out here, a
+    // variable used only there gets unused_attribute() at worst.
+    if (s.kind == Stmt::Kind::As) {
+        note_uses(*s.target);
+        return;
+    }
+    mcpl::for_each_own_expr(s, [&](const Expr& e) { note_uses(e); });
 }
 
 void CFamilyEmitter::for_each_printed_stmt(const Stmt& s, const std::function<void(const Stmt&)>& visit) const {

@@ -112,6 +112,8 @@ protected:
     // `name(params)` with the function's return type; a Role::Kernel
     // function is named kernel_symbol(f).
     std::string signature(const mcpl::Function& f, Role role, bool definition);
+    // The same under `name` (a backend's second copy of a device function).
+    std::string signature(const mcpl::Function& f, Role role, bool definition, const std::string& name);
     // Opens a function body: aliases for a parameter's other forms, and the
     // kernel's written scalars registered as pointers.
     void begin_function(const mcpl::Function& f, Role role);
@@ -173,12 +175,21 @@ protected:
     // unused_attribute() for a declaration that the code being printed does
     // not use (see note_uses), else "".
     std::string unused_prefix(const mcpl::Decl& d) const { return used_.count(&d) ? "" : unused_attribute(); }
+    // The same for one form of a declaration: an `as` view or an alias.
+    std::string unused_prefix(const mcpl::BasicDecl& form) const {
+        return used_forms_.count(&form) ? "" : unused_attribute();
+    }
+    // Starts the uses of a function body about to be printed whole (a
+    // device function, or an in-process kernel) afresh: note_uses of it.
+    void note_uses_of_body(const mcpl::Function& f);
     // Records in read_beyond_own_updates_ the variables of `f` that are read
     // anywhere but in an update of themselves (`x /= 3`, `x++`,
     // `x = x + 1`): a C compiler counts the others as set but not used.
     void note_reads_beyond_own_updates(const mcpl::Function& f);
     // Records the variables `s` uses, its nested statements included.
     void note_uses(const mcpl::Stmt& s);
+    // Records the variables `s`'s own expressions use, as printed.
+    void note_own_uses(const mcpl::Stmt& s);
     // Calls `visit` on `s` and the statements nested in it whose own
     // expressions the printed code holds: all but the loops unrolled in the
     // source, which print neither their bounds nor their step.
@@ -225,6 +236,7 @@ protected:
     mcpl::Type return_type_;                       // of the function being printed
     const mcpl::Function* function_ = nullptr;     // the function being printed (begin_function)
     std::set<const mcpl::Decl*> used_;             // variables the code being printed uses
+    std::set<const mcpl::BasicDecl*> used_forms_;  // and the forms (names) it uses them by
     std::set<const mcpl::Decl*> read_beyond_own_updates_;  // see note_reads_beyond_own_updates
 
 private:

@@ -398,6 +398,7 @@ std::vector<std::string> GridEmitter::split_lines(const std::string& text) {
 
 void GridEmitter::note_launch_uses(const GridPlan& plan, const GridLaunch& launch) {
     used_.clear();
+    used_forms_.clear();
     for (const Decl* d : plan.prologue) note_uses(*d->init);
     // A foreach's count is printed only in its guard.
     for_each_printed_stmt(*launch.root, [&](const Stmt& s) {
@@ -406,7 +407,7 @@ void GridEmitter::note_launch_uses(const GridPlan& plan, const GridLaunch& launc
             if (it != launch.placements.end() && it->second.guarded) note_uses(*s.count);
             return;
         }
-        mcpl::for_each_own_expr(s, [&](const Expr& e) { note_uses(e); });
+        note_own_uses(s);
     });
 }
 
@@ -490,7 +491,8 @@ void GridEmitter::array_declaration(const Decl& d, const std::string& qualifier)
     }
     // A private array: of an item-scoped space, or of device memory inside
     // item loops (only its item sees it).
-    line(fmt::format("{}{} {}[{}];", scope == "item" ? qualifier : "", el, name, *elements ? *elements : 1));
+    line(fmt::format("{}{}{} {}[{}];", unused_prefix(d), scope == "item" ? qualifier : "", el, name,
+                     *elements ? *elements : 1));
 }
 
 }  // namespace mcl::backends

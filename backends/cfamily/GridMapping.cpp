@@ -343,12 +343,10 @@ private:
             return;
         }
         // A function called here runs its barriers here.
-        mcpl::for_each_own_expr(s, [&](const Expr& e) {
-            mcpl::for_each_call(e, [&](const Expr& call) {
-                if (!call.function || !followed_calls_.insert(call.function).second) return;
-                check_barriers(*call.function->body, under_guard, in_group_loop);
-                followed_calls_.erase(call.function);
-            });
+        mcpl::for_each_own_call(s, [&](const Expr& call) {
+            if (!call.function || !followed_calls_.insert(call.function).second) return;
+            check_barriers(*call.function->body, under_guard, in_group_loop);
+            followed_calls_.erase(call.function);
         });
         mcpl::for_each_child_stmt(s, [&](const Stmt& c) { check_barriers(c, under_guard, in_group_loop); });
     }

@@ -64,6 +64,7 @@ std::string InProcessEmitter::in_process_kernels(const std::vector<std::string>&
 
 void InProcessEmitter::emit_function(const Function& f, Role role) {
     indent_ = 1;
+    note_uses_of_body(f);
     out_ += linkage(role) + signature(f, role, true) + " {\n";
     function_prologue(f, role);
     for (const auto& s : f.body->body) stmt(*s);

@@ -15,7 +15,8 @@
 //   constants are `[[maybe_unused]] const`, the device functions are
 //   declared and then defined in namespace <module>::kernels::device (and
 //   called as `device::f(...)`), then the kernels follow. Parameters of
-//   definitions are `[[maybe_unused]]`; min/max are `std::min<T>` and
+//   definitions, and variables, arrays and views the body does not use,
+//   are `[[maybe_unused]]`; min/max are `std::min<T>` and
 //   `std::max<T>`, pow is `std::pow` cast to the result type.
 // Guarantees: nothing is returned when the configuration is invalid or any
 //   error was reported while generating; the kernel file and glue agree on
@@ -60,6 +61,7 @@ protected:
     std::string in_process_kernels(const std::vector<std::string>& headers, const std::string& preamble,
                                    const std::string& prelude);
 
+    std::string unused_attribute() const override { return "[[maybe_unused]] "; }
     std::string parameter(const mcpl::Decl& d, Role role, bool definition) override;
     std::string device_call(const mcpl::Expr& call, const std::vector<std::string>& args) override;
     std::string min_max(const std::string& which, const mcpl::Type& type, const std::string& a,

@@ -17,18 +17,14 @@ public:
     void visit(const Function& f) {
         if (done_.count(&f)) return;
         on_path_.insert(&f);
-        mcpl::for_each_stmt(*f.body, [&](const Stmt& s) {
-            mcpl::for_each_own_expr(s, [&](const Expr& e) {
-                mcpl::for_each_call(e, [&](const Expr& call) {
-                    const Function* callee = call.function;
-                    if (!callee || callee->builtin_body) return;
-                    if (on_path_.count(callee)) {
-                        if (reported_.insert(&call).second) found_.push_back(&call);
-                        return;
-                    }
-                    visit(*callee);
-                });
-            });
+        mcpl::for_each_call_in(*f.body, [&](const Expr& call) {
+            const Function* callee = call.function;
+            if (!callee || callee->builtin_body) return;
+            if (on_path_.count(callee)) {
+                if (reported_.insert(&call).second) found_.push_back(&call);
+                return;
+            }
+            visit(*callee);
         });
         on_path_.erase(&f);
         done_.insert(&f);

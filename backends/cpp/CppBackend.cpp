@@ -53,7 +53,7 @@ private:
         const BasicDecl& first = d.forms.front();
         std::string el = element_spelling(first.resolved_type), name = ident(first.name);
         if (auto elements = constant_elements(d); elements && *elements <= kMaxStackElements) {
-            line(fmt::format("{}{} {}[{}] = {{}};", qualifier, el, name, *elements ? *elements : 1));
+            line(fmt::format("{}{}{} {}[{}] = {{}};", unused_prefix(d), qualifier, el, name, *elements ? *elements : 1));
             return;
         }
         std::vector<std::string> extents;

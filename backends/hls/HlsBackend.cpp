@@ -263,7 +263,8 @@ private:
             return;
         }
         std::string name = ident(first.name);
-        line(fmt::format("{}{} {}[{}] = {{}};", qualifier, element_spelling(first.resolved_type), name, size));
+        line(fmt::format("{}{}{} {}[{}] = {{}};", unused_prefix(d), qualifier, element_spelling(first.resolved_type), name,
+                         size));
         auto space = config_.memory_spaces.find(d.memory_space);
         std::string partition = space == config_.memory_spaces.end() ? "" : space->second.string("partition");
         auto factor = partitions_.find(&d);

@@ -64,10 +64,8 @@ bool writes_only_scalars(const Stmt& loop) {
         case Stmt::Kind::Return: only_scalars = false; break;
         default: break;
         }
-        mcpl::for_each_own_expr(s, [&](const Expr& e) {
-            mcpl::for_each_call(e, [&](const Expr& call) {
-                if (!call_writes_nothing(call)) only_scalars = false;
-            });
+        mcpl::for_each_own_call(s, [&](const Expr& call) {
+            if (!call_writes_nothing(call)) only_scalars = false;
         });
     });
     return only_scalars;

@@ -88,8 +88,7 @@ private:
         for (const DeviceVariant& v : variants_) {
             out_ += "\n";
             indent_ = 1;
-            used_.clear();
-            note_uses(*v.function->body);
+            note_uses_of_body(*v.function);
             out_ += variant_signature(v, true) + " {\n";
             begin_function(*v.function, Role::Device);
             for (const auto& s : v.function->body->body) stmt(*s);
@@ -153,13 +152,8 @@ private:
     // The variants the kernels need, transitively, in the order first called.
     void collect_variants() {
         auto walk = [&](const Function& f) {
-            mcpl::for_each_stmt(*f.body, [&](const Stmt& s) {
-                mcpl::for_each_own_expr(s, [&](const Expr& e) {
-                    mcpl::for_each_call(e, [&](const Expr& call) {
-                        if (call.function && !call.function->builtin_body)
-                            variant(*call.function, argument_spaces(call));
-                    });
-                });
+            mcpl::for_each_call_in(*f.body, [&](const Expr& call) {
+                if (call.function && !call.function->builtin_body) variant(*call.function, argument_spaces(call));
             });
         };
         for (const Function* k : kernels_) {
@@ -181,10 +175,7 @@ private:
 
     std::string variant_signature(const DeviceVariant& v, bool definition) {
         bind_parameter_spaces(*v.function, v.spaces);
-        std::vector<std::string> params;
-        for (const auto& p : v.function->params) params.push_back(parameter(*p, Role::Device, definition));
-        return fmt::format("{} {}({})", element_spelling(v.function->resolved_return_type), v.name,
-                           fmt::join(params, ", "));
+        return signature(*v.function, Role::Device, definition, v.name);
     }
 
     std::string device_call(const Expr& call, const std::vector<std::string>& args) override {

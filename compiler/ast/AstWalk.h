@@ -65,6 +65,20 @@ void for_each_call(const Expr& e, Visit&& visit) {
     });
 }
 
+// Calls `visit(const Expr&)` on every Call in the expressions `s` itself
+// evaluates (for_each_own_expr), not in its child statements.
+template <typename Visit>
+void for_each_own_call(const Stmt& s, Visit&& visit) {
+    for_each_own_expr(s, [&](const Expr& e) { for_each_call(e, visit); });
+}
+
+// Calls `visit(const Expr&)` on every Call in `s` and the statements nested
+// in it: the calls a function body makes directly.
+template <typename Visit>
+void for_each_call_in(const Stmt& s, Visit&& visit) {
+    for_each_stmt(s, [&](const Stmt& inner) { for_each_own_call(inner, visit); });
+}
+
 // Calls `visit(E&)` on every variable reference in `e`, those in indices and
 // call arguments included; E is Expr or const Expr, as `e` is.
 template <typename E, typename Visit>

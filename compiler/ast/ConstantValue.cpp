@@ -174,7 +174,7 @@ std::optional<ConstantLoop> constant_loop(const Stmt& loop) {
         bool writes = s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Step || s.kind == Stmt::Kind::Swap;
         if (writes && (names_index(s.target.get()) || (s.kind == Stmt::Kind::Swap && names_index(s.value.get()))))
             assigned = true;
-        for_each_own_expr(s, [&](const Expr& e) { for_each_call(e, passed_to_writer); });
+        for_each_own_call(s, passed_to_writer);
     });
     if (assigned) return std::nullopt;
     int64_t trips = *bound <= *first ? 0 : (*bound - *first + *stride - 1) / *stride;

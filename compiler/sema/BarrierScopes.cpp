@@ -30,13 +30,11 @@ int BarrierScopes::scope(const Stmt& s, const Function& fn) {
     if (auto found = scopes_.find(&s); found != scopes_.end()) return found->second;
     int smallest = kNoBarrier;
     if (s.kind == Stmt::Kind::Barrier) smallest = space_scope(fn, s.name);
-    for_each_own_expr(s, [&](const Expr& e) {
-        for_each_call(e, [&](const Expr& c) {
-            if (c.function && !c.function->builtin_body && c.function->body && in_progress_.insert(c.function).second) {
-                smallest = std::min(smallest, scope(*c.function->body, *c.function));
-                in_progress_.erase(c.function);
-            }
-        });
+    for_each_own_call(s, [&](const Expr& c) {
+        if (c.function && !c.function->builtin_body && c.function->body && in_progress_.insert(c.function).second) {
+            smallest = std::min(smallest, scope(*c.function->body, *c.function));
+            in_progress_.erase(c.function);
+        }
     });
     for_each_child_stmt(s, [&](const Stmt& child) { smallest = std::min(smallest, scope(child, fn)); });
     scopes_.emplace(&s, smallest);

@@ -22,12 +22,10 @@ public:
         if (s.kind == Stmt::Kind::Barrier && in_outer_group) check_barrier(s, call);
         // A function called inside the foreach runs its barriers there too.
         if (in_outer_group)
-            for_each_own_expr(s, [&](const Expr& e) {
-                for_each_call(e, [&](const Expr& c) {
-                    if (!c.function || !active_.insert(c.function).second) return;
-                    check(*c.function->body, true, call ? call : &c);
-                    active_.erase(c.function);
-                });
+            for_each_own_call(s, [&](const Expr& c) {
+                if (!c.function || !active_.insert(c.function).second) return;
+                check(*c.function->body, true, call ? call : &c);
+                active_.erase(c.function);
             });
         for_each_child_stmt(s, [&](const Stmt& c) { check(c, in_outer_group, call); });
     }

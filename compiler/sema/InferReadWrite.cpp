@@ -141,19 +141,14 @@ private:
     bool changed_ = false;
 };
 
-// Every call a statement makes, in its own expressions (not its children's).
+// Every call a function makes: in its parameters' extents and its body.
 template <typename Visit>
-void for_each_call_in(const Stmt& s, Visit&& visit) {
-    for_each_own_expr(s, [&](const Expr& e) { for_each_call(e, visit); });
-}
-
-template <typename Visit>
-void for_each_call_in(const Function& fn, Visit&& visit) {
+void for_each_call_of(const Function& fn, Visit&& visit) {
     for (const auto& param : fn.params)
         for (const BasicDecl& form : param->forms)
             for (const auto& group : form.type.dimensions)
                 for (const ExprPtr& extent : group) for_each_call(*extent, visit);
-    for_each_stmt(*fn.body, [&](const Stmt& s) { for_each_call_in(s, visit); });
+    for_each_call_in(*fn.body, visit);
 }
 
 // Callees before callers (depth-first post-order over the call graph), so
@@ -163,7 +158,7 @@ std::vector<const Function*> callees_first(const Program& program) {
     std::set<const Function*> visited;
     auto visit = [&](auto& self, const Function* fn) -> void {
         if (!fn->body || !visited.insert(fn).second) return;
-        for_each_call_in(*fn, [&](const Expr& call) {
+        for_each_call_of(*fn, [&](const Expr& call) {
             if (call.function) self(self, call.function);
         });
         order.push_back(fn);
@@ -190,7 +185,7 @@ public:
                     break;
                 default: break;
             }
-            for_each_call_in(s, [&](const Expr& call) { check_call(call); });
+            for_each_own_call(s, [&](const Expr& call) { check_call(call); });
         });
     }
 
@@ -237,10 +232,15 @@ private:
                               : writes(*params[j]) ? params[j].get()
                                                    : nullptr;
         if (!written || !reported.insert(first->decl).second) return;
-        Diagnostic& d = diags_.error(
-            second->location, "'" + first->decl->name() + "' is passed twice to '" +
-                                  call.function->name + "', which writes parameter '" +
-                                  written->name() + "'; MCPL forbids aliasing");
+        // Through an `as` view the two arguments have different names.
+        std::string first_name = first->form ? first->form->name : first->decl->name();
+        std::string second_name = second->form ? second->form->name : first_name;
+        std::string passed = first_name == second_name
+                                 ? "'" + first_name + "' is passed twice"
+                                 : "'" + first_name + "' and '" + second_name + "' name one storage and are both passed";
+        Diagnostic& d = diags_.error(second->location, passed + " to '" + call.function->name +
+                                                           "', which writes parameter '" + written->name() +
+                                                           "'; MCPL forbids aliasing");
         DiagnosticEngine::add_note(d, first->location, "first passed here");
     }
 

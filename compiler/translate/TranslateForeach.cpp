@@ -136,11 +136,9 @@ bool reaches_barrier(const Stmt& s, std::set<const mcpl::Function*>& explored) {
     bool found = false;
     mcpl::for_each_stmt(s, [&](const Stmt& c) {
         found |= c.kind == Stmt::Kind::Barrier;
-        mcpl::for_each_own_expr(c, [&](const Expr& e) {
-            mcpl::for_each_call(e, [&](const Expr& call) {
-                if (found || !call.function || !explored.insert(call.function).second) return;
-                found = reaches_barrier(*call.function->body, explored);
-            });
+        mcpl::for_each_own_call(c, [&](const Expr& call) {
+            if (found || !call.function || !explored.insert(call.function).second) return;
+            found = reaches_barrier(*call.function->body, explored);
         });
     });
     return found;

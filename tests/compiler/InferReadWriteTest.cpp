@@ -255,6 +255,26 @@ perfect void k(float[4] x) {
                  "t.mcl:8:14: note: first passed here");
 }
 
+TEST(InferReadWrite, AliasingThroughAView) {
+    expect_error(R"(module m;
+import perfect;
+perfect void copy(const float[4] a, float[4] b) {
+    b[0] = a[0];
+}
+perfect void k(float[4] x) {
+    foreach (int i in 4 threads) {
+        x as float[4] y;
+        copy(y, x);
+    }
+}
+)",
+                 "t.mcl:9:17: error: 'y' and 'x' name one storage and are both passed to 'copy', which writes "
+                 "parameter 'b'; MCPL forbids aliasing\n"
+                 "          copy(y, x);\n"
+                 "                  ^\n"
+                 "t.mcl:9:14: note: first passed here");
+}
+
 TEST(InferReadWrite, SameVariableToReadOnlyParameters) {
     CheckedText checked = check_text(R"(module m;
 import perfect;

@@ -1543,7 +1543,9 @@ private:
             // outside lock-step code, nothing runs beside this unit
             if (options_.grid) builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
             return;
-        case Stmt::Kind::As: views(s); return;
+        case Stmt::Kind::As:
+            if (!hoisted_views_.count(&s)) views(s);
+            return;
         }
     }
 
@@ -2560,6 +2562,18 @@ private:
             for (size_t k = 1; k < d->forms.size(); ++k) bind_view(state_->env[&d->forms.front()], d->forms[k]);
     }
 
+    // The views of an `as` statement that later stretches of lock-step code
+    // see, bound before the units run. Bound inside the loop over units, as
+    // views() binds them, their extents would not dominate those stretches,
+    // and a view of a per-unit array would hold the last unit's copy;
+    // bind_view keeps it per unit. The extents are parameters and constants
+    // (sema), the same for every unit.
+    void hoist_views(const Stmt& s) {
+        const Binding of = binding(s.target->form, s.target->location);
+        for (const BasicDecl& view : s.views) bind_view(of, view);
+        hoisted_views_.insert(&s);
+    }
+
     // Statements of units in lock-step: each stretch without a barrier runs
     // for every unit before any unit goes on.
     // Per-unit storage on the heap is freed at the end of the statement list
@@ -2587,6 +2601,8 @@ private:
                 for (size_t j = k; j < end; ++j)
                     if (list[j]->kind == Stmt::Kind::Decl) seen_later.push_back(list[j]->decl.get());
                 allocate_per_unit(seen_later, heap);
+                for (size_t j = k; j < end; ++j)
+                    if (list[j]->kind == Stmt::Kind::As) hoist_views(*list[j]);
             }
             std::vector<const Stmt*> stretch(list.begin() + static_cast<std::ptrdiff_t>(k),
                                              list.begin() + static_cast<std::ptrdiff_t>(end));
@@ -2697,6 +2713,7 @@ private:
     std::map<const Function*, std::unique_ptr<RangeAnalyses>> range_analyses_;  // made when first asked
     std::vector<std::pair<const mcpl::Decl*, const mcpl::Decl*>> facts_below_;  // (x, d): x < d here
     std::set<const Decl*> per_unit_;
+    std::set<const Stmt*> hoisted_views_;  // bound by hoist_views: views() leaves them
     int next_storage_id_ = 1;
     int outlined_ = 0;
     std::set<const BasicDecl*> private_histograms_;  // arrays whose atomic adds go to a copy of the range's own

@@ -45,8 +45,11 @@
 //   or a `local` one in a phase that only reads it;
 // - no unused parameter, variable or private array: what the program does
 //   not otherwise read is added to a per-unit `sink` that goes into an
-//   output (backends build generated code with -Wall -Wextra -Werror, and a
-//   warning about the program itself would hide everything else).
+//   output, so that every value can change the result. Only `as` views are
+//   now and then left unused: backends must build those warning-free too
+//   (with -Wall -Wextra -Werror). Comparisons the C compiler can prove
+//   always true or false (of a byte or a mask with a constant it cannot
+//   reach) are avoided: that warning is about the program itself.
 #include "ProgramGenerator.h"
 
 #include "Random.h"
@@ -280,6 +283,7 @@ private:
     void genFor(int depth, bool uniformBody);
     bool genOwnedWrite(int depth, const std::string& only);
     void genPrivateArray(int depth);
+    bool genAsStatement(int depth);
     void genRecordLocal(int depth);
     bool genVoidCall(int depth);
     bool genSwap();
@@ -710,17 +714,22 @@ std::string Generator::genCondition(int depth) {
     static const std::vector<std::string> comparisons{"<", "<=", ">", ">=", "==", "!="};
     Value a = genInt(depth);
     Value b = genInt(std::max(depth - 1, 0));
-    // a comparison of an expression with itself, or of a mask with a constant
-    // it may exceed, draws a warning (OpenCL builds with -Werror)
+    // a comparison of an expression with itself draws a warning (gcc,
+    // clang: -Werror)
     if (a.text == b.text) b = Value{"0", {0, 0}, 0};
     auto isConstant = [](const Value& v) { return v.range.lo == v.range.hi; };
-    if (a.text.find(" & ") != std::string::npos && isConstant(b)) b = Value{"0", {0, 0}, 0};
-    if (b.text.find(" & ") != std::string::npos && isConstant(a)) a = Value{"0", {0, 0}, 0};
-    // a byte compared with a constant it cannot pass (-8, 0, 300) is always
-    // true or false: gcc -Wtype-limits, clang's tautological comparisons
-    if (a.isByte && isConstant(b) && (b.range.lo <= 0 || b.range.lo >= 255)) b = Value{"7", {7, 7}, 0};
-    if (b.isByte && isConstant(a) && (a.range.lo <= 0 || a.range.lo >= 255)) a = Value{"7", {7, 7}, 0};
-    std::string condition = a.text + " " + random_.pick(comparisons) + " " + b.text;
+    // `x & c` or `x | c` equal to a constant it cannot be (gcc
+    // -Wtautological-compare), or a byte, or a mask of one, compared with a
+    // constant outside (0, 255) (-Wtype-limits): always true or false. Such
+    // an operand is compared only by order, with 7.
+    auto isMask = [](const Value& v) { return v.text.find(" & ") != std::string::npos || v.text.find(" | ") != std::string::npos; };
+    auto limited = [&](const Value& v) { return isMask(v) || v.isByte; };
+    std::string comparison = random_.pick(comparisons);
+    if ((limited(a) && isConstant(b)) || (limited(b) && isConstant(a))) {
+        comparison = comparisons[static_cast<std::size_t>(random_.below(4))];
+        (isConstant(b) ? b : a) = Value{"7", {7, 7}, 0};
+    }
+    std::string condition = a.text + " " + comparison + " " + b.text;
     int shape = random_.below(10);
     if (shape == 0) return "!(" + condition + ")";
     // both operands of && and || compare a variable: a constant operand draws a warning
@@ -922,6 +931,7 @@ void Generator::genStatement(int depth) {
         if (kind < 9 && depth > 0) return genIf(depth);
         if (kind < 11 && depth > 0) return genFor(depth, false);
         if (kind < 14 && genOwnedWrite(depth, "")) return;
+        if (kind == 14 && options_.asStatements && !sink_.empty() && extras_.chance(50) && genAsStatement(depth)) return;
         if (kind == 14 && depth > 0) return genPrivateArray(depth);
         bool intOnly = sinkElem_ == Elem::Int && !sink_.empty();
         if (kind == 15 && useRecords_ && !intOnly) return genRecordLocal(depth);
@@ -1278,6 +1288,82 @@ void Generator::genPrivateArray(int depth) {
         arrays_.push_back(a);
         arrays_.push_back(flat);
     }
+}
+
+// An `as` statement: one or two new shapes (the same, flattened, or a
+// constant size factored) of a const input, a private array or a view of
+// one, read like the array itself. A private array of this unit's depth is
+// now and then written through the view, and its other names must see it.
+// Some views stay unused: backends must still build warning-free.
+bool Generator::genAsStatement(int depth) {
+    std::vector<std::size_t> candidates;
+    for (std::size_t k = 0; k < arrays_.size(); ++k) {
+        const Array& a = arrays_[k];
+        if ((a.storage == Storage::Parameter && a.isConst) || (a.storage == Storage::Private && a.initialized))
+            candidates.push_back(k);
+    }
+    if (candidates.empty()) return false;
+    const Array storage = arrays_[extras_.pick(candidates)];
+    auto isSimple = [](const std::string& text) {
+        return std::all_of(text.begin(), text.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    };
+    std::vector<Extent> extents;
+    for (const auto& group : storage.groups) extents.insert(extents.end(), group.begin(), group.end());
+    bool simple = std::all_of(extents.begin(), extents.end(), [&](const Extent& e) { return isSimple(e.text); });
+    bool constant = std::all_of(extents.begin(), extents.end(), [](const Extent& e) {
+        return std::all_of(e.text.begin(), e.text.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    });
+    std::int64_t elements = 1;
+    for (const Extent& e : extents) elements *= e.min;
+    // the shapes this storage may take, as bracket groups
+    std::vector<std::vector<std::vector<Extent>>> shapes{storage.groups};
+    if (simple && extents.size() > 1) {
+        std::string product;
+        for (const Extent& e : extents) product += (product.empty() ? "" : " * ") + e.text;
+        shapes.push_back({{Extent{product, elements, false}}});
+    }
+    if (constant)
+        for (std::int64_t rows = 2; rows * 2 <= elements; ++rows)
+            if (elements % rows == 0) {
+                Extent r{std::to_string(rows), rows, false}, c{std::to_string(elements / rows), elements / rows, false};
+                shapes.push_back({{r, c}});
+                shapes.push_back({{r}, {c}});
+            }
+    std::string type = storage.elem == Elem::Float ? "float" : storage.elem == Elem::Record ? "R" : storage.isByte ? "byte" : "int";
+    std::string text = storage.name;
+    std::vector<Array> views;
+    for (int v = 0, count = extras_.chance(25) ? 2 : 1; v < count; ++v) {
+        Array view = storage;
+        view.name = fresh("w");
+        view.groups = extras_.pick(shapes);
+        view.foreachDepth = foreachDepth_;
+        // a sink takes ints or floats, never records; an int function's only ints
+        bool sinkTakes = view.elem == Elem::Int || (view.elem == Elem::Float && sinkElem_ == Elem::Float);
+        view.needsUse = sinkTakes && extras_.chance(80);
+        text += " as " + type;
+        for (const auto& group : view.groups) {
+            text += "[";
+            for (std::size_t d = 0; d < group.size(); ++d) text += (d > 0 ? ", " : "") + group[d].text;
+            text += "]";
+        }
+        text += " " + view.name;
+        views.push_back(view);
+    }
+    line(text + ";");
+    for (Array& view : views) {
+        view.declaredAt = body_.size();
+        arrays_.push_back(view);
+    }
+    const Array& through = views.back();
+    if (storage.storage == Storage::Private && storage.foreachDepth == foreachDepth_ && storage.elem != Elem::Record &&
+        extras_.chance(40)) {
+        std::string target = indexText(through, anyIndices(through));
+        std::string value = storage.elem == Elem::Float ? clampFloat(genFloat(depth + 1), kFloatLimit).text
+                            : storage.isByte            ? genInt(depth + 1).text  // stored modulo 256
+                                                        : clampInt(genInt(depth + 1), kIntLimit).text;
+        line(target + " = " + value + ";");
+    }
+    return true;
 }
 
 void Generator::genRecordLocal(int depth) {

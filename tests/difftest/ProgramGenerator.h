@@ -25,6 +25,7 @@ struct GeneratorOptions {
     bool bitwise = true;         // now and then `a & b`, `a | b` of non-negative ints, and `<<=`
     bool loopSteps = true;       // now and then a for loop that steps by += c, /= 2, >>= 1, *= 2 or <<= 1
     bool arrayArguments = true;  // now and then a device function that takes a float array (global, local or private)
+    bool asStatements = true;    // now and then `x as float[n * m] w;` of an input or private array, read (and written) through w
 };
 
 // The MCPL text of the module for these options.

@@ -198,6 +198,15 @@ private:
             check_builtin_body(f, params);
             return;
         }
+        // A result is one number or bool: a caller can index neither an
+        // array nor a call, and records come back through written
+        // parameters, as lib.math.complex's do.
+        const Type& result = f.resolved_return_type;
+        if (result.valid() && (result.is_array() || result.record))
+            diags_.error(f.return_type.location,
+                         fmt::format("'{}' returns {}: a function returns a number or a bool; give {} back through "
+                                     "a parameter it writes",
+                                     f.name, result.str(), result.is_array() ? "an array" : "a record"));
         check_block_contents(*f.body, params);
     }
 

@@ -498,7 +498,7 @@ void CFamilyEmitter::stmt(const Stmt& s) {
     case Stmt::Kind::Swap: {
         if (s.target->type.is_array()) {
             // C cannot assign arrays, and a kernel's arrays are not pointers it may redirect.
-            unsupported(s.location, "swapping whole arrays or tiles (swap their elements in a loop)");
+            unsupported(s.location, "swaps of whole arrays or tiles (swap their elements in a loop)");
             return;
         }
         std::string a = expr(*s.target), b = expr(*s.value);

@@ -1446,7 +1446,15 @@ private:
         for (size_t k = 0; k < callee.params.size(); ++k) {
             const Decl& p = *callee.params[k];
             if (by_pointer(p)) {
-                Place target = place(*e.args[k]);
+                const Expr& arg = *e.args[k];
+                if (arg.kind == Expr::Kind::Call && arg.function && arg.function->resolved_return_type.record) {
+                    // a record a call returns: passed from a temporary of its own
+                    llvm::Value* temporary = entry_alloca(memory_type(arg.function->resolved_return_type), "returned");
+                    copy_record(temporary, arg);
+                    args.push_back({temporary, Shape::Uniform, Primitive::Int});
+                    continue;
+                }
+                Place target = place(arg);
                 if (target.shape != Shape::Uniform) unsupported(e.args[k]->location, "a per-lane place as an argument in vector code");
                 args.push_back({target.address, Shape::Uniform, Primitive::Int});
             } else {
@@ -1557,7 +1565,8 @@ private:
         llvm::Value* result = nullptr;
         if (s.value) {
             const Type& rt = state_->source->resolved_return_type;
-            if (rt.record) result = builder_.CreateLoad(memory_type(rt), place(*s.value).address);
+            if (rt.record && s.value->kind == Expr::Kind::Call) result = value(*s.value).v;  // `return make(x);`
+            else if (rt.record) result = builder_.CreateLoad(memory_type(rt), place(*s.value).address);
             else result = value_as(*s.value, primitive_of(rt)).v;
         }
         free_heap_scopes(0);

@@ -496,7 +496,7 @@ private:
             const BasicDecl& form = p.forms.front();
             const Type& t = form.resolved_type;
             if (t.is_array() || t.record || p.is_written) {
-                Ref ref = place(*e.args[k], caller);
+                Ref ref = e.args[k]->kind == Expr::Kind::Call ? record_value(*e.args[k], caller) : place(*e.args[k], caller);
                 ref.element = t.element();
                 ref.name = form.name;
                 frame.bind(&form, ref);
@@ -527,6 +527,30 @@ private:
         return checked(convert(result, type), e.location);
     }
 
+    // A record expression: a variable (its place) or a call of a function
+    // that returns one (a copy the call made at its return, as C returns
+    // a struct by value).
+    Ref record_value(const Expr& e, Frame& frame) {
+        if (e.kind != Expr::Kind::Call) return place(e, frame);
+        call(e, frame);
+        if (!returned_record_) fault(e.location, fmt::format("'{}' returned no record", e.callee));
+        Ref result = std::move(*returned_record_);
+        returned_record_.reset();
+        return result;
+    }
+
+    // A copy of the record `e` names, in storage of its own.
+    Ref record_copy(const Expr& e, Frame& frame) {
+        Ref source = record_value(e, frame);
+        Ref copy = source;
+        copy.storage = std::make_shared<Storage>();
+        copy.offset = 0;
+        copy.extents.clear();
+        copy.storage->cells.resize(source.element_cells);
+        copy_cells(copy, source, e.location, frame);
+        return copy;
+    }
+
     // --- statements ---------------------------------------------------------------------
 
     void step(SourceLocation at) {
@@ -550,8 +574,8 @@ private:
         if (d.init) {
             const BasicDecl& last = d.forms.back();
             Ref target = *frame.find(&last);
-            if (last.resolved_type.record && d.init->kind == Expr::Kind::Var)
-                copy_cells(target, place(*d.init, frame), d.init->location, frame);
+            if (last.resolved_type.record)
+                copy_cells(target, record_value(*d.init, frame), d.init->location, frame);
             else
                 store(target, value(*d.init, frame), d.init->location, frame);
         }
@@ -559,8 +583,8 @@ private:
 
     void assign(const Stmt& s, Frame& frame) {
         Ref target = place(*s.target, frame);
-        if (s.op == "=" && target.element.record && s.value->kind == Expr::Kind::Var) {
-            copy_cells(target, place(*s.value, frame), s.location, frame);
+        if (s.op == "=" && target.element.record) {
+            copy_cells(target, record_value(*s.value, frame), s.location, frame);
             return;
         }
         Scalar v = value(*s.value, frame);
@@ -635,7 +659,8 @@ private:
         case Stmt::Kind::Swap: swap(s, frame); return Flow::Normal;
         case Stmt::Kind::Call: value(*s.call, frame); return Flow::Normal;
         case Stmt::Kind::Return:
-            if (s.value) return_value_ = value(*s.value, frame);
+            if (s.value && fn.resolved_return_type.record) returned_record_ = record_copy(*s.value, frame);
+            else if (s.value) return_value_ = value(*s.value, frame);
             return Flow::Return;
         case Stmt::Kind::If:
             if (condition(*s.condition, frame)) return exec(*s.then_branch, frame, fn);
@@ -817,6 +842,7 @@ private:
     std::map<const Decl*, Scalar> constants_;
     mcpl::BarrierScopes barriers_;
     std::optional<Scalar> return_value_;
+    std::optional<Ref> returned_record_;  // of a function that returns a record
     // The units run so far (0: the kernel outside every foreach), for race detection.
     struct UnitInfo {
         uint32_t parent = 0;

@@ -211,12 +211,22 @@ private:
         size_t count = std::min(call.args.size(), params.size());
         // A const parameter that is written is reported inside the callee;
         // its callers are not at fault.
-        for (size_t i = 0; i < count; ++i)
-            if (is_variable(call.args[i]) && !params[i]->is_const && writes(*params[i]))
-                if (Diagnostic* d = check_write(*call.args[i]))
-                    DiagnosticEngine::add_note(*d, params[i]->forms.back().location,
-                                               "'" + call.function->name + "' writes its parameter '" +
-                                                   params[i]->name() + "'");
+        for (size_t i = 0; i < count; ++i) {
+            if (params[i]->is_const || !writes(*params[i])) continue;
+            if (!is_variable(call.args[i])) {
+                // What the callee writes must go somewhere: a C reference or
+                // pointer cannot bind to a value.
+                Diagnostic& d = diags_.error(call.args[i]->location,
+                                             "'" + call.function->name + "' writes its parameter '" +
+                                                 params[i]->name() + "': pass a variable, not a value");
+                DiagnosticEngine::add_note(d, params[i]->forms.back().location, "parameter declared here");
+                continue;
+            }
+            if (Diagnostic* d = check_write(*call.args[i]))
+                DiagnosticEngine::add_note(*d, params[i]->forms.back().location,
+                                           "'" + call.function->name + "' writes its parameter '" +
+                                               params[i]->name() + "'");
+        }
         std::set<const Decl*> reported;
         for (size_t j = 0; j < count; ++j)
             for (size_t i = 0; i < j; ++i)

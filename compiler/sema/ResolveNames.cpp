@@ -198,15 +198,14 @@ private:
             check_builtin_body(f, params);
             return;
         }
-        // A result is one number or bool: a caller can index neither an
-        // array nor a call, and records come back through written
-        // parameters, as lib.math.complex's do.
+        // A caller could neither index an array result nor assign it whole,
+        // and C returns no arrays.
         const Type& result = f.resolved_return_type;
-        if (result.valid() && (result.is_array() || result.record))
+        if (result.valid() && result.is_array())
             diags_.error(f.return_type.location,
-                         fmt::format("'{}' returns {}: a function returns a number or a bool; give {} back through "
-                                     "a parameter it writes",
-                                     f.name, result.str(), result.is_array() ? "an array" : "a record"));
+                         fmt::format("'{}' returns {}: a function returns a number, a bool or a record; give an "
+                                     "array back through a parameter it writes",
+                                     f.name, result.str()));
         check_block_contents(*f.body, params);
     }
 

@@ -275,6 +275,24 @@ perfect void k(float[4] x) {
                  "t.mcl:9:14: note: first passed here");
 }
 
+TEST(InferReadWrite, ValueToWrittenParameter) {
+    expect_error(R"(module m;
+import perfect;
+perfect void inc(float a) {
+    a = a + 1.0;
+}
+perfect void k(float[4] x) {
+    foreach (int i in 4 threads) {
+        inc(x[i] * 2.0);
+    }
+}
+)",
+                 "t.mcl:8:18: error: 'inc' writes its parameter 'a': pass a variable, not a value\n"
+                 "          inc(x[i] * 2.0);\n"
+                 "                   ^\n"
+                 "t.mcl:3:24: note: parameter declared here");
+}
+
 TEST(InferReadWrite, SameVariableToReadOnlyParameters) {
     CheckedText checked = check_text(R"(module m;
 import perfect;

@@ -638,10 +638,14 @@ void CFamilyEmitter::note_uses(const Expr& e) {
     });
 }
 
-void CFamilyEmitter::note_uses_of_body(const Function& f) {
-    used_.clear();
-    used_forms_.clear();
+void CFamilyEmitter::print_function(const Function& f, Role role, const std::function<std::string()>& head) {
+    indent_ = 1;
+    forget_uses();
     note_uses(*f.body);
+    out_ += head() + " {\n";
+    function_prologue(f, role);
+    for (const auto& s : f.body->body) stmt(*s);
+    out_ += "}\n";
 }
 
 void CFamilyEmitter::note_reads_beyond_own_updates(const Function& f) {

@@ -117,6 +117,12 @@ protected:
     // Opens a function body: aliases for a parameter's other forms, and the
     // kernel's written scalars registered as pointers.
     void begin_function(const mcpl::Function& f, Role role);
+    // Opens a function body after its brace (default: begin_function).
+    virtual void function_prologue(const mcpl::Function& f, Role role) { begin_function(f, role); }
+    // Prints `f` whole for `role` (a device function, or an in-process
+    // kernel): its uses noted, then `head()` (the line before the brace,
+    // spelt once unused parameters are known), function_prologue, the body.
+    void print_function(const mcpl::Function& f, Role role, const std::function<std::string()>& head);
     // `e` as a value of type `to`: a conversion that may change the value
     // (to byte, int from floating point, float from int or double) is
     // spelt as a cast, as MCPL converts implicitly and C compilers warn of
@@ -179,9 +185,11 @@ protected:
     std::string unused_prefix(const mcpl::BasicDecl& form) const {
         return used_forms_.count(&form) ? "" : unused_attribute();
     }
-    // Starts the uses of a function body about to be printed whole (a
-    // device function, or an in-process kernel) afresh: note_uses of it.
-    void note_uses_of_body(const mcpl::Function& f);
+    // Forgets the uses noted for the code printed before.
+    void forget_uses() {
+        used_.clear();
+        used_forms_.clear();
+    }
     // Records in read_beyond_own_updates_ the variables of `f` that are read
     // anywhere but in an update of themselves (`x /= 3`, `x++`,
     // `x = x + 1`): a C compiler counts the others as set but not used.

@@ -397,8 +397,7 @@ std::vector<std::string> GridEmitter::split_lines(const std::string& text) {
 }
 
 void GridEmitter::note_launch_uses(const GridPlan& plan, const GridLaunch& launch) {
-    used_.clear();
-    used_forms_.clear();
+    forget_uses();
     for (const Decl* d : plan.prologue) note_uses(*d->init);
     // A foreach's count is printed only in its guard.
     for_each_printed_stmt(*launch.root, [&](const Stmt& s) {

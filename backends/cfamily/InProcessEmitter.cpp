@@ -36,8 +36,6 @@ std::vector<GeneratedFile> InProcessEmitter::run() {
 
 std::string InProcessEmitter::linkage(Role) const { return ""; }
 
-void InProcessEmitter::function_prologue(const Function& f, Role role) { begin_function(f, role); }
-
 std::string InProcessEmitter::in_process_kernels(const std::vector<std::string>& headers,
                                                  const std::string& preamble, const std::string& prelude) {
     out_ = banner(in_.module.name + "_kernels.cpp", "kernels");
@@ -63,12 +61,7 @@ std::string InProcessEmitter::in_process_kernels(const std::vector<std::string>&
 }
 
 void InProcessEmitter::emit_function(const Function& f, Role role) {
-    indent_ = 1;
-    note_uses_of_body(f);
-    out_ += linkage(role) + signature(f, role, true) + " {\n";
-    function_prologue(f, role);
-    for (const auto& s : f.body->body) stmt(*s);
-    out_ += "}\n";
+    print_function(f, role, [&] { return linkage(role) + signature(f, role, true); });
 }
 
 std::string InProcessEmitter::parameter(const Decl& d, Role role, bool definition) {

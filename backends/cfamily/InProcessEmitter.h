@@ -51,8 +51,6 @@ protected:
     virtual std::string linkage(Role role) const;
     // Comment lines after the glue's banner (default "").
     virtual std::string glue_note() const { return ""; }
-    // Opens a function body after its brace (default: begin_function).
-    virtual void function_prologue(const mcpl::Function& f, Role role);
 
     // `<module>_kernels.cpp`: the banner, `#include <h>` for each of
     // `headers`, the module's header, `preamble`, then in namespace

@@ -77,12 +77,7 @@ private:
         for (const Function* f : device_functions_) out_ += "__device__ " + signature(*f, Role::Device, false) + ";\n";
         for (const Function* f : device_functions_) {
             out_ += "\n";
-            indent_ = 1;
-            note_uses_of_body(*f);
-            out_ += "__device__ " + signature(*f, Role::Device, true) + " {\n";
-            begin_function(*f, Role::Device);
-            for (const auto& s : f->body->body) stmt(*s);
-            out_ += "}\n";
+            print_function(*f, Role::Device, [&] { return "__device__ " + signature(*f, Role::Device, true); });
         }
         for (const Function* k : kernels_) {
             const GridPlan& plan = plan_of(*k);

@@ -87,12 +87,7 @@ private:
         for (const DeviceVariant& v : variants_) out_ += variant_signature(v, false) + ";\n";
         for (const DeviceVariant& v : variants_) {
             out_ += "\n";
-            indent_ = 1;
-            note_uses_of_body(*v.function);
-            out_ += variant_signature(v, true) + " {\n";
-            begin_function(*v.function, Role::Device);
-            for (const auto& s : v.function->body->body) stmt(*s);
-            out_ += "}\n";
+            print_function(*v.function, Role::Device, [&] { return variant_signature(v, true); });
         }
         for (const Function* k : kernels_) {
             const GridPlan& plan = plan_of(*k);

@@ -517,7 +517,10 @@ private:
         Frame callee;
         callee.unit = frame.unit;
         bind_arguments(e, frame, callee);
+        // A record that a discarded call (`make(i);`) returned must not
+        // stand in for this call's.
         return_value_.reset();
+        returned_record_.reset();
         exec(*e.function->body, callee, *e.function);
         --call_depth_;
         Scalar result = return_value_.value_or(Scalar::poisoned(Primitive::Int));

@@ -207,6 +207,38 @@ private:
                                      "array back through a parameter it writes",
                                      f.name, result.str()));
         check_block_contents(*f.body, params);
+        if (result.valid() && !result.is_void() && can_complete(*f.body))
+            diags_.error(f.location, fmt::format("control can reach the end of '{}', which returns {}, "
+                                                 "without a return",
+                                                 f.name, result.str()));
+    }
+
+    // Whether control can leave `s` at its end (C's rule for a value
+    // function's missing return): a return cannot, a block cannot past a
+    // statement that cannot, an if only through a branch that can, a loop
+    // whose condition is the literal `true` never ends (MCPL has no break).
+    // Only literal conditions count as constant.
+    static bool can_complete(const Stmt& s) {
+        auto literal = [](const ExprPtr& condition) -> std::optional<bool> {
+            if (condition && condition->kind == Expr::Kind::BoolLiteral) return condition->bool_value;
+            return std::nullopt;
+        };
+        switch (s.kind) {
+            case Stmt::Kind::Return: return false;
+            case Stmt::Kind::Block:
+                for (const StmtPtr& inner : s.body)
+                    if (!can_complete(*inner)) return false;
+                return true;
+            case Stmt::Kind::If: {
+                std::optional<bool> always = literal(s.condition);
+                bool then_completes = can_complete(*s.then_branch);
+                bool else_completes = !s.else_branch || can_complete(*s.else_branch);
+                if (always) return *always ? then_completes : else_completes;
+                return then_completes || else_completes;
+            }
+            case Stmt::Kind::For: return literal(s.condition) != std::optional<bool>(true);
+            default: return true;
+        }
     }
 
     static bool is_builtin_body(const Stmt& body) {

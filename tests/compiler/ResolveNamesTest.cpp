@@ -126,6 +126,15 @@ std::vector<BadCase> bad_cases() {
         {"function returning an array", module("perfect float[2] g() { float[2] a; return a; }\n"),
          "t.mcl:4:9: error: 'g' returns float[]: a function returns a number, a bool or a record; give an array "
          "back through a parameter it writes"},
+        {"function that can end without a return",
+         module("perfect float pick(int i) { if (i > 3) { return 1.0; } }\n"),
+         "t.mcl:4:15: error: control can reach the end of 'pick', which returns float, without a return"},
+        {"function whose loop can end without a return",
+         module("perfect int first(int n) { for (int i = 0; i < n; i++) { return i; } }\n"),
+         "t.mcl:4:13: error: control can reach the end of 'first', which returns int, without a return"},
+        {"function whose else branch ends without a return",
+         module("perfect int sign(int i) { if (i < 0) { return -1; } else if (i > 0) { return 1; } }\n"),
+         "t.mcl:4:13: error: control can reach the end of 'sign', which returns int, without a return"},
     };
 }
 
@@ -151,6 +160,25 @@ TEST(ResolveNames, HardwareNotImportedIsAWarning) {
     EXPECT_THAT(r.text(), HasSubstr("t.mcl:2:1: warning: function 'f' targets 'perfect', which module 't' does "
                                     "not import; add 'import perfect;'"));
     EXPECT_FALSE(r.diags->has_errors());
+}
+
+TEST(ResolveNames, FunctionsThatReturnOnEveryPathCheck) {
+    CheckedText r = check_text(module(R"(perfect int sign(int i) {
+    if (i < 0) { return -1; } else { if (i > 0) { return 1; } else { return 0; } }
+}
+perfect float late(float x) {
+    float y = x;
+    return y;
+    y = 2.0;
+}
+perfect int forever(int n) {
+    for (int i = 0; true; i++) { if (i * i >= n) { return i; } }
+}
+perfect int chosen(int n) {
+    if (true) { return n; }
+}
+)"));
+    EXPECT_FALSE(r.diags->has_errors()) << r.text();
 }
 
 TEST(ResolveNames, AnnotatesTypesDeclsAndHardwareValues) {

@@ -21,7 +21,10 @@
 # device") it passes as compiled only; skipped (exit 77) without a CUDA
 # toolkit. MCL_DRIVER_WRAPPER, when set, is a command that runs the driver
 # (e.g. "compute-sanitizer --tool racecheck --error-exitcode 1"). Works in a
-# temporary directory that it removes.
+# temporary directory that it removes. MCL_DRIVER_BINARY, when set, names
+# where the driver is kept: built there when absent (so a machine with nvcc
+# but no GPU builds ahead, and the run there passes as compiled only), run
+# from there without building when present (on the GPU machine).
 set -eu
 src=$1 app=$2 module=$3 gen=$4 backend=$5
 cxx=${CXX:-c++}
@@ -46,26 +49,39 @@ fi
 includes=(-I "$work/alias" -I "$gen" -I "$src/examples/$app" -I "$src/tests/backends/drivers")
 driver=$src/tests/backends/drivers/${app}_main.cpp
 
-case "$backend" in
-  cpp|hls)
-    "$cxx" -std=c++17 -fopenmp -O2 -Wall -Wextra -Werror "${includes[@]}" "$driver" "$gen"/*.cpp -o "$work/driver" ;;
-  opencl)
-    "$cxx" -std=c++17 -O2 -Wall -Wextra -Werror "${includes[@]}" "$driver" "$gen"/*.cpp -lOpenCL -o "$work/driver"
-    export MCL_OPENCL_REQUIRE_CLEAN_BUILD=1 ;;
-  llvm)
-    if $on_gpu; then
-      "$cxx" -std=c++17 -O2 -Wall -Wextra -Werror "${includes[@]}" -I "$cuda/include" "$driver" "$gen"/*.cpp \
-        -L "$cuda/lib64" -L "$cuda/lib64/stubs" -lcuda -lcudart -o "$work/driver"
-    else
-      "$cxx" -std=c++17 -O2 -Wall -Wextra -Werror "${includes[@]}" "$driver" "$gen"/*.cpp "$gen"/*_kernels.o \
-        -pthread -o "$work/driver"
-    fi ;;
-  cuda)
-    cp "$driver" "$work/${app}_main.cu"
-    "$nvcc" -std=c++17 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra "${includes[@]}" \
-      "$work/${app}_main.cu" "$gen"/*.cu -o "$work/driver" ;;
-  *) echo "unknown backend $backend" >&2; exit 2 ;;
-esac
+build_driver() {
+  case "$backend" in
+    cpp|hls)
+      "$cxx" -std=c++17 -fopenmp -O2 -Wall -Wextra -Werror "${includes[@]}" "$driver" "$gen"/*.cpp -o "$work/driver" ;;
+    opencl)
+      "$cxx" -std=c++17 -O2 -Wall -Wextra -Werror "${includes[@]}" "$driver" "$gen"/*.cpp -lOpenCL -o "$work/driver" ;;
+    llvm)
+      if $on_gpu; then
+        "$cxx" -std=c++17 -O2 -Wall -Wextra -Werror "${includes[@]}" -I "$cuda/include" "$driver" "$gen"/*.cpp \
+          -L "$cuda/lib64" -L "$cuda/lib64/stubs" -lcuda -lcudart -o "$work/driver"
+      else
+        "$cxx" -std=c++17 -O2 -Wall -Wextra -Werror "${includes[@]}" "$driver" "$gen"/*.cpp "$gen"/*_kernels.o \
+          -pthread -o "$work/driver"
+      fi ;;
+    cuda)
+      cp "$driver" "$work/${app}_main.cu"
+      "$nvcc" -std=c++17 -O2 -Werror all-warnings -Xcompiler -Wall,-Wextra "${includes[@]}" \
+        "$work/${app}_main.cu" "$gen"/*.cu -o "$work/driver" ;;
+    *) echo "unknown backend $backend" >&2; exit 2 ;;
+  esac
+}
+
+if [ -n "${MCL_DRIVER_BINARY:-}" ] && [ -x "$MCL_DRIVER_BINARY" ]; then
+  cp "$MCL_DRIVER_BINARY" "$work/driver"
+else
+  build_driver
+  if [ -n "${MCL_DRIVER_BINARY:-}" ]; then
+    cp "$work/driver" "$MCL_DRIVER_BINARY"
+  fi
+fi
+if [ "$backend" = opencl ]; then
+  export MCL_OPENCL_REQUIRE_CLEAN_BUILD=1
+fi
 
 if $on_gpu; then
   status=0

@@ -10,7 +10,10 @@
 #   gpu_drivers.sh run OUT [JOBS]     there: build_and_run_driver.sh for each
 #       line of the manifest, JOBS at once (default: the number of cores),
 #       each one's log in OUT/<backend>.<version>.log; prints one line per
-#       driver and a count, and fails when any driver fails
+#       driver and a count, and fails when any driver fails; each driver
+#       is kept as OUT/<backend>.<version>.driver, and one already there is
+#       run without building (a machine with nvcc but no GPU builds them
+#       ahead: there they pass as compiled only)
 # MCL_DRIVER_WRAPPER passes through (e.g. compute-sanitizer).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -50,7 +53,7 @@ case "${1:-}" in
     export src out
     one() {
       set -- $1
-      if "$src/tests/backends/build_and_run_driver.sh" "$src" "$1" "$2" "$out/$3" "$4" > "$out/$3.log" 2>&1; then
+      if MCL_DRIVER_BINARY=$out/$3.driver "$src/tests/backends/build_and_run_driver.sh" "$src" "$1" "$2" "$out/$3" "$4" > "$out/$3.log" 2>&1; then
         echo "PASS $3: $(grep ': PASS' "$out/$3.log" | tail -n 1)"
       else
         echo "FAIL $3: $(tail -n 3 "$out/$3.log" | tr '\n' ' ')"

@@ -1,6 +1,6 @@
 // histogram on the GPU (see GpuBench.cu): hist (256 buckets, starting from
 // hist[v] = v: the kernels add to it) += the counts of n values, for the
-// generated versions histogram, histogram_gpu and histogram_gpu_v2 and a naive kernel (one
+// generated versions histogram, histogram_gpu, histogram_gpu_v2 and histogram_gpu_v3 and a naive kernel (one
 // global atomic add per value: the reference). The values are skewed so
 // that atomics contend: 63 in 64 are the product of two uniform bytes over
 // 256 (bucket 0 gets 2.8% of them, bucket 254 almost none), 1 in 64 lies
@@ -16,6 +16,8 @@
 #include "histogram_gpu_llvm.h"
 #include "histogram_gpu_v2.h"
 #include "histogram_gpu_v2_llvm.h"
+#include "histogram_gpu_v3.h"
+#include "histogram_gpu_v3_llvm.h"
 #include "histogram_reference.h"
 
 namespace gpu_bench {
@@ -94,11 +96,14 @@ void bench_histogram(const Sizes& sizes, const Libraries&, std::vector<Result>& 
     bench.kernel("llvm_gpu", [&] { histogram_gpu_llvm::resident::histogram(n, h.dhist, h.dvalues); });
     bench.kernel("mcl_gpu_v2", [&] { histogram_gpu_v2::resident::histogram(n, h.dhist, h.dvalues); });
     bench.kernel("llvm_gpu_v2", [&] { histogram_gpu_v2_llvm::resident::histogram(n, h.dhist, h.dvalues); });
+    bench.kernel("mcl_gpu_v3", [&] { histogram_gpu_v3::resident::histogram(n, h.dhist, h.dvalues); });
+    bench.kernel("llvm_gpu_v3", [&] { histogram_gpu_v3_llvm::resident::histogram(n, h.dhist, h.dvalues); });
 
     std::vector<int> hist(kBuckets);
     bench.with_transfers({{"mcl_perfect", [&] { histogram::histogram(n, hist.data(), h.values.data()); }},
                           {"mcl_gpu", [&] { histogram_gpu::histogram(n, hist.data(), h.values.data()); }},
-                          {"mcl_gpu_v2", [&] { histogram_gpu_v2::histogram(n, hist.data(), h.values.data()); }}},
+                          {"mcl_gpu_v2", [&] { histogram_gpu_v2::histogram(n, hist.data(), h.values.data()); }},
+                          {"mcl_gpu_v3", [&] { histogram_gpu_v3::histogram(n, hist.data(), h.values.data()); }}},
                          [&] { hist = h.hist0; }, [&] { return compare("hist", hist, want, 0, 0); });
 }
 

@@ -1,5 +1,6 @@
 #include "compiler/sema/CheckProgram.h"
 
+#include "compiler/sema/CheckBarrierUniformity.h"
 #include "compiler/sema/CheckConstants.h"
 #include "compiler/sema/CheckLaunchBarriers.h"
 #include "compiler/sema/CheckLimits.h"
@@ -21,6 +22,7 @@ bool check_program(Program& program, const hdl::HardwareLibrary& library, Diagno
     infer_read_write(program, diags);
     if (diags.error_count() > errors) return false;
     check_limits(program, library, diags);
+    check_barrier_uniformity(program, library, diags);
     if (options.launch_barriers)
         for (const auto& m : program.modules)
             for (const auto& f : m->functions)

@@ -1,0 +1,174 @@
+#include "compiler/sema/CheckBarrierUniformity.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "compiler/ast/AstWalk.h"
+#include "compiler/sema/BarrierScopes.h"
+
+namespace mcl::mcpl {
+
+namespace {
+
+// The per-unit variables of some foreach loops that may hold a different
+// value in each of their units.
+class VaryingVariables {
+public:
+    // `synchronised`: the foreach loops whose units may differ, outermost first.
+    explicit VaryingVariables(const std::vector<const Stmt*>& synchronised) {
+        for (const Stmt* f : synchronised) {
+            indices_.insert(f->decl.get());
+            varying_.insert(f->decl.get());
+            for_each_stmt(*f->loop_body, [&](const Stmt& s) {
+                if (s.decl) per_unit_.insert(s.decl.get());
+            });
+        }
+        // Each round marks more; a round that marks nothing ends it.
+        for (size_t before = SIZE_MAX; before != varying_.size();) {
+            before = varying_.size();
+            walk(*synchronised.front()->loop_body, false);
+        }
+    }
+
+    // A variable in `e` that may differ between the units, or null. Where
+    // `e` names several, a unit's index, since that is where they come
+    // from, and `last_resort` (a loop's own variable) only when alone.
+    const Expr* varying_in(const Expr& e, const Decl* last_resort = nullptr) const {
+        const Expr* found = nullptr;
+        auto rank = [&](const Expr& v) { return indices_.count(v.decl) ? 2 : v.decl == last_resort ? 0 : 1; };
+        for_each_var(e, [&](const Expr& v) {
+            if (varying_.count(v.decl) && (!found || rank(v) > rank(*found))) found = &v;
+        });
+        return found;
+    }
+
+private:
+    bool varies(const ExprPtr& e) const { return e && varying_in(*e); }
+
+    void mark(const Expr& target) {
+        if (target.decl && per_unit_.count(target.decl)) varying_.insert(target.decl);
+    }
+
+    // `control`: whether the units may disagree on reaching `s`.
+    void walk(const Stmt& s, bool control) {
+        for_each_own_call(s, [&](const Expr& call) { mark_written_arguments(call, control); });
+        switch (s.kind) {
+            case Stmt::Kind::Decl:
+                if (control || varies(s.decl->init)) varying_.insert(s.decl.get());
+                break;
+            case Stmt::Kind::Assign:
+            case Stmt::Kind::Step:
+                if (control || varies(s.value) || varies(s.target)) mark(*s.target);
+                break;
+            case Stmt::Kind::Swap:
+                if (control || varies(s.value) || varies(s.target)) {
+                    mark(*s.target);
+                    mark(*s.value);
+                }
+                break;
+            case Stmt::Kind::If: {
+                bool inner = control || varies(s.condition);
+                walk(*s.then_branch, inner);
+                if (s.else_branch) walk(*s.else_branch, inner);
+                break;
+            }
+            case Stmt::Kind::For: {
+                if (s.decl && (control || varies(s.decl->init))) varying_.insert(s.decl.get());
+                bool inner = control || varies(s.condition);
+                if (s.step) walk(*s.step, inner);
+                walk(*s.loop_body, inner);
+                break;
+            }
+            default: for_each_child_stmt(s, [&](const Stmt& child) { walk(child, control); });
+        }
+    }
+
+    // A function that writes a parameter may write what differs between
+    // the units into the variable passed there.
+    void mark_written_arguments(const Expr& call, bool control) {
+        if (!call.function) return;
+        bool any_varies = control;
+        for (const ExprPtr& arg : call.args) any_varies = any_varies || varying_in(*arg);
+        if (!any_varies) return;
+        const auto& params = call.function->params;
+        for (size_t k = 0; k < call.args.size() && k < params.size(); ++k)
+            if (params[k]->is_written && call.args[k]->kind == Expr::Kind::Var) mark(*call.args[k]);
+    }
+
+    std::set<const Decl*> indices_;   // of the units that may differ
+    std::set<const Decl*> per_unit_;
+    std::set<const Decl*> varying_;
+};
+
+class UniformityChecker {
+public:
+    UniformityChecker(const Function& fn, BarrierScopes& scopes, DiagnosticEngine& diags)
+        : fn_(fn), scopes_(scopes), diags_(diags) {}
+
+    void run() { visit(*fn_.body); }
+
+private:
+    void visit(const Stmt& s) {
+        if (s.kind == Stmt::Kind::If || s.kind == Stmt::Kind::For) check_construct(s);
+        if (s.kind == Stmt::Kind::Foreach) enclosing_.push_back(&s);
+        for_each_child_stmt(s, [&](const Stmt& child) { visit(child); });
+        if (s.kind == Stmt::Kind::Foreach) enclosing_.pop_back();
+    }
+
+    void check_construct(const Stmt& s) {
+        const Stmt& inside = s.kind == Stmt::Kind::If ? *s.then_branch : *s.loop_body;
+        int scope = scopes_.scope(inside, fn_);
+        if (s.else_branch) scope = std::min(scope, scopes_.scope(*s.else_branch, fn_));
+        if (scope == BarrierScopes::kNoBarrier) return;
+        std::vector<const Stmt*> synchronised;
+        for (const Stmt* f : enclosing_)
+            if (scopes_.group_level(fn_, f->name) >= scope) synchronised.push_back(f);
+        if (synchronised.empty()) return;
+        auto [entry, added] = varying_.try_emplace(synchronised, synchronised);
+        const Expr* cause = entry->second.varying_in(*s.condition, s.decl.get());
+        if (!cause) return;
+        diags_.warning(s.condition->location,
+                       fmt::format("the units of '{}' may disagree on this condition (it depends on '{}'), so "
+                                   "some may not reach {} inside it; every unit a barrier synchronises must "
+                                   "reach it, or none",
+                                   synchronised.back()->name, cause->var.front().name, describe_barrier(s)));
+    }
+
+    // The barrier inside `s` that the message names.
+    std::string describe_barrier(const Stmt& s) {
+        const Stmt* barrier = nullptr;
+        const Expr* call = nullptr;
+        for_each_stmt(s, [&](const Stmt& inner) {
+            if (inner.kind == Stmt::Kind::Barrier && !barrier) barrier = &inner;
+            for_each_own_call(inner, [&](const Expr& c) {
+                if (!call && c.function && c.function->body && scopes_.has_barrier(*c.function->body, *c.function))
+                    call = &c;
+            });
+        });
+        if (barrier) return fmt::format("the barrier({}) on line {}", barrier->name, barrier->location.line);
+        if (call) return fmt::format("the barrier in '{}' (called on line {})", call->callee, call->location.line);
+        return "a barrier";
+    }
+
+    const Function& fn_;
+    BarrierScopes& scopes_;
+    DiagnosticEngine& diags_;
+    std::vector<const Stmt*> enclosing_;  // the foreach loops around the statement visited
+    std::map<std::vector<const Stmt*>, VaryingVariables> varying_;
+};
+
+}  // namespace
+
+void check_barrier_uniformity(const Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags) {
+    BarrierScopes scopes([&](const std::string& description) { return library.find(description); });
+    for (const auto& m : program.modules)
+        for (const auto& f : m->functions)
+            if (f->body && !f->builtin_body) UniformityChecker(*f, scopes, diags).run();
+}
+
+}  // namespace mcl::mcpl

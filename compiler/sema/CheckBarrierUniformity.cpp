@@ -115,31 +115,80 @@ public:
 private:
     void visit(const Stmt& s) {
         if (s.kind == Stmt::Kind::If || s.kind == Stmt::Kind::For) check_construct(s);
+        if (s.kind == Stmt::Kind::If) check_return_before_barrier(s);
         if (s.kind == Stmt::Kind::Foreach) enclosing_.push_back(&s);
+        path_.push_back(&s);
         for_each_child_stmt(s, [&](const Stmt& child) { visit(child); });
+        path_.pop_back();
         if (s.kind == Stmt::Kind::Foreach) enclosing_.pop_back();
     }
 
+    // A barrier inside the if or for `s`.
     void check_construct(const Stmt& s) {
         const Stmt& inside = s.kind == Stmt::Kind::If ? *s.then_branch : *s.loop_body;
         int scope = scopes_.scope(inside, fn_);
         if (s.else_branch) scope = std::min(scope, scopes_.scope(*s.else_branch, fn_));
-        if (scope == BarrierScopes::kNoBarrier) return;
-        std::vector<const Stmt*> synchronised;
-        for (const Stmt* f : enclosing_)
-            if (scopes_.group_level(fn_, f->name) >= scope) synchronised.push_back(f);
-        if (synchronised.empty()) return;
-        auto [entry, added] = varying_.try_emplace(synchronised, synchronised);
-        const Expr* cause = entry->second.varying_in(*s.condition, s.decl.get());
-        if (!cause) return;
-        diags_.warning(s.condition->location,
-                       fmt::format("the units of '{}' may disagree on this condition (it depends on '{}'), so "
-                                   "some may not reach {} inside it; every unit a barrier synchronises must "
-                                   "reach it, or none",
-                                   synchronised.back()->name, cause->var.front().name, describe_barrier(s)));
+        if (const Expr* cause = disagreeing(s, scope))
+            diags_.warning(s.condition->location,
+                           fmt::format("the units of '{}' may disagree on this condition (it depends on '{}'), so "
+                                       "some may not reach {} inside it; every unit a barrier synchronises must "
+                                       "reach it, or none",
+                                       synchronised(scope).back()->name, cause->var.front().name,
+                                       describe_barrier(s)));
     }
 
-    // The barrier inside `s` that the message names.
+    // A return inside the if `s`, and a barrier after it: in the statements
+    // that follow it in the blocks around it, or in a loop around it (the
+    // next iteration), up to the top of the function.
+    void check_return_before_barrier(const Stmt& s) {
+        bool returns = false;
+        for_each_stmt(s, [&](const Stmt& inner) { returns = returns || inner.kind == Stmt::Kind::Return; });
+        if (!returns) return;
+        int scope = BarrierScopes::kNoBarrier;
+        const Stmt* later = nullptr;
+        auto consider = [&](const Stmt& candidate) {
+            int found = scopes_.scope(candidate, fn_);
+            if (found < scope) {
+                scope = found;
+                later = &candidate;
+            }
+        };
+        const Stmt* child = &s;
+        for (auto ancestor = path_.rbegin(); ancestor != path_.rend(); child = *ancestor++) {
+            const Stmt& a = **ancestor;
+            if (a.kind == Stmt::Kind::For) consider(*a.loop_body);
+            if (a.kind != Stmt::Kind::Block) continue;
+            auto at = std::find_if(a.body.begin(), a.body.end(), [&](const StmtPtr& b) { return b.get() == child; });
+            for (++at; at < a.body.end(); ++at) consider(**at);
+        }
+        if (const Expr* cause = disagreeing(s, scope))
+            diags_.warning(s.condition->location,
+                           fmt::format("the units of '{}' may disagree on this condition (it depends on '{}'), so "
+                                       "some may return before {} that the others wait at",
+                                       synchronised(scope).back()->name, cause->var.front().name,
+                                       describe_barrier(*later)));
+    }
+
+    // The foreach loops around the statement visited whose units a barrier
+    // of `scope` synchronises.
+    std::vector<const Stmt*> synchronised(int scope) const {
+        std::vector<const Stmt*> loops;
+        if (scope == BarrierScopes::kNoBarrier) return loops;
+        for (const Stmt* f : enclosing_)
+            if (scopes_.group_level(fn_, f->name) >= scope) loops.push_back(f);
+        return loops;
+    }
+
+    // A variable of `s`'s condition on which the units a barrier of
+    // `scope` synchronises may disagree, or null.
+    const Expr* disagreeing(const Stmt& s, int scope) {
+        std::vector<const Stmt*> loops = synchronised(scope);
+        if (loops.empty()) return nullptr;
+        auto [entry, added] = varying_.try_emplace(loops, loops);
+        return entry->second.varying_in(*s.condition, s.decl.get());
+    }
+
+    // The barrier in `s` that a message names.
     std::string describe_barrier(const Stmt& s) {
         const Stmt* barrier = nullptr;
         const Expr* call = nullptr;
@@ -159,6 +208,7 @@ private:
     BarrierScopes& scopes_;
     DiagnosticEngine& diags_;
     std::vector<const Stmt*> enclosing_;  // the foreach loops around the statement visited
+    std::vector<const Stmt*> path_;       // every statement around it, outermost first
     std::map<std::vector<const Stmt*>, VaryingVariables> varying_;
 };
 

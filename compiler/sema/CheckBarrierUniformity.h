@@ -14,7 +14,9 @@
 //   (shared, global, parameters) reads the same for every unit at the same
 //   index; calls give the same result for the same arguments. A construct
 //   whose condition may differ gets a warning at the condition that names
-//   the index it depends on and the barrier.
+//   the index it depends on and the barrier. So does an `if` holding a
+//   `return` that a barrier follows (after it in the blocks around it, or
+//   in a loop around it): the units that return leave the others waiting.
 // Guarantees: no warning for a condition that depends only on values every
 //   unit agrees on (sizes, constants, the indices of enclosing groups that
 //   the barrier does not synchronise, such as a block's index for a

@@ -78,6 +78,28 @@ TEST(CheckBarrierUniformity, AgreedConditionsDoNotWarn) {
     EXPECT_THAT(text, Not(HasSubstr("warning")));
 }
 
+TEST(CheckBarrierUniformity, ReturnOfSomeThreadsBeforeABarrierWarns) {
+    std::string text = warnings_of("int g = b * 64 + i;\nif (g >= n) { return; }\nt[i] = a[g];\nbarrier(local);\n"
+                                   "a[g] = t[63 - i];\n");
+    EXPECT_THAT(text, HasSubstr("t.mcl:8:7: warning: the units of 'threads' may disagree on this condition (it "
+                                "depends on 'g'), so some may return before the barrier(local) on line 10 that the "
+                                "others wait at"));
+}
+
+TEST(CheckBarrierUniformity, ReturnInALoopWithABarrierWarns) {
+    std::string text = warnings_of("for (int r = 0; r < 4; r++) {\n    barrier(local);\n    if (i == r) { return; }\n}\n");
+    EXPECT_THAT(text, HasSubstr("t.mcl:9:11: warning: the units of 'threads' may disagree on this condition (it "
+                                "depends on 'i'), so some may return before the barrier(local) on line 8"));
+}
+
+TEST(CheckBarrierUniformity, ReturnAfterTheLastBarrierOrOfEveryThreadDoesNotWarn) {
+    std::string text = warnings_of("t[i] = 1.0;\nbarrier(local);\nif (b * 64 + i >= n) { return; }\n"
+                                   "a[b * 64 + i] = t[63 - i];\n");
+    EXPECT_THAT(text, Not(HasSubstr("warning")));
+    text = warnings_of("if (b * 64 >= n) { return; }\nt[i] = 1.0;\nbarrier(local);\n");
+    EXPECT_THAT(text, Not(HasSubstr("warning")));
+}
+
 TEST(CheckBarrierUniformity, BarrierReachedThroughACallIsNamed) {
     CheckedText r = check_text(
         "module t;\nimport gpu;\n"

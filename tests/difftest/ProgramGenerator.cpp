@@ -35,9 +35,9 @@
 //   arrays are written only at the foreach depth that declared them; at gpu
 //   level a `local` array is, between two barriers, either written (each
 //   thread its own slot) or read across threads, never both, and every
-//   barrier is reached by all threads of the block (never under an `if`, only
-//   in `for` loops with constant trip counts, entered and left with no
-//   pending local accesses);
+//   barrier is reached by all threads of the block (only in `for` loops with
+//   constant trip counts and under `if`s on a block index or a size, each
+//   entered and left with no pending local accesses);
 // - no recursion: a device function calls only functions defined before it;
 //   one that takes an array (`const int len, const float[len] arr`) reads
 //   it only at indices inside len, and a call passes an array of that
@@ -308,6 +308,7 @@ private:
     void genThreadLoop(const std::vector<IndexVar>& threads, const std::vector<GlobalIndex>& computed,
                        const std::vector<IndexVar>& globals, bool sibling);
     void genUniformItems(int count, int depth);
+    void genUniformIf(int depth);
     std::vector<std::string> chooseWritten(const std::vector<std::vector<IndexVar>>& levels);
     Array* findArray(const std::string& name);
 
@@ -350,6 +351,7 @@ private:
     int foreachDepth_ = 0;
     std::vector<IndexVar> ownIndices_;     // shared arrays: the element this unit owns
     std::vector<IndexVar> threadIndices_;  // gpu: the slot of a local array this thread owns
+    std::vector<std::string> blockIndices_; // gpu: the indices of the nest's blocks, on which its threads agree
     std::set<std::string> writtenInNest_;  // shared arrays the current top-level nest writes
     std::set<std::string> ownWritten_;     // of those, written by this unit unconditionally so far
     std::set<std::string> writtenNow_;     // of those, written anywhere so far
@@ -1838,6 +1840,7 @@ void Generator::genGpuNest() {
         pushScope();
         addScalar(b, Elem::Int, {0, kMaxSize - 1}, 0, false);
         threads = {{th, threadsName}};
+        blockIndices_ = {b};
         computed = {{i, b + " * " + threadsName + " + "}};
         globals = {{i, count}};
         localExtents = {threadsName};
@@ -1853,6 +1856,7 @@ void Generator::genGpuNest() {
         pushScope();
         addScalar(bj, Elem::Int, {0, kMaxSize - 1}, 0, false);
         threads = {{th, threadsName}};
+        blockIndices_ = {bi, bj};
         computed = {{j, bj + " * " + threadsName + " + "}};
         globals = {{bi, "n"}, {j, "m"}};
         localExtents = {threadsName};
@@ -1871,6 +1875,7 @@ void Generator::genGpuNest() {
         pushScope();
         addScalar(bj, Elem::Int, {0, kMaxSize - 1}, 0, false);
         threads = {{ti, threadsY}, {tj, threadsName}};
+        blockIndices_ = {bi, bj};
         computed = {{i, bi + " * " + threadsY + " + "}, {j, bj + " * " + threadsName + " + "}};
         globals = {{i, "n"}, {j, "m"}};
         localExtents = {threadsY, threadsName};
@@ -2016,6 +2021,7 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
     --foreachDepth_;
     inThreads_ = false;
     threadIndices_.clear();
+    blockIndices_.clear();
     ownWritten_ = savedOwn;
 }
 
@@ -2031,9 +2037,49 @@ void Generator::genUniformItems(int count, int depth) {
         } else if (kind < 8) {
             if (!localWrittenInPhase_.empty() || !localReadInPhase_.empty()) genBarrier();
         } else if (depth > 0) {
-            genFor(depth, true);
+            if (options_.uniformIfs && extras_.chance(35)) genUniformIf(depth);
+            else genFor(depth, true);
         }
     }
+}
+
+// gpu: an if on a condition every thread of a block agrees on (a block
+// index or a size), with barriers inside; each branch is entered and left
+// with no pending local accesses, as a uniform loop's body is. Its writes
+// are conditional: they initialise nothing that later reads rely on.
+void Generator::genUniformIf(int depth) {
+    if (blockIndices_.empty()) {
+        genFor(depth, true);
+        return;
+    }
+    std::string block = extras_.pick(blockIndices_);
+    std::string condition;
+    switch (extras_.below(3)) {
+    case 0: condition = block + " % 2 == " + std::to_string(extras_.below(2)); break;
+    case 1: condition = block + " < " + std::to_string(extras_.between(1, 3)); break;
+    default: condition = "n > " + std::to_string(extras_.between(1, 60)); break;
+    }
+    if (!localWrittenInPhase_.empty() || !localReadInPhase_.empty()) genBarrier();
+    bool savedConditional = conditional_;
+    conditional_ = true;
+    auto savedOwn = ownWritten_;
+    auto branch = [&] {
+        pushScope();
+        genUniformItems(random_.between(1, 2), depth - 1);
+        if (!localWrittenInPhase_.empty() || !localReadInPhase_.empty()) genBarrier();
+        popScope();
+    };
+    open("if (" + condition + ")");
+    branch();
+    if (extras_.chance(40)) {
+        --indent_;
+        line("} else {");
+        ++indent_;
+        branch();
+    }
+    close();
+    ownWritten_ = savedOwn;
+    conditional_ = savedConditional;
 }
 
 void Generator::genKernelBody() {

@@ -26,6 +26,7 @@ struct GeneratorOptions {
     bool loopSteps = true;       // now and then a for loop that steps by += c, /= 2, >>= 1, *= 2 or <<= 1
     bool arrayArguments = true;  // now and then a device function that takes a float array (global, local or private)
     bool asStatements = true;    // now and then `x as float[n * m] w;` of an input or private array, read (and written) through w
+    bool uniformIfs = true;      // gpu: now and then an if on a block index or a size, with barriers inside
 };
 
 // The MCPL text of the module for these options.

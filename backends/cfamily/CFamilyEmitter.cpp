@@ -404,10 +404,15 @@ std::string CFamilyEmitter::call(const Expr& e) {
             return fmt::format("((int)((({}){} + {} - 1) / {}))", wide_int(), args[0], args[1], args[1]);
         if (c == "min" || c == "max") {
             // both of the result's type: OpenCL's and CUDA's overloads take
-            // two of one type, and min(uchar, int) is ambiguous
-            for (size_t k = 0; k < 2; ++k)
-                if (e.args[k]->type.primitive != e.type.primitive)
+            // two of one type, and min(uchar, int) is ambiguous. C promotes
+            // a byte that is computed (`-b`, `b + b`) to int, where MCPL
+            // keeps it a byte, so only a byte variable is a uchar already.
+            for (size_t k = 0; k < 2; ++k) {
+                const Expr& arg = *e.args[k];
+                bool promoted = e.type.primitive == Primitive::Byte && arg.kind != Expr::Kind::Var;
+                if (arg.type.primitive != e.type.primitive || promoted)
                     args[k] = fmt::format("({})({})", element_spelling(e.type), unwrap(args[k]));
+            }
             return min_max(c, e.type, args[0], args[1]);
         }
         unsupported(e.location, fmt::format("the builtin '{}'", c));

@@ -120,6 +120,8 @@ enum class Flow { Normal, Return };
 struct UnitSet {
     std::vector<Frame*> frames;
     std::vector<bool> returned;
+    // In a function that units call together: the value each returned.
+    std::vector<std::optional<Scalar>>* results = nullptr;
 };
 
 class Interpreter {
@@ -746,14 +748,22 @@ private:
             inner.frames.push_back(storage.back().get());
         }
         inner.returned = units.returned;
+        inner.results = units.results;
         return inner;
+    }
+
+    // Unit `u` ran a return: it waits at no more barriers, and its value is kept.
+    void unit_returned(UnitSet& units, size_t u) {
+        units.returned[u] = true;
+        if (units.results) (*units.results)[u] = return_value_;
+        return_value_.reset();
     }
 
     void exec_together(const Stmt& s, UnitSet& units, const Function& fn) {
         step(s.location);
         if (!barriers_.has_barrier(s, fn)) {
             each_unit(units, [&](size_t u) {
-                if (exec(s, *units.frames[u], fn) == Flow::Return) units.returned[u] = true;
+                if (exec(s, *units.frames[u], fn) == Flow::Return) unit_returned(units, u);
             });
             return;
         }
@@ -773,7 +783,7 @@ private:
                 each_unit(inner, [&](size_t u) {
                     for (size_t j = k; j < end; ++j)
                         if (exec(*s.body[j], *inner.frames[u], fn) == Flow::Return) {
-                            inner.returned[u] = true;
+                            unit_returned(inner, u);
                             break;
                         }
                 });
@@ -820,23 +830,64 @@ private:
             exec_together(*s.loop_body, inner, fn);
             return;
         }
-        case Stmt::Kind::Call: {
-            const Expr& c = *s.call;
-            if (!c.function || !c.function->body || c.function->builtin_body)
-                fault(s.location, "a barrier inside a call the interpreter cannot run in lock-step");
-            UnitSet callee;
-            for (size_t u = 0; u < units.frames.size(); ++u) {
-                frames.push_back(std::make_unique<Frame>());
-                frames.back()->unit = units.frames[u]->unit;
-                if (!units.returned[u]) bind_arguments(c, *units.frames[u], *frames.back());
-                callee.frames.push_back(frames.back().get());
-            }
-            callee.returned = units.returned;
-            exec_together(*c.function->body, callee, *c.function);
+        case Stmt::Kind::Call: call_together(*s.call, units, s.location); return;
+        case Stmt::Kind::Decl:
+        case Stmt::Kind::Assign: {
+            // `float s = f(...);` or `s = f(...);` of a function with a
+            // barrier: the units call it together, then each keeps its value.
+            const Expr* c = s.kind == Stmt::Kind::Decl ? s.decl->init.get() : s.value.get();
+            bool whole_call = c && c->kind == Expr::Kind::Call && c->function && !c->type.record &&
+                              (s.kind == Stmt::Kind::Decl || s.op == "=");
+            bool argument_waits = false;
+            if (whole_call)
+                for (const mcpl::ExprPtr& arg : c->args)
+                    for_each_call(*arg, [&](const Expr& inner) {
+                        argument_waits = argument_waits || (inner.function && inner.function->body &&
+                                                            barriers_.has_barrier(*inner.function->body,
+                                                                                  *inner.function));
+                    });
+            if (!whole_call || argument_waits)
+                fault(s.location, "a barrier inside a statement the interpreter cannot run in lock-step: call a "
+                                  "function with a barrier as a statement, a declaration's value or an "
+                                  "assignment's value");
+            std::vector<std::optional<Scalar>> results = call_together(*c, units, s.location);
+            each_unit(units, [&](size_t u) {
+                Frame& frame = *units.frames[u];
+                Scalar result = checked(convert(results[u].value_or(Scalar::poisoned(Primitive::Int)),
+                                                *c->type.primitive),
+                                        c->location);
+                if (s.kind == Stmt::Kind::Decl) {
+                    const Decl& d = *s.decl;
+                    frame.bind(&d.forms.front(), allocate(d.forms.front(), {}));
+                    store(*frame.find(&d.forms.front()), result, c->location, frame);
+                } else {
+                    store(place(*s.target, frame), result, c->location, frame);
+                }
+            });
             return;
         }
         default: fault(s.location, "a barrier inside a statement the interpreter cannot run in lock-step");
         }
+    }
+
+    // Runs a function with a barrier for every unit together; gives the
+    // value each unit returned (none for a void function).
+    std::vector<std::optional<Scalar>> call_together(const Expr& c, UnitSet& units, SourceLocation location) {
+        if (!c.function || !c.function->body || c.function->builtin_body)
+            fault(location, "a barrier inside a call the interpreter cannot run in lock-step");
+        std::vector<std::unique_ptr<Frame>> frames;
+        std::vector<std::optional<Scalar>> results(units.frames.size());
+        UnitSet callee;
+        for (size_t u = 0; u < units.frames.size(); ++u) {
+            frames.push_back(std::make_unique<Frame>());
+            frames.back()->unit = units.frames[u]->unit;
+            if (!units.returned[u]) bind_arguments(c, *units.frames[u], *frames.back());
+            callee.frames.push_back(frames.back().get());
+        }
+        callee.returned = units.returned;
+        callee.results = &results;
+        exec_together(*c.function->body, callee, *c.function);
+        return results;
     }
 
     const hdl::HardwareLibrary* library_;

@@ -16,7 +16,9 @@
 //     lock-step: each stretch of statements between barriers runs for every
 //     unit before any unit goes on; a condition or loop around a barrier
 //     that the units disagree on, or a unit that returns before a barrier
-//     the others reach, is an error;
+//     the others reach, is an error; a function with a barrier runs for the
+//     units together when it is called as a statement, as a declaration's
+//     value or as an assignment's value (each unit keeps what it returned);
 //   - two units of one foreach that touch the same element between two
 //     barriers, one of them writing (atomics aside), is a data race and an
 //     error: the backends would give either result;

@@ -236,6 +236,13 @@ foreach(kernel partial_write index_shadows_count named_like_descriptions time_st
   set_tests_properties(cli.verify_regression.${kernel} PROPERTIES LABELS verify)
 endforeach()
 
+# The value of a function with barriers, kept by each thread: the reference
+# runs it for the threads together; the llvm engine refuses a barrier inside
+# a call (a located error, counted as skipped).
+mclc_test(verify_regression.function_with_barrier_value 0 "\\n[0-9]+ ok, 0 failed, [0-9]+ skipped"
+          verify ${VERIFY_INPUTS}/function_with_barrier_value.mcl)
+set_tests_properties(cli.verify_regression.function_with_barrier_value PROPERTIES LABELS verify)
+
 # A divisor that is a parameter: check accepts it; 0 as its example value
 # stops the analysis with a remark, at every level.
 mclc_test(feedback_zero_divisor_param 0 "divisor_param.mcl:6:14: remark: .* analysis stopped: .*division by zero"

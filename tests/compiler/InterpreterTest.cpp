@@ -182,6 +182,34 @@ TEST(Interpreter, FollowsCArithmetic) {
     EXPECT_EQ(r.values(1)[1], 16777216.0);
 }
 
+TEST(Interpreter, FunctionWithABarrierGivesEachUnitItsValue) {
+    // `total` is declared and assigned from a function the units call
+    // together: each unit gets its own sum of its left neighbours.
+    KernelRun r = run("module m; import gpu;\n"
+                "gpu int prefix(local int[4] tile, int t) {\n"
+                "    int sum = 0;\n"
+                "    for (int k = 0; k < 4; k++) {\n"
+                "        if (k < t) { sum += tile[k]; }\n"
+                "        barrier(local);\n"
+                "    }\n"
+                "    return sum;\n"
+                "}\n"
+                "gpu void f(int[8] out) {\n"
+                "    foreach (int b in 1 blocks) {\n"
+                "        local int[4] tile;\n"
+                "        foreach (int t in 4 threads) {\n"
+                "            tile[t] = t + 1;\n"
+                "            barrier(local);\n"
+                "            int total = prefix(tile, t);\n"
+                "            out[t] = total;\n"
+                "            total = prefix(tile, 3 - t);\n"
+                "            out[t + 4] = total;\n"
+                "        }\n    }\n}\n",
+                {std::vector<double>(8, 0)});
+    ASSERT_FALSE(r.error) << r.error->message;
+    EXPECT_EQ(r.values(0), (std::vector<double>{0, 1, 3, 6, 6, 3, 1, 0}));
+}
+
 TEST(Interpreter, BarrierUnderDivergentConditionIsAnError) {
     KernelRun r = run("module m; import gpu;\n"
                 "gpu void f(int[4] out) {\n"

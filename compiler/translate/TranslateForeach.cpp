@@ -510,9 +510,23 @@ private:
         };
         for (StmtPtr& s : stmts) {
             if (!contains_barrier(*s)) {
-                // Declarations stay outside the guard so that later statements
-                // still see them; their values must then be safe to compute.
-                if (s->kind == Stmt::Kind::Decl) {
+                // Declarations and `as` views stay outside the guard so that
+                // later statements still see them; their values and extents
+                // must then be safe to compute.
+                if (s->kind == Stmt::Kind::As) {
+                    flush();
+                    for (const mcpl::BasicDecl& view : s->views)
+                        for (const auto& group : view.type.dimensions)
+                            for (const ExprPtr& extent : group)
+                                if (touches_memory(*extent))
+                                    diags_.error(extent->location,
+                                                 fmt::format("cannot translate safely to '{}': this view's extent "
+                                                             "reads memory before a barrier, but units with '{}' "
+                                                             "beyond its range must skip it and still reach the "
+                                                             "barrier",
+                                                             to_.name, index));
+                    out.push_back(std::move(s));
+                } else if (s->kind == Stmt::Kind::Decl) {
                     flush();
                     if (s->decl->init && touches_memory(*s->decl->init))
                         diags_.error(s->location,

@@ -550,6 +550,14 @@ private:
             } else if (s->kind == Stmt::Kind::For && !header_touches_memory(*s)) {
                 s->loop_body = block(guarded(take_statements(std::move(s->loop_body)), guard, index), s->location);
                 out.push_back(std::move(s));
+            } else if (s->kind == Stmt::Kind::If && !touches_memory(*s->condition)) {
+                // every unit decides the branch (safely: no memory read) and
+                // reaches its barriers; only the statements are guarded
+                s->then_branch = block(guarded(take_statements(std::move(s->then_branch)), guard, index), s->location);
+                if (s->else_branch)
+                    s->else_branch =
+                        block(guarded(take_statements(std::move(s->else_branch)), guard, index), s->location);
+                out.push_back(std::move(s));
             } else if (!has_own_barrier(*s)) {
                 diags_.error(s->location,
                              fmt::format("cannot translate safely to '{}': this statement calls a function that "

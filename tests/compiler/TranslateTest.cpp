@@ -271,9 +271,27 @@ TEST(Translate, GuardIsPushedPastBarriers) {
                            "                }\n"));
 }
 
-TEST(Translate, BarrierUnderUserControlFlowCannotBeGuarded) {
+TEST(Translate, GuardIsPushedIntoTheBranchesOfAnIfAroundABarrier) {
+    // every unit decides the branch (no memory read) and reaches the barrier
+    std::string out = translate_text(
+        "k.mcl", barrier_kernel("if (b > 0) {\n buffer[i] = a[j];\n barrier(local);\n } else {\n a[j] = 0.0;\n }"),
+        "fermi");
+    EXPECT_THAT(out, HasSubstr("                if (b > 0) {\n"
+                               "                    if (i < t) {\n"
+                               "                        buffer[i] = a[j];\n"
+                               "                    }\n"
+                               "                    barrier(shared);\n"
+                               "                } else {\n"
+                               "                    if (i < t) {\n"
+                               "                        a[j] = 0.0;\n"
+                               "                    }\n"
+                               "                }\n"));
+}
+
+TEST(Translate, BarrierUnderAConditionReadingMemoryCannotBeGuarded) {
     std::string errors;
-    EXPECT_EQ(translate_text("k.mcl", barrier_kernel("if (b > 0) {\n barrier(local);\n }"), "fermi", &errors), "");
+    EXPECT_EQ(translate_text("k.mcl", barrier_kernel("if (a[0] > 0.0) {\n barrier(local);\n }"), "fermi", &errors),
+              "");
     EXPECT_THAT(errors, HasSubstr("k.mcl:9:2: error: cannot translate safely to 'fermi': the units that 'i' adds "
                                   "beyond its range must skip the code around this barrier but still reach it"));
 }

@@ -513,28 +513,16 @@ private:
                 // Declarations and `as` views stay outside the guard so that
                 // later statements still see them; their values and extents
                 // must then be safe to compute.
-                if (s->kind == Stmt::Kind::As) {
+                if (s->kind == Stmt::Kind::Decl || s->kind == Stmt::Kind::As) {
                     flush();
-                    for (const mcpl::BasicDecl& view : s->views)
-                        for (const auto& group : view.type.dimensions)
-                            for (const ExprPtr& extent : group)
-                                if (touches_memory(*extent))
-                                    diags_.error(extent->location,
-                                                 fmt::format("cannot translate safely to '{}': this view's extent "
-                                                             "reads memory before a barrier, but units with '{}' "
-                                                             "beyond its range must skip it and still reach the "
-                                                             "barrier",
-                                                             to_.name, index));
-                    out.push_back(std::move(s));
-                } else if (s->kind == Stmt::Kind::Decl) {
-                    flush();
-                    if (s->decl->init && touches_memory(*s->decl->init))
-                        diags_.error(s->location,
-                                     fmt::format("cannot translate safely to '{}': this declaration reads memory "
-                                                 "before a barrier, but units with '{}' beyond its range must skip "
-                                                 "it and still reach the barrier; declare it without a value and "
-                                                 "assign it",
-                                                 to_.name, index));
+                    bool is_decl = s->kind == Stmt::Kind::Decl;
+                    if (const Expr* read = memory_read_in_declaration(*s))
+                        diags_.error(is_decl ? s->location : read->location,
+                                     fmt::format("cannot translate safely to '{}': this {} reads memory before a "
+                                                 "barrier, but units with '{}' beyond its range must skip it and "
+                                                 "still reach the barrier{}",
+                                                 to_.name, is_decl ? "declaration" : "view's extent", index,
+                                                 is_decl ? "; declare it without a value and assign it" : ""));
                     out.push_back(std::move(s));
                 } else {
                     run.push_back(std::move(s));
@@ -580,6 +568,19 @@ private:
         }
         flush();
         return out;
+    }
+
+    // What a declaration or an `as` view computes as it is made (the
+    // declaration's value, the view's extents): the first part that reads
+    // memory, or null.
+    static const Expr* memory_read_in_declaration(const Stmt& s) {
+        if (s.kind == Stmt::Kind::Decl)
+            return s.decl->init && touches_memory(*s.decl->init) ? s.decl->init.get() : nullptr;
+        for (const mcpl::BasicDecl& view : s.views)
+            for (const auto& group : view.type.dimensions)
+                for (const ExprPtr& extent : group)
+                    if (touches_memory(*extent)) return extent.get();
+        return nullptr;
     }
 
     static bool header_touches_memory(const Stmt& loop) {

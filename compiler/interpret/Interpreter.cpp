@@ -842,9 +842,7 @@ private:
             if (whole_call)
                 for (const mcpl::ExprPtr& arg : c->args)
                     for_each_call(*arg, [&](const Expr& inner) {
-                        argument_waits = argument_waits || (inner.function && inner.function->body &&
-                                                            barriers_.has_barrier(*inner.function->body,
-                                                                                  *inner.function));
+                        argument_waits = argument_waits || barriers_.call_reaches_barrier(inner);
                     });
             if (!whole_call || argument_waits)
                 fault(s.location, "a barrier inside a statement the interpreter cannot run in lock-step: call a "

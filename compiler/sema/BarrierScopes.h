@@ -41,6 +41,11 @@ public:
     // The smallest scope of a barrier that `s` reaches, through calls too.
     int scope(const Stmt& s, const Function& fn);
     bool has_barrier(const Stmt& s, const Function& fn) { return scope(s, fn) != kNoBarrier; }
+    // `call` is of a user function whose body reaches a barrier.
+    bool call_reaches_barrier(const Expr& call) {
+        const Function* f = call.function;
+        return f && !f->builtin_body && f->body && has_barrier(*f->body, *f);
+    }
     // The units of foreach `f` synchronise at a barrier inside it.
     bool lockstep(const Stmt& f, const Function& fn) { return scope(*f.loop_body, fn) <= group_level(fn, f.name); }
 

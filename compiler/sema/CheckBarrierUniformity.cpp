@@ -195,8 +195,7 @@ private:
         for_each_stmt(s, [&](const Stmt& inner) {
             if (inner.kind == Stmt::Kind::Barrier && !barrier) barrier = &inner;
             for_each_own_call(inner, [&](const Expr& c) {
-                if (!call && c.function && c.function->body && scopes_.has_barrier(*c.function->body, *c.function))
-                    call = &c;
+                if (!call && scopes_.call_reaches_barrier(c)) call = &c;
             });
         });
         if (barrier) return fmt::format("the barrier({}) on line {}", barrier->name, barrier->location.line);

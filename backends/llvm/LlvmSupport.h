@@ -14,7 +14,10 @@
 //     (it is linked into PIE executables and shared objects) and tuned for
 //     this machine's CPU and its features.
 //   - optimize runs the new pass manager's default O3 pipeline with the
-//     machine's cost models, so the loop and SLP vectorizers target it.
+//     machine's cost models, so the loop and SLP vectorizers target it. For
+//     NVIDIA GPUs, LICM there hoists only what runs on every iteration
+//     (registers bound a GPU's occupancy), and shared memory is addressed in
+//     32 bits (LLVM's nvptx-short-ptr, set once for the process).
 //   - A JitSession links object files in process; their code may call the
 //     host symbols it was given and the C library of the process.
 // Guarantees: failures come back as false or null with a message in `error`

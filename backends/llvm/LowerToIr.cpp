@@ -455,6 +455,15 @@ private:
                                           llvm::Function::ExternalLinkage, l.symbol, module_);
         fn->setCallingConv(llvm::CallingConv::PTX_Kernel);
         fn->addFnAttr(llvm::Attribute::NoUnwind);
+        // Parameters never alias (the language's rule, the cuda backend's
+        // __restrict__); one the kernel never writes is read through the
+        // read-only data cache (ld.global.nc), as nvcc reads a const
+        // __restrict__ pointer.
+        for (size_t k = 0; k < f.params.size(); ++k) {
+            if (!by_pointer(*f.params[k])) continue;
+            fn->addParamAttr(static_cast<unsigned>(k), llvm::Attribute::NoAlias);
+            if (!f.params[k]->is_written) fn->addParamAttr(static_cast<unsigned>(k), llvm::Attribute::ReadOnly);
+        }
         if (l.max_threads) set_launch_bounds(*fn, *l.max_threads);
 
         FunctionState state;

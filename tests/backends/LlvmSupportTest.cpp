@@ -224,6 +224,80 @@ TEST(LlvmSupport, PtxForSm90) {
     EXPECT_EQ(status, 0) << command;
 }
 
+// void guarded(ptr out, i32 n, i64 stride, i32 limit): for i < n: if (i <
+// limit) out[stride * stride + i] = 1.0. The product is loop invariant but
+// computed only on the guarded path.
+void build_guarded_invariant(llvm::Module& module, llvm::Type* out_type) {
+    llvm::LLVMContext& context = module.getContext();
+    llvm::IRBuilder<> b(context);
+    llvm::Function* kernel = declare(module, "guarded", b.getVoidTy(), {out_type, b.getInt32Ty(), b.getInt64Ty(), b.getInt32Ty()});
+    auto* entry = llvm::BasicBlock::Create(context, "entry", kernel);
+    auto* header = llvm::BasicBlock::Create(context, "header", kernel);
+    auto* guarded = llvm::BasicBlock::Create(context, "guarded", kernel);
+    auto* latch = llvm::BasicBlock::Create(context, "latch", kernel);
+    auto* exit = llvm::BasicBlock::Create(context, "exit", kernel);
+    b.SetInsertPoint(entry);
+    b.CreateCondBr(b.CreateICmpSGT(kernel->getArg(1), b.getInt32(0)), header, exit);
+    b.SetInsertPoint(header);
+    llvm::PHINode* i = b.CreatePHI(b.getInt32Ty(), 2, "i");
+    i->addIncoming(b.getInt32(0), entry);
+    b.CreateCondBr(b.CreateICmpSLT(i, kernel->getArg(3)), guarded, latch);
+    b.SetInsertPoint(guarded);
+    llvm::Value* product = b.CreateMul(kernel->getArg(2), kernel->getArg(2), "product");
+    llvm::Value* index = b.CreateAdd(product, b.CreateSExt(i, b.getInt64Ty()));
+    b.CreateStore(llvm::ConstantFP::get(b.getFloatTy(), 1.0), b.CreateGEP(b.getFloatTy(), kernel->getArg(0), index));
+    b.CreateBr(latch);
+    b.SetInsertPoint(latch);
+    llvm::Value* next = b.CreateAdd(i, b.getInt32(1));
+    i->addIncoming(next, latch);
+    b.CreateCondBr(b.CreateICmpSLT(next, kernel->getArg(1)), header, exit);
+    b.SetInsertPoint(exit);
+    b.CreateRetVoid();
+}
+
+// Whether every multiply in `f` (there is one at least) shares its block
+// with a store: it was not hoisted off the guarded path.
+bool products_beside_their_store(llvm::Function& f) {
+    int products = 0;
+    for (llvm::BasicBlock& block : f) {
+        bool has_store = false;
+        for (llvm::Instruction& in : block) has_store |= llvm::isa<llvm::StoreInst>(in);
+        for (llvm::Instruction& in : block) {
+            if (in.getOpcode() != llvm::Instruction::Mul) continue;
+            if (!has_store) return false;
+            ++products;
+        }
+    }
+    return products > 0;
+}
+
+TEST(LlvmSupport, GpuCodeKeepsGuardedInvariantsInTheirLoopAndShortSharedPointers) {
+    std::string error;
+    std::unique_ptr<llvm::TargetMachine> gpu = nvptx_target_machine("sm_90", error);
+    ASSERT_TRUE(gpu) << error;
+    // shared (3) memory is addressed in 32 bits, global (1) in 64
+    EXPECT_EQ(gpu->createDataLayout().getPointerSizeInBits(3), 32u);
+    EXPECT_EQ(gpu->createDataLayout().getPointerSizeInBits(1), 64u);
+
+    // The host pipeline hoists the product out of the loop; the GPU's
+    // leaves it on the guarded path, next to its one use.
+    OwnedModule host_module;
+    build_guarded_invariant(*host_module.module, llvm::PointerType::get(*host_module.context, 0));
+    std::unique_ptr<llvm::TargetMachine> host = host_machine();
+    ASSERT_TRUE(host);
+    prepare_module(*host_module.module, *host);
+    optimize(*host_module.module, *host, false);
+    EXPECT_FALSE(products_beside_their_store(*host_module.module->getFunction("guarded")));
+
+    OwnedModule gpu_module;
+    build_guarded_invariant(*gpu_module.module, llvm::PointerType::get(*gpu_module.context, 1));
+    llvm::Function* kernel = gpu_module.module->getFunction("guarded");
+    kernel->setCallingConv(llvm::CallingConv::PTX_Kernel);
+    prepare_module(*gpu_module.module, *gpu);
+    optimize(*gpu_module.module, *gpu, false);
+    EXPECT_TRUE(products_beside_their_store(*kernel));
+}
+
 TEST(LlvmSupport, MalformedModulesAreErrorsNotCrashes) {
     std::unique_ptr<llvm::TargetMachine> machine = host_machine();
     ASSERT_TRUE(machine);

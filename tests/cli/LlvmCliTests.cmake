@@ -95,6 +95,12 @@ mclc_test(llvm_engine.fast_math_interp 2
 mclc_test(llvm_engine.fp_contract_runs 0 "^matmul \\(llvm engine, "
           run --fp-contract ${LLVM_EXAMPLES}/matmul/matmul.mcl)
 
+# The PTX for hopper: read-only parameters through the read-only data
+# cache, shared memory in 32-bit addresses, matmul_hopper_v5 in 128
+# registers (LICM hoists no guarded address arithmetic).
+add_test(NAME cli.llvm_backend.ptx_memory
+         COMMAND ${LLVM_CLI}/llvm_ptx_memory.sh $<TARGET_FILE:mclc> ${LLVM_EXAMPLES})
+
 # A kernel that calls another kernel with a bool parameter (invalid IR for
 # the backend before b9397d4: the bool passed as i1 to a kernel that takes
 # it as i8).

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# llvm_ptx_memory.sh MCLC EXAMPLES: how the llvm backend's PTX for hopper
+# addresses memory.
+#   - vectoradd (c = a + b): a and b, which the kernel never writes, are
+#     read through the read-only data cache (ld.global.nc), as nvcc reads
+#     const __restrict__ pointers; c is stored.
+#   - matmul_hopper_v5: every shared-memory access has a 32-bit address, and
+#     (where ptxas is installed) the kernel fits in 128 registers, so two
+#     blocks of 256 threads share a multiprocessor, as with nvcc's code.
+set -u
+mclc=$1 examples=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+gen() {  # gen FILE OUT
+  local log
+  log=$("$mclc" gen -I "$examples" --target hopper --backend llvm --fp-contract "$1" -o "$2" 2>&1) ||
+    { printf 'mclc gen %s failed:\n%s\n' "$1" "$log"; exit 1; }
+}
+gen "$examples/vectoradd/vectoradd.mcl" "$dir/vectoradd"
+ptx=$dir/vectoradd/vectoradd_kernels.ptx
+[ "$(grep -c 'ld\.global\.nc\.f32' "$ptx")" -eq 2 ] || { echo "vectoradd: a and b not read as ld.global.nc:"; grep 'global' "$ptx"; exit 1; }
+grep -q 'st\.global\.f32' "$ptx" || { echo "vectoradd: no store of c"; exit 1; }
+
+gen "$examples/matmul/matmul_hopper_v5.mcl" "$dir/v5"
+ptx=$dir/v5/matmul_hopper_v5_kernels.ptx
+grep -q 'ld\.shared\.v4' "$ptx" || { echo "matmul_hopper_v5: no 16-byte shared loads"; exit 1; }
+if grep -E '(ld|st)\.shared[^[]*\[%rd' "$ptx"; then
+  echo "matmul_hopper_v5: shared memory addressed in 64 bits"
+  exit 1
+fi
+ptxas=${CUDA_HOME:-/usr/local/cuda}/bin/ptxas
+if [ -x "$ptxas" ]; then
+  "$ptxas" -arch=sm_90 -O3 -v "$ptx" -o "$dir/v5.cubin" > "$dir/ptxas.log" 2>&1 || { cat "$dir/ptxas.log"; exit 1; }
+  registers=$(sed -n 's/.*Used \([0-9]*\) registers.*/\1/p' "$dir/ptxas.log")
+  echo "matmul_hopper_v5: $registers registers"
+  [ -n "$registers" ] && [ "$registers" -le 128 ] || { echo "more than 128 registers:"; cat "$dir/ptxas.log"; exit 1; }
+fi
+exit 0

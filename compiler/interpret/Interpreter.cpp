@@ -95,8 +95,11 @@ struct Frame {
     Frame* parent = nullptr;
     std::vector<std::pair<const BasicDecl*, Ref>> vars;
     uint32_t unit = 0;  // the unit running in this scope (0: the kernel outside every foreach)
+    // The values of the calls of functions with a barrier in the statement
+    // this unit runs next, which the units made together beforehand.
+    std::vector<std::pair<const Expr*, Scalar>> call_values;
 
-    static Frame inside(Frame& parent) { return Frame{&parent, {}, parent.unit}; }
+    static Frame inside(Frame& parent) { return Frame{&parent, {}, parent.unit, {}}; }
 
     Ref* find(const BasicDecl* form) {
         for (Frame* f = this; f; f = f->parent)
@@ -512,6 +515,8 @@ private:
     }
 
     Scalar call(const Expr& e, Frame& frame) {
+        for (const auto& [made, value] : frame.call_values)
+            if (made == &e) return value;
         if (!e.function) return builtin(e, frame);
         if (e.function->builtin_body) return library_function(e, frame);
         if (++call_depth_ > kMaxCallDepth)
@@ -730,6 +735,7 @@ private:
 
     // Evaluates a condition around a barrier in every unit; they must agree.
     bool agreed_condition(const Expr& e, UnitSet& units) {
+        call_barrier_functions_together(e, units);
         std::optional<bool> agreed;
         each_unit(units, [&](size_t u) {
             bool c = condition(e, *units.frames[u]);
@@ -738,6 +744,7 @@ private:
                                   "condition, so some would not reach the barrier");
             agreed = c;
         });
+        forget_call_values(units);
         return agreed.value_or(false);
     }
 
@@ -803,15 +810,18 @@ private:
             return;
         case Stmt::Kind::For: {
             UnitSet loop = inner_scopes(units, frames);
+            if (s.decl->init) call_barrier_functions_together(*s.decl->init, loop);
             each_unit(loop, [&](size_t u) { declare(*s.decl, *loop.frames[u]); });
+            forget_call_values(loop);
             while (agreed_condition(*s.condition, loop)) {
                 exec_together(*s.loop_body, loop, fn);
-                each_unit(loop, [&](size_t u) { exec(*s.step, *loop.frames[u], fn); });
+                exec_together(*s.step, loop, fn);
             }
             units.returned = loop.returned;
             return;
         }
         case Stmt::Kind::Foreach: {
+            call_barrier_functions_together(*s.count, units);
             UnitSet inner;
             for (size_t u = 0; u < units.frames.size(); ++u) {
                 if (units.returned[u]) continue;
@@ -826,46 +836,67 @@ private:
                 if (static_cast<int64_t>(inner.frames.size()) > kMaxUnits)
                     fault(s.location, fmt::format("more than {} units in lock-step", kMaxUnits));
             }
+            forget_call_values(units);
             inner.returned.assign(inner.frames.size(), false);
             exec_together(*s.loop_body, inner, fn);
             return;
         }
-        case Stmt::Kind::Call: call_together(*s.call, units, s.location); return;
-        case Stmt::Kind::Decl:
-        case Stmt::Kind::Assign: {
-            // `float s = f(...);` or `s = f(...);` of a function with a
-            // barrier: the units call it together, then each keeps its value.
-            const Expr* c = s.kind == Stmt::Kind::Decl ? s.decl->init.get() : s.value.get();
-            bool whole_call = c && c->kind == Expr::Kind::Call && c->function && !c->type.record &&
-                              (s.kind == Stmt::Kind::Decl || s.op == "=");
-            bool argument_waits = false;
-            if (whole_call)
-                for (const mcpl::ExprPtr& arg : c->args)
-                    for_each_call(*arg, [&](const Expr& inner) {
-                        argument_waits = argument_waits || barriers_.call_reaches_barrier(inner);
-                    });
-            if (!whole_call || argument_waits)
-                fault(s.location, "a barrier inside a statement the interpreter cannot run in lock-step: call a "
-                                  "function with a barrier as a statement, a declaration's value or an "
-                                  "assignment's value");
-            std::vector<std::optional<Scalar>> results = call_together(*c, units, s.location);
+        case Stmt::Kind::Call:
+            if (barriers_.call_reaches_barrier(*s.call)) {
+                for (const mcpl::ExprPtr& arg : s.call->args) call_barrier_functions_together(*arg, units);
+                call_together(*s.call, units, s.location);
+                forget_call_values(units);
+                return;
+            }
+            [[fallthrough]];
+        default:
+            // A statement whose expressions call functions with a barrier
+            // (`float s = 2.0 * smooth(t, i) + 1.0;`): the units make those
+            // calls together, then each runs the statement with its values.
+            for_each_own_expr(s, [&](const Expr& e) { call_barrier_functions_together(e, units); });
             each_unit(units, [&](size_t u) {
-                Frame& frame = *units.frames[u];
-                Scalar result = checked(convert(results[u].value_or(Scalar::poisoned(Primitive::Int)),
-                                                *c->type.primitive),
-                                        c->location);
-                if (s.kind == Stmt::Kind::Decl) {
-                    const Decl& d = *s.decl;
-                    frame.bind(&d.forms.front(), allocate(d.forms.front(), {}));
-                    store(*frame.find(&d.forms.front()), result, c->location, frame);
-                } else {
-                    store(place(*s.target, frame), result, c->location, frame);
-                }
+                if (exec(s, *units.frames[u], fn) == Flow::Return) unit_returned(units, u);
+            });
+            forget_call_values(units);
+            return;
+        }
+    }
+
+    // Makes every call in `e` of a function with a barrier for all units
+    // together, in evaluation order (a call's arguments before the call),
+    // and leaves each unit's value in its frame for the evaluation of `e`.
+    void call_barrier_functions_together(const Expr& e, UnitSet& units) {
+        if (e.kind == Expr::Kind::Binary && (e.op == "&&" || e.op == "||")) {
+            call_barrier_functions_together(*e.args[0], units);
+            for_each_call(*e.args[1], [&](const Expr& c) {
+                if (barriers_.call_reaches_barrier(c))
+                    fault(c.location, fmt::format("a function with a barrier in the right operand of '{}': the "
+                                                  "units that skip that operand would not reach the barrier",
+                                                  e.op));
             });
             return;
         }
-        default: fault(s.location, "a barrier inside a statement the interpreter cannot run in lock-step");
-        }
+        for (const mcpl::ExprPtr& arg : e.args) call_barrier_functions_together(*arg, units);
+        for (const mcpl::VarPart& part : e.var)
+            for (const auto& group : part.indices)
+                for (const mcpl::ExprPtr& index : group) call_barrier_functions_together(*index, units);
+        if (e.kind != Expr::Kind::Call || !barriers_.call_reaches_barrier(e)) return;
+        if (e.type.record)
+            fault(e.location, "a barrier inside a function that returns a record, which the interpreter cannot "
+                              "call for units in lock-step");
+        std::vector<std::optional<Scalar>> results = call_together(e, units, e.location);
+        Primitive type = e.function->resolved_return_type.primitive.value_or(Primitive::Void);
+        each_unit(units, [&](size_t u) {
+            Scalar value = type == Primitive::Void
+                               ? Scalar{}
+                               : checked(convert(results[u].value_or(Scalar::poisoned(Primitive::Int)), type),
+                                         e.location);
+            units.frames[u]->call_values.emplace_back(&e, value);
+        });
+    }
+
+    void forget_call_values(UnitSet& units) {
+        for (Frame* frame : units.frames) frame->call_values.clear();
     }
 
     // Runs a function with a barrier for every unit together; gives the

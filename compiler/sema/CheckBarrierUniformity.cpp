@@ -116,6 +116,7 @@ private:
     void visit(const Stmt& s) {
         if (s.kind == Stmt::Kind::If || s.kind == Stmt::Kind::For) check_construct(s);
         if (s.kind == Stmt::Kind::If) check_return_before_barrier(s);
+        for_each_own_expr(s, [&](const Expr& e) { check_skipped_operands(e, s); });
         if (s.kind == Stmt::Kind::Foreach) enclosing_.push_back(&s);
         path_.push_back(&s);
         for_each_child_stmt(s, [&](const Stmt& child) { visit(child); });
@@ -135,6 +136,28 @@ private:
                                        "reach it, or none",
                                        synchronised(scope).back()->name, cause->var.front().name,
                                        describe_barrier(s)));
+    }
+
+    // A call that reaches a barrier in the right operand of a `&&` or `||`
+    // in `e` (of statement `s`), which the units skip when the left
+    // operand decides: they may disagree on that operand.
+    void check_skipped_operands(const Expr& e, const Stmt& s) {
+        for_each_expr(e, [&](const Expr& op) {
+            if (op.kind != Expr::Kind::Binary || (op.op != "&&" && op.op != "||")) return;
+            for_each_call(*op.args[1], [&](const Expr& call) {
+                if (!scopes_.call_reaches_barrier(call)) return;
+                int scope = scopes_.scope(*call.function->body, *call.function);
+                std::vector<const Stmt*> loops = synchronised(scope);
+                if (loops.empty()) return;
+                auto [entry, added] = varying_.try_emplace(loops, loops);
+                if (const Expr* cause = entry->second.varying_in(*op.args[0], s.decl.get()))
+                    diags_.warning(call.location,
+                                   fmt::format("the units of '{}' may disagree on the left operand of '{}' (it "
+                                               "depends on '{}'), so some may skip this call and the barrier in "
+                                               "'{}' that the others wait at",
+                                               loops.back()->name, op.op, cause->var.front().name, call.callee));
+            });
+        });
     }
 
     // A return inside the if `s`, and a barrier after it: in the statements

@@ -17,6 +17,8 @@
 //   the index it depends on and the barrier. So does an `if` holding a
 //   `return` that a barrier follows (after it in the blocks around it, or
 //   in a loop around it): the units that return leave the others waiting.
+//   So does a call that reaches a barrier in the right operand of `&&` or
+//   `||` whose left operand may differ (the units it decides skip the call).
 // Guarantees: no warning for a condition that depends only on values every
 //   unit agrees on (sizes, constants, the indices of enclosing groups that
 //   the barrier does not synchronise, such as a block's index for a

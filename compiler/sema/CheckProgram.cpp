@@ -22,7 +22,7 @@ bool check_program(Program& program, const hdl::HardwareLibrary& library, Diagno
     infer_read_write(program, diags);
     if (diags.error_count() > errors) return false;
     check_limits(program, library, diags);
-    check_barrier_uniformity(program, library, diags);
+    if (options.barrier_uniformity) check_barrier_uniformity(program, library, diags);
     if (options.launch_barriers)
         for (const auto& m : program.modules)
             for (const auto& f : m->functions)

@@ -242,6 +242,21 @@ endforeach()
 mclc_test(verify_regression.function_with_barrier_value 0 "\\n[0-9]+ ok, 0 failed, [0-9]+ skipped"
           verify ${VERIFY_INPUTS}/function_with_barrier_value.mcl)
 set_tests_properties(cli.verify_regression.function_with_barrier_value PROPERTIES LABELS verify)
+# Calls of functions with barriers inside larger expressions, conditions, a
+# for's start and step, and a return's value: the reference runs them for
+# the threads together. Translating to hopper (two levels) gives check's two
+# warnings once each.
+mclc_test(verify_regression.lockstep_call_expressions 0 "\\n[0-9]+ ok, 0 failed, [0-9]+ skipped"
+          verify ${VERIFY_INPUTS}/lockstep_call_expressions.mcl)
+set_tests_properties(cli.verify_regression.lockstep_call_expressions PROPERTIES LABELS verify)
+mclc_test(translate_warns_once 0
+          "^(?s)(?!(.*:56:40: warning){2})(?!(.*:59:56: warning){2}).*:56:40: warning: .*:59:56: warning: "
+          translate --hwd hopper ${VERIFY_INPUTS}/lockstep_call_expressions.mcl)
+# In the right operand of && (which the threads with a false left operand
+# skip): check warns, the reference stops at the call.
+mclc_test(lockstep_call_in_skipped_operand 1
+          "lockstep_call_in_skipped_operand.mcl:23:26: warning: the units of 'threads' may disagree on the left operand of '&&'(?s).*lockstep_call_in_skipped_operand.mcl:23:26: error: a function with a barrier in the right operand of '&&'"
+          run --engine interp ${VERIFY_INPUTS}/lockstep_call_in_skipped_operand.mcl)
 
 # A divisor that is a parameter: check accepts it; 0 as its example value
 # stops the analysis with a remark, at every level.

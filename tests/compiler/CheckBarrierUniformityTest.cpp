@@ -117,5 +117,26 @@ TEST(CheckBarrierUniformity, BarrierReachedThroughACallIsNamed) {
                                     "line 8) inside it"));
 }
 
+// `k(...)`: a kernel as kernel() makes it, after a function `first` that
+// stores into t and returns t[0] after a barrier.
+std::string with_first(const std::string& body) {
+    std::string text = kernel(body);
+    std::string first = "gpu float first(local float[64] t, int i) { t[i] = 1.0; barrier(local); return t[0]; }\n";
+    return text.insert(text.find("gpu void k"), first);
+}
+
+TEST(CheckBarrierUniformity, BarrierCallInASkippedOperandWarns) {
+    CheckedText r = check_text(with_first("float x = 0.0;\nif (i < 3 || first(t, i) > 0.0) { x = 1.0; }\n"));
+    EXPECT_THAT(r.text(), HasSubstr("t.mcl:9:14: warning: the units of 'threads' may disagree on the left operand "
+                                    "of '||' (it depends on 'i'), so some may skip this call and the barrier in "
+                                    "'first' that the others wait at"));
+    // An operand every thread agrees on, or a call in the left operand
+    // (which every thread makes), does not warn.
+    CheckedText agreed = check_text(
+        with_first("float x = 0.0;\nif (b < 3 && first(t, i) > 0.0) { x = 1.0; }\n"
+                   "if (first(t, i) > 0.0 && i < 3) { x = 2.0; }\n"));
+    EXPECT_THAT(agreed.text(), Not(HasSubstr("warning")));
+}
+
 }  // namespace
 }  // namespace mcl::mcpl::testing

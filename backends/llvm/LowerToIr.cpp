@@ -128,6 +128,9 @@ struct FunctionState {
     llvm::AllocaInst* current_unit = nullptr;
     int foreach_depth = 0;
     bool in_lockstep = false;
+    // Lowering the body of a function with a barrier into lock-step code:
+    // where each unit's return value goes (null: none).
+    const Binding* lockstep_return = nullptr;
 };
 
 }  // namespace
@@ -1502,6 +1505,11 @@ private:
         case Expr::Kind::BoolLiteral: return {builder_.getInt1(e.bool_value), Shape::Uniform, Primitive::Bool};
         case Expr::Kind::Var: return variable(e);
         case Expr::Kind::Call:
+            if (auto made = lockstep_call_results_.find(&e); made != lockstep_call_results_.end()) {
+                Primitive type = primitive_of(e.function->resolved_return_type);
+                return {from_memory(builder_.CreateLoad(made->second.memory, scalar_address(made->second)), type),
+                        Shape::Uniform, type};
+            }
             if (!e.function) return builtin(e);
             if (e.function->builtin_body) return library_function(e);
             return user_call(e);
@@ -1567,6 +1575,11 @@ private:
     }
 
     void return_stmt(const Stmt& s) {
+        if (state_->lockstep_return) {  // the last statement of a function lowered into lock-step code
+            Primitive type = primitive_of(state_->source->resolved_return_type);
+            builder_.CreateStore(to_memory(value_as(*s.value, type).v, type), scalar_address(*state_->lockstep_return));
+            return;
+        }
         if (state_->foreach_depth > 0 || width_) {
             unsupported(s.location, "a return inside a foreach (a unit cannot leave the whole loop)");
             return;
@@ -2608,6 +2621,8 @@ private:
         while (k < list.size()) {
             if (terminated()) continue_unreachable();
             if (has_barrier(*list[k])) {
+                // `float s = f(...)` of a function with a barrier: later stretches see s
+                if (list[k]->kind == Stmt::Kind::Decl) allocate_per_unit({list[k]->decl.get()}, heap);
                 lockstep_statement(*list[k]);
                 ++k;
                 continue;
@@ -2640,8 +2655,10 @@ private:
         case Stmt::Kind::Barrier: return;  // the end of a stretch
         case Stmt::Kind::Block: lockstep_statements(statements_of(s)); return;
         case Stmt::Kind::If: {
+            lockstep_calls_in(*s.condition);
             select_first_unit();
             Val c = value_as(*s.condition, Primitive::Bool);
+            forget_lockstep_calls();
             llvm::BasicBlock* then_block = llvm::BasicBlock::Create(context_, "units.then", fn);
             llvm::BasicBlock* else_block = llvm::BasicBlock::Create(context_, "units.else", fn);
             llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "units.endif", fn);
@@ -2658,26 +2675,34 @@ private:
         case Stmt::Kind::For: {
             std::vector<llvm::Value*> heap;
             allocate_per_unit({s.decl.get()}, heap);
+            if (s.decl->init) lockstep_calls_in(*s.decl->init);
             for_every_unit([&] { declare(*s.decl); });
+            forget_lockstep_calls();
             llvm::BasicBlock* header = llvm::BasicBlock::Create(context_, "units.for", fn);
             llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "units.for.body", fn);
             llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "units.for.done", fn);
             builder_.CreateBr(header);
             builder_.SetInsertPoint(header);
             leave_loop_after_fault(done);
+            lockstep_calls_in(*s.condition);
             select_first_unit();
-            builder_.CreateCondBr(value_as(*s.condition, Primitive::Bool).v, body, done);
+            llvm::Value* again = value_as(*s.condition, Primitive::Bool).v;
+            forget_lockstep_calls();
+            builder_.CreateCondBr(again, body, done);
             builder_.SetInsertPoint(body);
             lockstep_statements(statements_of(*s.loop_body));
-            for_every_unit([&] { stmt(*s.step); });
+            if (has_barrier(*s.step)) lockstep_statement(*s.step);
+            else for_every_unit([&] { stmt(*s.step); });
             builder_.CreateBr(header);
             builder_.SetInsertPoint(done);
             free_all(heap);
             return;
         }
         case Stmt::Kind::Foreach: {
+            lockstep_calls_in(*s.count);
             select_first_unit();
             llvm::Value* count = builder_.CreateSExt(unit_count(s), builder_.getInt64Ty());
+            forget_lockstep_calls();
             bind_index(s, Shape::Uniform);
             state_->units.push_back({count, index_storage(s)});
             // no units: nothing runs (and there is no first unit to decide
@@ -2697,9 +2722,121 @@ private:
             return;
         }
         default:
-            unsupported(s.location, "a barrier inside a call, in code whose units run in lock-step");
+            // A statement that calls functions with a barrier (`float s = 2.0
+            // * smooth(t, i) + 1.0;`): the units make those calls together,
+            // then each runs the statement with its own values.
+            mcpl::for_each_own_expr(s, [&](const Expr& e) { lockstep_calls_in(e); });
+            if (s.kind != Stmt::Kind::Call || !barriers_.call_reaches_barrier(*s.call))
+                for_every_unit([&] { stmt(s); });
+            forget_lockstep_calls();
             return;
         }
+    }
+
+    // Makes every call in `e` of a function with a barrier for the units
+    // together, in evaluation order (a call's arguments first); value()
+    // then reads each unit's result.
+    void lockstep_calls_in(const Expr& e) {
+        if (e.kind == Expr::Kind::Binary && (e.op == "&&" || e.op == "||")) {
+            lockstep_calls_in(*e.args[0]);
+            mcpl::for_each_call(*e.args[1], [&](const Expr& c) {
+                if (barriers_.call_reaches_barrier(c))
+                    unsupported(c.location, fmt::format("a call of a function with a barrier in the right operand of "
+                                                        "'{}' (the units it decides skip it)", e.op));
+            });
+            return;
+        }
+        for (const mcpl::ExprPtr& arg : e.args) lockstep_calls_in(*arg);
+        for (const mcpl::VarPart& part : e.var)
+            for (const auto& group : part.indices)
+                for (const mcpl::ExprPtr& index : group) lockstep_calls_in(*index);
+        if (e.kind == Expr::Kind::Call && barriers_.call_reaches_barrier(e)) lockstep_call(e);
+    }
+
+    // A call of a function with a barrier in lock-step code: its body is
+    // lowered in place for the units together (its barriers end stretches as
+    // the caller's do), its scalar parameters a copy per unit, its arrays and
+    // written scalars the arguments' storage; each unit's return value is
+    // kept until the statement that made the call has run.
+    void lockstep_call(const Expr& c) {
+        const Function& callee = *c.function;
+        std::vector<const Stmt*> body = statements_of(*callee.body);
+        int returns = 0;
+        mcpl::for_each_stmt(*callee.body, [&](const Stmt& t) { returns += t.kind == Stmt::Kind::Return ? 1 : 0; });
+        bool returns_last = !body.empty() && body.back()->kind == Stmt::Kind::Return;
+        if (returns > (returns_last ? 1 : 0)) {
+            unsupported(c.location, "a call of a function with a barrier that returns before its last statement, in "
+                                    "code whose units run in lock-step");
+            return;
+        }
+        if (callee.resolved_return_type.record) {
+            unsupported(c.location, "a function with a barrier that returns a record, in code whose units run in "
+                                    "lock-step");
+            return;
+        }
+        if (!lockstep_callees_.insert(&callee).second) {
+            unsupported(c.location, "a recursive call of a function with a barrier");
+            return;
+        }
+        std::vector<llvm::Value*> heap;
+        std::vector<size_t> by_value;
+        std::vector<const Decl*> copies;
+        for (size_t k = 0; k < callee.params.size(); ++k)
+            if (!by_pointer(*callee.params[k])) {
+                by_value.push_back(k);
+                copies.push_back(callee.params[k].get());
+            }
+        allocate_per_unit(copies, heap);
+        for_every_unit([&] {
+            for (size_t k : by_value) {
+                const BasicDecl& form = callee.params[k]->forms.front();
+                Primitive type = primitive_of(form.resolved_type);
+                builder_.CreateStore(to_memory(value_as(*c.args[k], type).v, type), scalar_address(state_->env.at(&form)));
+            }
+        });
+        select_first_unit();  // array extents: parameters and constants, the same for every unit
+        for (size_t k = 0; k < callee.params.size(); ++k) {
+            const Decl& p = *callee.params[k];
+            if (!by_pointer(p)) continue;
+            const Expr& arg = *c.args[k];
+            if (arg.kind != Expr::Kind::Var || arg.var.size() != 1 || !arg.var.front().indices.empty()) {
+                unsupported(arg.location, "an element or a field as the argument of a function with a barrier, in "
+                                          "code whose units run in lock-step");
+                continue;
+            }
+            const Binding of = binding(arg.form, arg.location);
+            if (p.forms.front().resolved_type.is_array()) bind_view(of, p.forms.front());
+            else state_->env[&p.forms.front()] = of;
+            for (size_t v = 1; v < p.forms.size(); ++v) bind_view(state_->env.at(&p.forms.front()), p.forms[v]);
+        }
+        Binding result;
+        if (!callee.resolved_return_type.is_void()) {
+            std::vector<llvm::Value*> counts;
+            for (const UnitDimension& u : state_->units) counts.push_back(u.count);
+            result.element = callee.resolved_return_type;
+            result.memory = memory_type(callee.resolved_return_type);
+            bool on_heap = false;
+            result.storage = allocate(result.memory, product(counts), callee.name + ".returned", &on_heap);
+            if (on_heap) lockstep_call_heap_.push_back(result.storage);
+            result.unit_depth = static_cast<int>(state_->units.size());
+            result.unit_stride = i64(static_cast<int64_t>(byte_size(result.memory)));
+            result.storage_id = next_storage_id_++;
+        }
+        const Function* caller = std::exchange(state_->source, &callee);
+        const Binding* outer_return = std::exchange(state_->lockstep_return, result.memory ? &result : nullptr);
+        lockstep_statements(body);
+        state_->lockstep_return = outer_return;
+        state_->source = caller;
+        lockstep_callees_.erase(&callee);
+        free_all(heap);
+        if (result.memory) lockstep_call_results_[&c] = result;
+    }
+
+    // After the statement that used them: the results of its lock-step calls.
+    void forget_lockstep_calls() {
+        free_all(lockstep_call_heap_);
+        lockstep_call_heap_.clear();
+        lockstep_call_results_.clear();
     }
 
     // A foreach whose units synchronise at a barrier inside it.
@@ -2731,6 +2868,12 @@ private:
     std::map<const Function*, std::unique_ptr<RangeAnalyses>> range_analyses_;  // made when first asked
     std::vector<std::pair<const mcpl::Decl*, const mcpl::Decl*>> facts_below_;  // (x, d): x < d here
     std::set<const Decl*> per_unit_;
+    // Calls of functions with a barrier made for the units of lock-step code
+    // together: each unit's result, storage to free after the statement, and
+    // the functions being lowered in place (a recursive one is refused).
+    std::map<const Expr*, Binding> lockstep_call_results_;
+    std::vector<llvm::Value*> lockstep_call_heap_;
+    std::set<const Function*> lockstep_callees_;
     std::set<const Stmt*> hoisted_views_;  // bound by hoist_views: views() leaves them
     int next_storage_id_ = 1;
     int outlined_ = 0;

@@ -47,6 +47,10 @@
 //     over all units; variables that live across a barrier get one copy per
 //     unit; a condition or loop around a barrier is evaluated by the first
 //     unit (MCPL requires the units to agree; the interpreter checks it).
+//     A call there of a function with a barrier (a statement, or anywhere in
+//     a statement's expressions) has its body lowered in place, for the
+//     units together, before the statement runs unit by unit with each
+//     unit's result;
 //   - with `checks`, integer division by zero or overflow and every index
 //     outside its extent call mcl_llvm_fault(code, site) and go on with a
 //     harmless value instead of undefined behaviour; `fault_sites` maps each
@@ -57,9 +61,11 @@
 //   - in vector code, a scalar function (libm's, or a user function) is
 //     called through one out-of-line loop over the lanes per function and
 //     width, not inline once per lane;
-//   Constructs the backend cannot run (a barrier inside a called function, a
-//   return inside a foreach, a swap of arrays that live one per unit) are
-//   located errors.
+//   Constructs the backend cannot run (a function with a barrier that
+//   returns before its last statement or returns a record, or called
+//   recursively, or in the right operand of && or ||, or outside lock-step
+//   code; a return inside a foreach; a swap of arrays that live one per
+//   unit) are located errors.
 // Guarantees: on success the module verifies (llvm::verifyModule) and each
 //   kernel computes what the interpreter computes for a program without
 //   undefined behaviour; on failure an error was reported to `diags`.

@@ -237,26 +237,32 @@ foreach(kernel partial_write index_shadows_count named_like_descriptions time_st
 endforeach()
 
 # The value of a function with barriers, kept by each thread: the reference
-# runs it for the threads together; the llvm engine refuses a barrier inside
-# a call (a located error, counted as skipped).
-mclc_test(verify_regression.function_with_barrier_value 0 "\\n[0-9]+ ok, 0 failed, [0-9]+ skipped"
+# and the llvm engine run it for the threads together.
+mclc_test(verify_regression.function_with_barrier_value 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
           verify ${VERIFY_INPUTS}/function_with_barrier_value.mcl)
 set_tests_properties(cli.verify_regression.function_with_barrier_value PROPERTIES LABELS verify)
 # Calls of functions with barriers inside larger expressions, conditions, a
-# for's start and step, and a return's value: the reference runs them for
-# the threads together. Translating to hopper (two levels) gives check's two
-# warnings once each.
-mclc_test(verify_regression.lockstep_call_expressions 0 "\\n[0-9]+ ok, 0 failed, [0-9]+ skipped"
+# for's start and step, and a return's value: the reference and the llvm
+# engine run them for the threads together. Translating to hopper (two
+# levels) gives check's two warnings once each.
+mclc_test(verify_regression.lockstep_call_expressions 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
           verify ${VERIFY_INPUTS}/lockstep_call_expressions.mcl)
 set_tests_properties(cli.verify_regression.lockstep_call_expressions PROPERTIES LABELS verify)
+mclc_test(verify_regression.lockstep_call_private_arguments 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
+          verify ${VERIFY_INPUTS}/lockstep_call_private_arguments.mcl)
+set_tests_properties(cli.verify_regression.lockstep_call_private_arguments PROPERTIES LABELS verify)
 mclc_test(translate_warns_once 0
-          "^(?s)(?!(.*:56:40: warning){2})(?!(.*:59:56: warning){2}).*:56:40: warning: .*:59:56: warning: "
+          "^(?s)(?!(.*:58:40: warning){2})(?!(.*:61:56: warning){2}).*:58:40: warning: .*:61:56: warning: "
           translate --hwd hopper ${VERIFY_INPUTS}/lockstep_call_expressions.mcl)
 # In the right operand of && (which the threads with a false left operand
-# skip): check warns, the reference stops at the call.
+# skip): check warns, the reference stops at the call, the llvm engine
+# refuses it.
 mclc_test(lockstep_call_in_skipped_operand 1
           "lockstep_call_in_skipped_operand.mcl:23:26: warning: the units of 'threads' may disagree on the left operand of '&&'(?s).*lockstep_call_in_skipped_operand.mcl:23:26: error: a function with a barrier in the right operand of '&&'"
           run --engine interp ${VERIFY_INPUTS}/lockstep_call_in_skipped_operand.mcl)
+mclc_test(lockstep_call_in_skipped_operand_llvm 1
+          "lockstep_call_in_skipped_operand.mcl:23:26: error: backend 'llvm' does not support a call of a function with a barrier in the right operand of '&&'"
+          run --engine llvm ${VERIFY_INPUTS}/lockstep_call_in_skipped_operand.mcl)
 
 # A divisor that is a parameter: check accepts it; 0 as its example value
 # stops the analysis with a remark, at every level.

@@ -25,13 +25,14 @@ mclc_test(llvm_engine.is_the_default 0 "^vectoradd \\(llvm engine, n=33, seed 1\
 mclc_test(llvm_engine.excludes_backend 2 "--engine and --backend exclude each other"
           run --engine llvm --backend cpp --target x86_avx2 ${LLVM_EXAMPLES}/vectoradd/vectoradd.mcl)
 
-# A kernel the llvm engine refuses (a barrier inside a called function):
+# A kernel the llvm engine refuses (a function with a barrier that returns
+# before its last statement):
 # run falls back to the interpreter with a note, unless --engine llvm was
 # asked for; verify counts the engine as skipped, not failed.
 mclc_test(llvm_engine.refusal_falls_back 0
-          "(?s)the llvm engine does not run this kernel, the interpreter does: [^\\n]*barrier_in_call.mcl:16:13: error: .*\\(interpreter, , seed 1\\)"
+          "(?s)the llvm engine does not run this kernel, the interpreter does: [^\\n]*barrier_in_call.mcl:18:13: error: .*\\(interpreter, , seed 1\\)"
           run ${LLVM_CLI}/llvm/barrier_in_call.mcl)
-mclc_test(llvm_engine.refusal_asked_for 1 "barrier_in_call.mcl:16:13: error: backend 'llvm' does not support a barrier inside a call"
+mclc_test(llvm_engine.refusal_asked_for 1 "barrier_in_call.mcl:18:13: error: backend 'llvm' does not support a call of a function with a barrier that returns before its last statement"
           run --engine llvm ${LLVM_CLI}/llvm/barrier_in_call.mcl)
 mclc_test(llvm_engine.refusal_skipped_in_verify 0 "(?s)skip  [^\\n]*llvm engine at gpu: refused: .*[0-9]+ ok, 0 failed, [1-9][0-9]* skipped"
           verify ${LLVM_CLI}/llvm/barrier_in_call.mcl --backends cpp)

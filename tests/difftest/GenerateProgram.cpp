@@ -2,7 +2,7 @@
 // exported kernel `compute` (tests/difftest/ProgramGenerator.cpp says what
 // "well-defined" covers). Deterministic per seed and level.
 //
-//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates] [--no-bytes] [--no-powers] [--no-bitwise] [--no-loop-steps] [--no-array-arguments] [--no-as-statements] [--no-uniform-ifs]
+//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates] [--no-bytes] [--no-powers] [--no-bitwise] [--no-loop-steps] [--no-array-arguments] [--no-as-statements] [--no-uniform-ifs] [--no-barrier-functions]
 #include "ProgramGenerator.h"
 
 #include <cstdlib>
@@ -13,7 +13,7 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates] [--no-bytes] [--no-powers] [--no-bitwise] [--no-loop-steps] [--no-array-arguments] [--no-as-statements] [--no-uniform-ifs]\n";
+    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates] [--no-bytes] [--no-powers] [--no-bitwise] [--no-loop-steps] [--no-array-arguments] [--no-as-statements] [--no-uniform-ifs] [--no-barrier-functions]\n";
     return 2;
 }
 
@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
                                                    {"--no-loop-steps", &options.loopSteps},
                                                    {"--no-array-arguments", &options.arrayArguments},
                                                    {"--no-as-statements", &options.asStatements},
-                                                   {"--no-uniform-ifs", &options.uniformIfs}};
+                                                   {"--no-uniform-ifs", &options.uniformIfs},
+                                                   {"--no-barrier-functions", &options.barrierFunctions}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];

@@ -37,7 +37,9 @@
 //   thread its own slot) or read across threads, never both, and every
 //   barrier is reached by all threads of the block (only in `for` loops with
 //   constant trip counts and under `if`s on a block index or a size, each
-//   entered and left with no pending local accesses);
+//   entered and left with no pending local accesses, and in exchangeValue,
+//   a device function with two barriers called only there, in blocks of
+//   whole warps, on a local array that nothing else uses);
 // - no recursion: a device function calls only functions defined before it;
 //   one that takes an array (`const int len, const float[len] arr`) reads
 //   it only at indices inside len, and a call passes an array of that
@@ -309,6 +311,7 @@ private:
                        const std::vector<IndexVar>& globals, bool sibling);
     void genUniformItems(int count, int depth);
     void genUniformIf(int depth);
+    void genExchange(int depth);
     std::vector<std::string> chooseWritten(const std::vector<std::vector<IndexVar>>& levels);
     Array* findArray(const std::string& name);
 
@@ -352,6 +355,10 @@ private:
     std::vector<IndexVar> ownIndices_;     // shared arrays: the element this unit owns
     std::vector<IndexVar> threadIndices_;  // gpu: the slot of a local array this thread owns
     std::vector<std::string> blockIndices_; // gpu: the indices of the nest's blocks, on which its threads agree
+    // gpu: the block's local array that only exchangeValue uses, its length
+    // and the thread index that is each thread's slot ("": none in this block)
+    std::string exchangeArray_, exchangeLength_, exchangeSlot_;
+    bool exchangeCalled_ = false;          // the program calls exchangeValue: define it
     std::set<std::string> writtenInNest_;  // shared arrays the current top-level nest writes
     std::set<std::string> ownWritten_;     // of those, written by this unit unconditionally so far
     std::set<std::string> writtenNow_;     // of those, written anywhere so far
@@ -1830,8 +1837,10 @@ void Generator::genGpuNest() {
     std::vector<IndexVar> threads;
     std::vector<std::string> localExtents;
     std::string threadsName = fresh("nrThreads");
+    std::int64_t warpMultiple = 0;  // a 1D block's thread count when a multiple of 32
     if (shape == 0) {
         std::int64_t t = random_.pick(std::vector<std::int64_t>{16, 32, 64, 128, 256});
+        if (t % 32 == 0) warpMultiple = t;
         std::string count = !constantCount_.empty() && extras_.chance(40) ? constantCount_ : "n";
         line("const int " + threadsName + " = " + std::to_string(t) + ";");
         addScalar(threadsName, Elem::Int, {t, t}, 0, false);
@@ -1846,6 +1855,7 @@ void Generator::genGpuNest() {
         localExtents = {threadsName};
     } else if (shape == 1) {
         std::int64_t t = random_.pick(std::vector<std::int64_t>{16, 32, 64});
+        if (t % 32 == 0) warpMultiple = t;
         line("const int " + threadsName + " = " + std::to_string(t) + ";");
         addScalar(threadsName, Elem::Int, {t, t}, 0, false);
         std::string bi = fresh("bi"), bj = fresh("bj"), th = fresh("t"), j = fresh("j");
@@ -1903,6 +1913,15 @@ void Generator::genGpuNest() {
         line("local " + std::string(elem == Elem::Float ? "float" : "int") + "[" + dims + "] " + name + ";");
         arrays_.push_back(Array{name, elem, {extents}, Storage::Local, false, false, false, foreachDepth_, -1, kFloatLimit});
     }
+    // Translation to a leaf guards the threads a warp adds beyond the
+    // block's count statement by statement, and cannot guard a call whose
+    // function reaches a barrier: such calls only in blocks of whole warps.
+    if (options_.barrierFunctions && warpMultiple > 0 && extras_.chance(40)) {
+        exchangeArray_ = fresh("x");
+        exchangeLength_ = threadsName;
+        exchangeSlot_ = threads.front().name;
+        line("local float[" + threadsName + "] " + exchangeArray_ + ";");
+    }
     localWrittenInPhase_.clear();
     localReadInPhase_.clear();
     genThreadLoop(threads, computed, globals, false);
@@ -1919,8 +1938,10 @@ void Generator::genGpuNest() {
                 if (computed[k].name == g.name) name = siblingComputed[k].name;
             siblingGlobals.push_back({name, g.count});
         }
+        exchangeSlot_ = siblingThreads.front().name;
         genThreadLoop(siblingThreads, siblingComputed, siblingGlobals, true);
     }
+    exchangeArray_.clear();
     --foreachDepth_;
     int blockLoops = shape == 0 ? 1 : 2;
     for (int k = 0; k < blockLoops; ++k) {
@@ -1989,6 +2010,7 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
             }
         }
     if (!localWrittenInPhase_.empty() && random_.chance(85)) genBarrier();
+    if (!exchangeArray_.empty()) genExchange(1);  // its local array must be used
     // n x m threads in lock-step: little work each, so that the interpreter
     // runs a program at n = m = 100 in about a second
     genUniformItems(random_.between(1, 3), 1);
@@ -2035,7 +2057,8 @@ void Generator::genUniformItems(int count, int depth) {
         else if (kind < 6) {
             if (!genLocalWrite(depth, true)) genStatement(depth);
         } else if (kind < 8) {
-            if (!localWrittenInPhase_.empty() || !localReadInPhase_.empty()) genBarrier();
+            if (!exchangeArray_.empty() && inThreads_ && uniform_ && extras_.chance(30)) genExchange(depth);
+            else if (!localWrittenInPhase_.empty() || !localReadInPhase_.empty()) genBarrier();
         } else if (depth > 0) {
             if (options_.uniformIfs && extras_.chance(35)) genUniformIf(depth);
             else genFor(depth, true);
@@ -2080,6 +2103,29 @@ void Generator::genUniformIf(int depth) {
     close();
     ownWritten_ = savedOwn;
     conditional_ = savedConditional;
+}
+
+// gpu, where every thread of the block is: a float that the thread `shift`
+// slots on computed, through exchangeValue (whose barriers end the phase of
+// every local array), now and then inside a larger expression.
+void Generator::genExchange(int depth) {
+    Value mine = clampFloat(genFloat(depth + 1), kFloatLimit);
+    std::string call = "exchangeValue(" + exchangeLength_ + ", " + exchangeArray_ + ", " + exchangeSlot_ + ", " +
+                       std::to_string(extras_.between(1, 5)) + ", " + mine.text + ")";
+    double bound = mine.bound;
+    if (extras_.chance(40)) {
+        Value other = floatLeaf();
+        call = other.text + " + " + call;
+        bound += other.bound;
+    }
+    std::string name = fresh("v");
+    line("float " + name + ";");
+    line(name + " = " + call + ";");
+    Scalar& v = addScalar(name, Elem::Float, {0, 0}, bound, false);
+    v.needsUse = true;
+    localWrittenInPhase_.clear();
+    localReadInPhase_.clear();
+    exchangeCalled_ = true;
 }
 
 void Generator::genKernelBody() {
@@ -2169,6 +2215,16 @@ std::string Generator::run() {
     if (useM_) signature += ", int m";
     for (const auto& p : parameterTexts_) signature += ",\n        " + p;
     signature += ")";
+    if (exchangeCalled_)
+        functions += "// the value of the thread `shift` slots on in its block\n"
+                     "gpu float exchangeValue(const int len, local float[len] x, const int slot, const int shift,\n"
+                     "                        const float mine) {\n"
+                     "    x[slot] = mine;\n"
+                     "    barrier(local);\n"
+                     "    float other = x[(slot + shift) % len];\n"
+                     "    barrier(local);\n"
+                     "    return other;\n"
+                     "}\n\n";
     return header + functions + signature + " {\n" + body_ + "}\n";
 }
 

@@ -27,6 +27,7 @@ struct GeneratorOptions {
     bool arrayArguments = true;  // now and then a device function that takes a float array (global, local or private)
     bool asStatements = true;    // now and then `x as float[n * m] w;` of an input or private array, read (and written) through w
     bool uniformIfs = true;      // gpu: now and then an if on a block index or a size, with barriers inside
+    bool barrierFunctions = true; // gpu: now and then a device function with barriers (a value exchanged through a local array), called by every thread of a block
 };
 
 // The MCPL text of the module for these options.

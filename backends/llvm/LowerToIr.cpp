@@ -2737,20 +2737,13 @@ private:
     // together, in evaluation order (a call's arguments first); value()
     // then reads each unit's result.
     void lockstep_calls_in(const Expr& e) {
-        if (e.kind == Expr::Kind::Binary && (e.op == "&&" || e.op == "||")) {
-            lockstep_calls_in(*e.args[0]);
-            mcpl::for_each_call(*e.args[1], [&](const Expr& c) {
-                if (barriers_.call_reaches_barrier(c))
-                    unsupported(c.location, fmt::format("a call of a function with a barrier in the right operand of "
-                                                        "'{}' (the units it decides skip it)", e.op));
+        barriers_.for_each_barrier_call(
+            e, [&](const Expr& c) { lockstep_call(c); },
+            [&](const Expr& c, const std::string& op) {
+                unsupported(c.location, fmt::format("a call of a function with a barrier in the right operand of "
+                                                    "'{}' (the units it decides skip it)",
+                                                    op));
             });
-            return;
-        }
-        for (const mcpl::ExprPtr& arg : e.args) lockstep_calls_in(*arg);
-        for (const mcpl::VarPart& part : e.var)
-            for (const auto& group : part.indices)
-                for (const mcpl::ExprPtr& index : group) lockstep_calls_in(*index);
-        if (e.kind == Expr::Kind::Call && barriers_.call_reaches_barrier(e)) lockstep_call(e);
     }
 
     // A call of a function with a barrier in lock-step code: its body is

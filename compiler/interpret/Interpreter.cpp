@@ -866,21 +866,16 @@ private:
     // together, in evaluation order (a call's arguments before the call),
     // and leaves each unit's value in its frame for the evaluation of `e`.
     void call_barrier_functions_together(const Expr& e, UnitSet& units) {
-        if (e.kind == Expr::Kind::Binary && (e.op == "&&" || e.op == "||")) {
-            call_barrier_functions_together(*e.args[0], units);
-            for_each_call(*e.args[1], [&](const Expr& c) {
-                if (barriers_.call_reaches_barrier(c))
-                    fault(c.location, fmt::format("a function with a barrier in the right operand of '{}': the "
-                                                  "units that skip that operand would not reach the barrier",
-                                                  e.op));
+        barriers_.for_each_barrier_call(
+            e, [&](const Expr& c) { call_barrier_function_together(c, units); },
+            [&](const Expr& c, const std::string& op) {
+                fault(c.location, fmt::format("a function with a barrier in the right operand of '{}': the units "
+                                              "that skip that operand would not reach the barrier",
+                                              op));
             });
-            return;
-        }
-        for (const mcpl::ExprPtr& arg : e.args) call_barrier_functions_together(*arg, units);
-        for (const mcpl::VarPart& part : e.var)
-            for (const auto& group : part.indices)
-                for (const mcpl::ExprPtr& index : group) call_barrier_functions_together(*index, units);
-        if (e.kind != Expr::Kind::Call || !barriers_.call_reaches_barrier(e)) return;
+    }
+
+    void call_barrier_function_together(const Expr& e, UnitSet& units) {
         if (e.type.record)
             fault(e.location, "a barrier inside a function that returns a record, which the interpreter cannot "
                               "call for units in lock-step");

@@ -23,6 +23,7 @@
 #include <string>
 
 #include "compiler/ast/Ast.h"
+#include "compiler/ast/AstWalk.h"
 #include "hdl/HardwareModel.h"
 
 namespace mcl::mcpl {
@@ -45,6 +46,26 @@ public:
     bool call_reaches_barrier(const Expr& call) {
         const Function* f = call.function;
         return f && !f->builtin_body && f->body && has_barrier(*f->body, *f);
+    }
+    // Calls `made(call)` for every call in `e` of a function that reaches a
+    // barrier, in evaluation order (a call's arguments before the call), and
+    // `skipped(call, op)` instead for those in the right operand of a `&&` or
+    // `||` (op), which the units whose left operand decides do not evaluate:
+    // how code in lock-step makes such calls for its units together.
+    template <typename Made, typename Skipped>
+    void for_each_barrier_call(const Expr& e, Made&& made, Skipped&& skipped) {
+        if (e.kind == Expr::Kind::Binary && (e.op == "&&" || e.op == "||")) {
+            for_each_barrier_call(*e.args[0], made, skipped);
+            for_each_call(*e.args[1], [&](const Expr& c) {
+                if (call_reaches_barrier(c)) skipped(c, e.op);
+            });
+            return;
+        }
+        for (const ExprPtr& arg : e.args) for_each_barrier_call(*arg, made, skipped);
+        for (const VarPart& part : e.var)
+            for (const auto& group : part.indices)
+                for (const ExprPtr& index : group) for_each_barrier_call(*index, made, skipped);
+        if (e.kind == Expr::Kind::Call && call_reaches_barrier(e)) made(e);
     }
     // The units of foreach `f` synchronise at a barrier inside it.
     bool lockstep(const Stmt& f, const Function& fn) { return scope(*f.loop_body, fn) <= group_level(fn, f.name); }

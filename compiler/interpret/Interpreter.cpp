@@ -392,16 +392,47 @@ private:
 
     // Two units run concurrently when they descend from two units of one
     // foreach; units of sibling foreach loops run one loop after the other.
-    bool concurrent(uint32_t a, uint32_t b) const {
-        if (a == b) return false;
+    // The foreach instance in which units `a` and `b` run side by side (two
+    // of its units are their ancestors, or they themselves), or none: one
+    // runs inside the other, or their loops run one after the other.
+    std::optional<uint32_t> concurrent_in(uint32_t a, uint32_t b) const {
+        if (a == b) return std::nullopt;
         while (units_[a].depth > units_[b].depth) a = units_[a].parent;
         while (units_[b].depth > units_[a].depth) b = units_[b].parent;
-        if (a == b) return false;  // one runs inside the other
+        if (a == b) return std::nullopt;  // one runs inside the other
         while (units_[a].parent != units_[b].parent) {
             a = units_[a].parent;
             b = units_[b].parent;
         }
-        return units_[a].foreach_instance == units_[b].foreach_instance;
+        if (units_[a].foreach_instance != units_[b].foreach_instance) return std::nullopt;
+        return units_[a].foreach_instance;
+    }
+
+    uint32_t common_ancestor(uint32_t a, uint32_t b) const {
+        while (units_[a].depth > units_[b].depth) a = units_[a].parent;
+        while (units_[b].depth > units_[a].depth) b = units_[b].parent;
+        while (a != b) {
+            a = units_[a].parent;
+            b = units_[b].parent;
+        }
+        return a;
+    }
+
+    // A barrier that `units` (in lock-step) reach: what they did before it
+    // is ordered before what they do after it. That holds for the foreach
+    // instances between them and their common ancestor, not beyond: a
+    // barrier(local) orders the threads of one block, not two blocks.
+    void barrier_orders(const UnitSet& units) {
+        if (units.frames.empty()) return;
+        ++clock_;
+        uint32_t common = units.frames.front()->unit;
+        for (const Frame* f : units.frames) common = common_ancestor(common, f->unit);
+        for (const Frame* f : units.frames)
+            for (uint32_t u = f->unit; u != common; u = units_[u].parent) {
+                uint32_t& last = last_barrier_[units_[u].foreach_instance];
+                if (last == clock_) break;  // this unit's ancestors are marked already
+                last = clock_;
+            }
     }
 
     std::string describe_unit(uint32_t u) const {
@@ -421,12 +452,14 @@ private:
         }
         for (int64_t k = 0; k < cells; ++k) {
             Storage::LastWrite& last = writes[static_cast<size_t>(ref.offset + k)];
-            if (last.epoch == epoch_ && concurrent(last.unit, by.unit))
+            std::optional<uint32_t> together;
+            if (last.clock >= fence_) together = concurrent_in(last.unit, by.unit);
+            if (together && last_barrier_[*together] <= last.clock)
                 fault(at, fmt::format("data race on '{}': {} {} an element that {} wrote, with no barrier between; "
                                       "give each unit its own elements or use an atomic",
                                       ref.name, describe_unit(by.unit), write ? "writes" : "reads",
                                       describe_unit(last.unit)));
-            if (write) last = Storage::LastWrite{by.unit, epoch_};
+            if (write) last = Storage::LastWrite{by.unit, clock_};
         }
     }
 
@@ -711,8 +744,9 @@ private:
                 // A top-level loop has finished: nothing runs beside the kernel's own
                 // code, so its units' writes are ordered before what follows and their
                 // records can go (host loops would otherwise grow them without bound).
-                ++epoch_;
+                fence_ = ++clock_;
                 units_.resize(1);
+                last_barrier_.clear();
             }
             return Flow::Normal;
         }
@@ -802,7 +836,7 @@ private:
         case Stmt::Kind::Barrier:
             if (std::find(units.returned.begin(), units.returned.end(), true) != units.returned.end())
                 fault(s.location, fmt::format("barrier({}) is not reached by units that returned before it", s.name));
-            ++epoch_;  // what the units did before the barrier is ordered before what they do after it
+            barrier_orders(units);
             return;
         case Stmt::Kind::If:
             if (agreed_condition(*s.condition, units)) exec_together(*s.then_branch, units, fn);
@@ -931,7 +965,13 @@ private:
     };
     std::vector<UnitInfo> units_{UnitInfo{}};
     uint32_t foreach_instances_ = 0;
-    uint32_t epoch_ = 0;
+    // The race detection's clock: it advances at every barrier and at the
+    // end of every top-level foreach (the fence: all before it is ordered
+    // before all after it); per foreach instance, the clock of its last
+    // barrier.
+    uint32_t clock_ = 0;
+    uint32_t fence_ = 0;
+    std::map<uint32_t, uint32_t> last_barrier_;
     int64_t steps_ = 0;
     int call_depth_ = 0;
 };

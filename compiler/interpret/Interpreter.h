@@ -51,11 +51,11 @@ namespace mcl::interpret {
 // element takes one cell per primitive field, in declaration order.
 struct Storage {
     std::vector<Scalar> cells;
-    // Per cell, the unit that last wrote it and in which interval between
-    // barriers: the interpreter's race detection (filled as it writes).
+    // Per cell, the unit that last wrote it and when (the interpreter's
+    // clock of barriers): its race detection (filled as it writes).
     struct LastWrite {
         uint32_t unit = 0;
-        uint32_t epoch = 0;
+        uint32_t clock = 0;
     };
     std::vector<LastWrite> last_writes;
 };

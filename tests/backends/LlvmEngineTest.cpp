@@ -11,9 +11,7 @@
 //
 // Kernels that may hang or crash run in a child process with a time limit
 // (engine_run_in_child). Every bug these tests found stays as a test: the
-// comment above each names what went wrong. Tests of bugs not fixed yet are
-// skipped with GTEST_SKIP naming the bug (SKIP_KNOWN_BUG;
-// MCL_RUN_KNOWN_BUGS=1 runs them).
+// comment above each names what went wrong.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -275,11 +273,6 @@ std::string units_function_ir(const Compiled& c) {
     if (units == std::string::npos) return "";
     return ir.substr(units, ir.find("\ndefine ", units) - units);
 }
-
-// Skips a test that a known bug makes fail (the message names the bug);
-// MCL_RUN_KNOWN_BUGS=1 in the environment runs it anyway.
-#define SKIP_KNOWN_BUG() \
-    if (!std::getenv("MCL_RUN_KNOWN_BUGS")) GTEST_SKIP()
 
 // How the engine's run on `storages` ends, in a child process (for kernels
 // that may hang or crash; the child's results are not seen here): "ok",
@@ -2163,9 +2156,10 @@ perfect void f(int n, float[n] a, float[n] out) {
 }
 
 // Two blocks write the same element: a race the oracle must report, or
-// verify compares the engine with an arbitrary order of blocks. The
-// interpreter sees it without a barrier, but a barrier(local), which
-// orders only the threads of one block, hides it.
+// verify compares the engine with an arbitrary order of blocks; also with a
+// barrier(local) between, which orders only the threads of one block (it
+// hid the race until the interpreter's barriers ordered only the units
+// they synchronise).
 TEST(LlvmEngine, TheInterpreterSeesARaceBetweenBlocksAcrossABarrier) {
     const std::string without = R"(module m;
 import gpu;
@@ -2182,10 +2176,6 @@ gpu void f(int m, dev int[m] out) {
     with.replace(with.find("            out[t] = b;"), 0, "            barrier(local);\n");
     for (const std::string& source : {without, with}) {
         SCOPED_TRACE(source);
-        if (source == with)
-            SKIP_KNOWN_BUG() << "interpreter bug: with a barrier(local) before `out[t] = b` the writes of blocks 0 and "
-                                "1 to out[t] are no race for the interpreter (its epochs advance at any barrier), "
-                                "and verify's two unit orders disagree";
         Compiled c = compile(source);
         Args args;
         args.scalars["m"] = 3;

@@ -565,7 +565,12 @@ void CFamilyEmitter::call_statement(const Stmt& s) { line(unwrap(expr(*s.call)) 
 
 std::string CFamilyEmitter::simple(const Stmt& s) {
     if (s.kind == Stmt::Kind::Step) return expr(*s.target) + s.op;
-    if (s.op == "=") return expr(*s.target) + " = " + unwrap(converted(s.target->type, *s.value));
+    if (s.op == "=") {
+        std::string target = expr(*s.target), value = unwrap(converted(s.target->type, *s.value));
+        // `x = x;` does nothing, and clang (OpenCL C) warns about it (-Wself-assign)
+        if (target == value) return "(void)" + target;
+        return target + " = " + value;
+    }
     return expr(*s.target) + " " + s.op + " " + unwrap(expr(*s.value));
 }
 

@@ -153,7 +153,10 @@ private:
             case Stmt::Kind::Block:
                 for (StmtPtr& child : s.body) check_stmt(*child);
                 break;
-            case Stmt::Kind::Decl: check_decl(*s.decl); break;
+            case Stmt::Kind::Decl:
+                check_decl(*s.decl);
+                check_declared_where_shared(*s.decl);
+                break;
             case Stmt::Kind::If:
                 check_stmt(*s.then_branch);
                 if (s.else_branch) check_stmt(*s.else_branch);
@@ -240,14 +243,47 @@ private:
         for (const BasicDecl& form : d.forms) is_array = is_array || !form.type.dimensions.empty();
         // A const variable is never written (infer_read_write reports it).
         if (!is_array && (d.is_const || !written_.count(&d))) return;
-        for (size_t scope = current_scope() + 1; scope-- > 0;)
+        for (size_t scope = current_scope() + 1; scope-- > 0;) {
+            // the default of an enclosing par_unit would be shared by units
+            // that each run this declaration (check_declared_where_shared)
+            if (scope > 0 && scope < current_scope()) continue;
             for (const hdl::MemorySpace& m : spaces_declared_at(scope))
                 if (m.is_default) {
                     d.memory_space = m.name;
                     return;
                 }
+        }
         diags_.error(d.forms.back().location,
                      "'" + d.name() + "' needs a memory space: no default memory space is visible here");
+    }
+
+    // A space that the units of a par_unit share is declared in the foreach
+    // over its par_group. Deeper, every unit runs the declaration: the
+    // reference gives each its own array, while the backends place one per
+    // par_unit for all of them, which then race. A device function runs on
+    // the innermost unit, so it is deeper too.
+    void check_declared_where_shared(const Decl& d) {
+        if (d.memory_space.empty()) return;
+        size_t scope = scope_of_space(d.memory_space);
+        if (scope == 0 || scope >= current_scope()) return;
+        const hdl::ParGroup& owner = *groups_[scope - 1];
+        const hdl::ParGroup& inner = *groups_[enclosing_.back().group];
+        std::string shared = "memory space '" + d.memory_space + "' is shared by the units inside a '" +
+                             owner.unit->name + "'";
+        SourceLocation location = d.forms.front().location;
+        for (size_t i = 0; i < d.memory_spaces.size() && i < d.memory_space_locations.size(); ++i)
+            if (d.memory_spaces[i] == d.memory_space) location = d.memory_space_locations[i];
+        if (!enclosing_.back().index) {
+            diags_.error(location, "'" + d.name() + "' cannot be declared in a device function: " + shared +
+                                       ", but a device function runs on each '" + inner.unit->name +
+                                       "' that calls it; declare it inside the foreach over '" + owner.name +
+                                       "' and pass it as a parameter");
+            return;
+        }
+        diags_.error(location, "'" + d.name() + "' cannot be declared inside a foreach over '" + inner.name +
+                                   "': " + shared + ", but here each '" + inner.unit->name +
+                                   "' would declare its own; declare it inside the foreach over '" + owner.name +
+                                   "', before the foreach over '" + groups_[scope]->name + "'");
     }
 
     // The first of the named spaces that is visible here; every name must be

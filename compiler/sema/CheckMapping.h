@@ -17,9 +17,13 @@
 //     other device functions), which run on the executing par_unit and see
 //     every space; of several named spaces (`reg main`) the first visible
 //     one is chosen;
+//   - a variable of a space that the units of a par_unit share is declared
+//     in the foreach over that unit's par_group, not deeper nor in a device
+//     function, where each unit would run the declaration (the reference
+//     would give each unit its own array, the backends one for all);
 //   - arrays and written variables without a modifier get the `default`
-//     space visible at their nesting (the innermost scope that has one), or
-//     an error if there is none; "written" is judged before
+//     space of their own scope, or else a top-level one, or an error if
+//     there is none; "written" is judged before
 //     infer_read_write: assigned, stepped, swapped or passed to a non-const
 //     parameter; Decl::memory_space is set for every variable that has one;
 //   - `barrier(ms)` names a memory space shared by the units that reach it:

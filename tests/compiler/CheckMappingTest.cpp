@@ -3,11 +3,13 @@
 // and barriers. Each rule has a bad input whose message and location are
 // checked, and good inputs whose memory spaces are checked.
 #include <functional>
+#include <map>
 #include <string>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "compiler/ast/AstWalk.h"
 #include "compiler/sema/CheckProgram.h"
 #include "compiler/sema/LoadModules.h"
 #include "tests/compiler/CompilerTestSupport.h"
@@ -216,10 +218,11 @@ TEST(CheckMapping, OuterSpacesAreVisibleDeeper) {
 import gpu;
 gpu void f(int n) {
     foreach (int b in n blocks) {
+        local float[32] l;
         foreach (int t in 32 threads) {
-            dev float[n] d;
-            local float[n] l;
-            d[t] = l[t];
+            dev float[4] d;
+            d[0] = l[t];
+            l[t] = d[0];
         }
     }
 }
@@ -227,6 +230,49 @@ gpu void f(int n) {
     expect_clean(checked);
     EXPECT_EQ(space_of(checked, "f", "d"), "dev");
     EXPECT_EQ(space_of(checked, "f", "l"), "local");
+}
+
+TEST(CheckMapping, SharedSpaceDeclaredInsideTheUnitsThatShareIt) {
+    // Every thread would run the declaration: the reference gave each its
+    // own `slot`, the backends one per block, on which the threads raced.
+    expect_error(R"(module m;
+import gpu;
+gpu void f(int n, float[n, 32] out) {
+    foreach (int b in n blocks) {
+        foreach (int t in 32 threads) {
+            local float[1] slot;
+            slot[0] = 1.0;
+            out[b, t] = slot[0];
+        }
+    }
+}
+)",
+                 "t.mcl:6:13: error: 'slot' cannot be declared inside a foreach over 'threads': memory space "
+                 "'local' is shared by the units inside a 'block', but here each 'thread' would declare its own; "
+                 "declare it inside the foreach over 'blocks', before the foreach over 'threads'");
+}
+
+TEST(CheckMapping, SharedSpaceDeclaredInADeviceFunction) {
+    // The C family backends placed no storage for it at all.
+    expect_error(R"(module m;
+import gpu;
+gpu float neighbour(const int t, const float v) {
+    local float[32] slots;
+    slots[t] = v;
+    barrier(local);
+    return slots[(t + 1) % 32];
+}
+gpu void f(int n, float[n, 32] out) {
+    foreach (int b in n blocks) {
+        foreach (int t in 32 threads) {
+            out[b, t] = neighbour(t, 1.0);
+        }
+    }
+}
+)",
+                 "t.mcl:4:5: error: 'slots' cannot be declared in a device function: memory space 'local' is "
+                 "shared by the units inside a 'block', but a device function runs on each 'thread' that calls "
+                 "it; declare it inside the foreach over 'blocks' and pass it as a parameter");
 }
 
 TEST(CheckMapping, FirstVisibleOfSeveralSpaces) {
@@ -320,6 +366,77 @@ bare void f(int n, main float[n] ok) {
     EXPECT_THAT(diags.format_text(diags.diagnostics().front()),
                 HasSubstr("t.mcl:5:15: error: 'x' needs a memory space: no default memory space "
                           "is visible here"));
+}
+
+// A description whose middle par_unit has the default memory space and whose
+// innermost has none.
+const char* const kMiddleDefault = R"(hardware_description middle;
+specializes perfect;
+parallelism hierarchy {
+  memory_space main { default; }
+  par_group blocks {
+    max_nr_units = unlimited;
+    par_unit block {
+      memory_space shared { default; }
+      par_group threads {
+        max_nr_units = unlimited;
+        par_unit thread { memory_space reg { } }
+      }
+    }
+  }
+}
+device middle { mem; ic; cores; }
+memory mem { space(main); capacity = unlimited B; }
+memory on_chip { space(shared); capacity = unlimited B; }
+memory regs { space(reg); capacity = unlimited B; addressable = false; }
+interconnect ic { connects(mem, cores.core[*]); latency = 1 cycle; bandwidth = unlimited bit/s; }
+execution_group cores {
+  max_nr_units = unlimited;
+  execution_unit core {
+    ls_units; regs; on_chip; slots(thread, 1);
+    instructions ops { op((+), 1); op((-), 1); }
+  }
+}
+load_store_group ls_units {
+  max_nr_units = unlimited;
+  load_store_unit ls_unit { slots(thread, 1); instructions ls_ops { op("load", 1); op("store", 1); } }
+}
+)";
+
+TEST(CheckMapping, DefaultOfAnEnclosingParUnitIsNotTakenDeeper) {
+    // `staged` in a thread would be one block-shared array for every thread
+    // that runs the declaration: the top-level default is taken instead.
+    SourceManager sources;
+    DiagnosticEngine diags(sources);
+    hdl::HardwareLibrary library(sources, diags);
+    library.add_directory(MCL_STDLIB_HW_DIR, false);
+    library.add_buffer("middle.hdl", kMiddleDefault, true);
+    library.finish();
+    ASSERT_FALSE(diags.has_errors()) << (diags.diagnostics().empty() ? "" : diags.format_text(diags.diagnostics().front()));
+    Program program = load_modules_from_text("t.mcl", R"(module m;
+import middle;
+middle void f(int n, float[n, 4] out) {
+    foreach (int b in n blocks) {
+        float[4] block_copy;
+        foreach (int t in 4 threads) {
+            float[4] staged;
+            staged[t] = 1.0;
+            block_copy[t] = staged[t];
+            out[b, t] = block_copy[t];
+        }
+    }
+}
+)",
+                                             {}, sources, library, diags);
+    check_program(program, library, diags);
+    ASSERT_FALSE(diags.has_errors()) << (diags.diagnostics().empty() ? "" : diags.format_text(diags.diagnostics().front()));
+    const Function& f = *program.modules.front()->functions.front();
+    std::map<std::string, std::string> spaces;
+    for_each_stmt(*f.body, [&](const Stmt& st) {
+        if (st.kind == Stmt::Kind::Decl) spaces[st.decl->name()] = st.decl->memory_space;
+    });
+    EXPECT_EQ(spaces["block_copy"], "shared");
+    EXPECT_EQ(spaces["staged"], "main");
 }
 
 // ------------------------------------------------------- device functions

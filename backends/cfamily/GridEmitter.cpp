@@ -1,6 +1,7 @@
 #include "backends/cfamily/GridEmitter.h"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -433,6 +434,7 @@ void GridEmitter::foreach(const Stmt& s) {
     for (size_t k = 0; k < launch_->slots[l].size(); ++k) sizes.push_back(slot_size_name(place.level, k));
     std::string index = slot_index(*launch_, place.level, place.slot, levels_[static_cast<size_t>(l)], sizes);
     std::string name = ident(s.decl->name());
+    if (launch_->barriers_before.count(&s)) group_phase_barrier();
     line("{");
     ++indent_;
     std::string count = place.guarded ? foreach_count(s) : "";
@@ -448,6 +450,18 @@ void GridEmitter::foreach(const Stmt& s) {
     }
     --indent_;
     line("}");
+    if (launch_->barriers_after.count(&s)) group_phase_barrier();
+}
+
+// The items of a work-group wait for each other, and see each other's
+// writes, in every memory space they share: group- and device-scoped ones.
+void GridEmitter::group_phase_barrier() {
+    std::set<std::string> written;
+    for (const auto& [space, entry] : config_.memory_spaces) {
+        std::string scope = memory_scope(config_, space), spelling = entry.string("barrier");
+        if ((scope == "group" || scope == "device") && !spelling.empty() && written.insert(spelling).second)
+            line(spelling + ";");
+    }
 }
 
 void GridEmitter::barrier(const Stmt& s) {

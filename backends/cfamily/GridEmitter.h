@@ -8,7 +8,9 @@
 // Does: per kernel and launch, prints the device code of the launch: the
 //   prologue, arrays of group-scoped spaces at kernel scope (constant size)
 //   or as dynamic storage the backend passes in, and each foreach as its
-//   index (the slot's hardware id) and, where its slot is larger, a guard.
+//   index (the slot's hardware id) and, where its slot is larger, a guard;
+//   where GroupPhases says so, a barrier on every group- and device-scoped
+//   space before or after an item loop.
 //   Arrays of device memory are scratch storage the host allocates
 //   (GridMapping.h): inside a launch each group instance points at its own
 //   part. Arrays of item-scoped spaces, and of device memory inside item
@@ -152,6 +154,7 @@ protected:
 
     void foreach(const mcpl::Stmt& s) override;
     void barrier(const mcpl::Stmt& s) override;
+    void group_phase_barrier();
     void array_declaration(const mcpl::Decl& d, const std::string& qualifier) override;
 
     std::array<GridLevelConfig, 2> levels_;

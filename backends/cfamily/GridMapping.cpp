@@ -1,5 +1,7 @@
 #include "backends/cfamily/GridMapping.h"
 
+#include "backends/cfamily/GroupPhases.h"
+
 #include <algorithm>
 #include <set>
 
@@ -226,6 +228,7 @@ private:
         host_known_ = std::move(saved);
         for (int l = 0; l < 2; ++l) assign_dimensions(launch, l);
         check_barriers(root, false, false);
+        plan_group_phases(launch, config_, diags_);
         return launch;
     }
 

@@ -37,6 +37,9 @@
 //   the declaration (a work-group's own part of one allocation); inside item
 //   loops such an array belongs to one item and is left to the backend as a
 //   private array.
+//   GroupPhases then decides where the items of a work-group synchronise
+//   between the phases of a group loop, and refuses group-level code that
+//   every item would run where MCPL runs it once.
 // Guarantees: on success every foreach of the kernel has a placement, every
 //   slot size and scratch array size is computable on the host from the
 //   kernel's scalar parameters and host declarations, no barrier sits
@@ -51,6 +54,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -91,6 +95,9 @@ struct GridLaunch {
     std::map<const mcpl::Stmt*, ForeachPlacement> placements;
     std::vector<const mcpl::Decl*> group_arrays;       // arrays in group-scoped spaces
     std::vector<ScratchArray> scratch_arrays;          // arrays in device memory, outside item loops
+    // Outermost item loops before or after which the items of a work-group
+    // synchronise, so that the group's phases run in order (GroupPhases).
+    std::set<const mcpl::Stmt*> barriers_before, barriers_after;
     int dimensions[2] = {1, 1};                        // hardware dimensions used per level
     size_t kernel_arrays = 0;  // how many of the plan's kernel arrays are declared before it
 };

@@ -538,6 +538,9 @@ private:
             return;
         }
         const ForeachPlacement& place = found->second;
+        // bar.sync orders shared and global memory for the block (GroupPhases)
+        if (grid_launch_->launch->barriers_before.count(&s))
+            builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
         llvm::Value* count = place.guarded ? unit_count(s) : nullptr;
         bind_index(s, Shape::Uniform);
         llvm::Value* index = grid_slot_index(place.level, place.slot);
@@ -555,6 +558,8 @@ private:
             block(*s.loop_body);
         }
         --state_->foreach_depth;
+        if (grid_launch_->launch->barriers_after.count(&s) && !terminated())
+            builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
     }
 
     // The instance number of the group loops around a scratch array

@@ -263,6 +263,98 @@ hopper void k(int n, float[n] x) {
     EXPECT_THAT(k, HasSubstr("[[maybe_unused]] const int steps = 8;"));
 }
 
+// A block's statements run in order: every thread waits after a foreach
+// over warps that more of the block's code follows, and block-level code
+// that read shared memory is done before the next foreach may write it.
+TEST(CudaBackend, ThreadsOfABlockSynchroniseBetweenItsPhases) {
+    Generated g = generate_cuda(R"(module ph;
+import hopper;
+hopper void k(int n, float[n, 32] x) {
+    foreach (int b in n blocks) {
+        shared float[32] s;
+        foreach (int w in 1 warps) { foreach (int t in 32 threads) { s[t] = x[b, t]; } }
+        float first = s[0];
+        foreach (int w2 in 1 warps) { foreach (int t2 in 32 threads) { s[t2] = s[31 - t2] + first; } }
+        foreach (int w3 in 1 warps) { foreach (int t3 in 32 threads) { x[b, t3] = s[t3]; } }
+    }
+}
+)");
+    std::string cu = g.file("ph_kernels.cuh");
+    ASSERT_FALSE(cu.empty()) << g.diagnostics();
+    EXPECT_THAT(cu, HasSubstr("        }\n        __syncthreads();\n        float first = s[(0)];\n"
+                              "        __syncthreads();\n        {\n            [[maybe_unused]] const int w2 = "));
+    EXPECT_THAT(cu, HasSubstr("        }\n        __syncthreads();\n        {\n            [[maybe_unused]] const int w3 = "));
+    // nothing of the block follows the last foreach
+    size_t count = 0;
+    for (size_t at = cu.find("__syncthreads()"); at != std::string::npos; at = cu.find("__syncthreads()", at + 1))
+        ++count;
+    EXPECT_EQ(count, 3u) << cu;
+}
+
+// Code outside the innermost foreach runs in every thread under it: writes
+// there, scalars the threads share, and loops over threads of one warp that
+// would need the warp's threads to wait are refused, each where it is.
+TEST(CudaBackend, CodeEveryThreadWouldRunAloneIsRefused) {
+    Generated g = generate_cuda(R"(module alone;
+import hopper;
+hopper void k(int n, float[n, 32] x, float[n] y) {
+    foreach (int b in n blocks) {
+        y[b] = 0.0;
+        float acc = 0.0;
+        shared float one;
+        foreach (int w in 1 warps) {
+            foreach (int t in 32 threads) { if (t == 0) { acc = x[b, t]; } }
+            foreach (int t2 in 32 threads) { x[b, t2] = 1.0; }
+        }
+        foreach (int w2 in 1 warps) { foreach (int t3 in 32 threads) { x[b, t3] = acc; } }
+    }
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("5:9: error: the cuda backend runs the code outside the innermost foreach "
+                                           "loops of a work-group in every item below it, so each item would make "
+                                           "this write"));
+    EXPECT_THAT(g.diagnostics(), HasSubstr("7:9: error: the cuda backend cannot place the scalar 'one' in memory "
+                                           "space 'shared'"));
+    EXPECT_THAT(g.diagnostics(), HasSubstr("9:13: error: the cuda backend cannot make the items under one unit of "
+                                           "the foreach over 'warps' wait for each other after this foreach over "
+                                           "'threads'"));
+    EXPECT_THAT(g.diagnostics(), HasSubstr("9:59: error: 'acc' is declared outside this loop, so its units share it, "
+                                           "but the cuda backend gives each item its own copy"));
+}
+
+// A warp's code before its threads loop may read what the loop only reads,
+// not what it writes: no barrier waits for one warp's threads.
+TEST(CudaBackend, WarpCodeMayNotReadWhatItsThreadsLoopThenWrites) {
+    Generated ok = generate_cuda(R"(module rd;
+import hopper;
+hopper void k(int n, float[n, 2, 32] x, const float[2] scale) {
+    foreach (int b in n blocks) {
+        foreach (int w in 2 warps) {
+            float s = scale[w];
+            foreach (int t in 32 threads) { x[b, w, t] = x[b, w, t] * s; }
+        }
+    }
+}
+)");
+    EXPECT_FALSE(ok.file("rd_kernels.cuh").empty()) << ok.diagnostics();
+    Generated bad = generate_cuda(R"(module wr;
+import hopper;
+hopper void k(int n, float[n, 2, 32] x) {
+    foreach (int b in n blocks) {
+        foreach (int w in 2 warps) {
+            float first = x[b, w, 0];
+            foreach (int t in 32 threads) { x[b, w, t] = x[b, w, t] - first; }
+        }
+    }
+}
+)");
+    EXPECT_TRUE(bad.files.empty());
+    EXPECT_THAT(bad.diagnostics(), HasSubstr("7:13: error: the cuda backend cannot make the items under one unit of "
+                                             "the foreach over 'warps' wait for each other before this foreach over "
+                                             "'threads', which writes 'x' that the code before it read"));
+}
+
 TEST(CudaBackend, LaunchBoundsFromTheBlockSizeOrTheDescription) {
     Generated g = generate_cuda(R"(module lb;
 export k;

@@ -164,6 +164,24 @@ hopper void k(int n, float[n, 64] x) {
     EXPECT_THAT(g.diagnostics(), HasSubstr("8:13: error: the opencl backend cannot place this barrier"));
 }
 
+// Between a block's phases the work-items wait on both memories they
+// share (GroupPhases; CudaBackendTest has the placement).
+TEST(OpenClBackend, WorkItemsSynchroniseBetweenPhasesOnLocalAndGlobalMemory) {
+    Generated g = generate_opencl(R"(module ph;
+import hopper;
+hopper void k(int n, float[n, 32] x, float[n, 32] y) {
+    foreach (int b in n blocks) {
+        foreach (int w in 1 warps) { foreach (int t in 32 threads) { y[b, t] = x[b, t]; } }
+        foreach (int w2 in 1 warps) { foreach (int t2 in 32 threads) { x[b, t2] = y[b, 31 - t2]; } }
+    }
+}
+)");
+    std::string cl = g.file("ph.cl");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("        }\n        barrier(CLK_GLOBAL_MEM_FENCE);\n        barrier(CLK_LOCAL_MEM_FENCE);\n"
+                              "        {\n            __attribute__((unused)) const int w2 = "));
+}
+
 TEST(OpenClBackend, SharedArraysAndBarriers) {
     Generated g = generate_opencl(R"(module sh;
 import hopper;

@@ -102,6 +102,10 @@ mclc_test(llvm_engine.fp_contract_runs 0 "^matmul \\(llvm engine, "
 add_test(NAME cli.llvm_backend.ptx_memory
          COMMAND ${LLVM_CLI}/llvm_ptx_memory.sh $<TARGET_FILE:mclc> ${LLVM_EXAMPLES})
 
+# The threads of a block wait between its phases in the PTX too.
+add_test(NAME cli.llvm_backend.ptx_group_phases
+         COMMAND ${LLVM_CLI}/llvm_ptx_group_phases.sh $<TARGET_FILE:mclc> ${LLVM_CLI}/llvm/group_phases.mcl)
+
 # A kernel that calls another kernel with a bool parameter (invalid IR for
 # the backend before b9397d4: the bool passed as i1 to a kernel that takes
 # it as i8).

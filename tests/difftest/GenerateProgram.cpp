@@ -2,7 +2,7 @@
 // exported kernel `compute` (tests/difftest/ProgramGenerator.cpp says what
 // "well-defined" covers). Deterministic per seed and level.
 //
-//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates] [--no-bytes] [--no-powers] [--no-bitwise] [--no-loop-steps] [--no-array-arguments] [--no-as-statements] [--no-uniform-ifs] [--no-barrier-functions]
+//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates] [--no-bytes] [--no-powers] [--no-bitwise] [--no-loop-steps] [--no-array-arguments] [--no-as-statements] [--no-uniform-ifs] [--no-barrier-functions] [--no-phase-reads]
 #include "ProgramGenerator.h"
 
 #include <cstdlib>
@@ -13,7 +13,7 @@
 namespace {
 
 int usage() {
-    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates] [--no-bytes] [--no-powers] [--no-bitwise] [--no-loop-steps] [--no-array-arguments] [--no-as-statements] [--no-uniform-ifs] [--no-barrier-functions]\n";
+    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates] [--no-bytes] [--no-powers] [--no-bitwise] [--no-loop-steps] [--no-array-arguments] [--no-as-statements] [--no-uniform-ifs] [--no-barrier-functions] [--no-phase-reads]\n";
     return 2;
 }
 
@@ -36,7 +36,8 @@ int main(int argc, char** argv) {
                                                    {"--no-array-arguments", &options.arrayArguments},
                                                    {"--no-as-statements", &options.asStatements},
                                                    {"--no-uniform-ifs", &options.uniformIfs},
-                                                   {"--no-barrier-functions", &options.barrierFunctions}};
+                                                   {"--no-barrier-functions", &options.barrierFunctions},
+                                                   {"--no-phase-reads", &options.phaseReads}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];

@@ -39,7 +39,9 @@
 //   constant trip counts and under `if`s on a block index or a size, each
 //   entered and left with no pending local accesses, and in exchangeValue,
 //   a device function with two barriers called only there, in blocks of
-//   whole warps, on a local array that nothing else uses);
+//   whole warps, on a local array that nothing else uses; a sibling
+//   thread loop of a block starts a phase of its own, as the threads wait
+//   for each other between the block's loops);
 // - no recursion: a device function calls only functions defined before it;
 //   one that takes an array (`const int len, const float[len] arr`) reads
 //   it only at indices inside len, and a call passes an array of that
@@ -1979,9 +1981,13 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
     threadIndices_ = threads;
     auto savedOwn = ownWritten_;
     if (sibling) {
-        // the sibling loop reads local arrays only at its own slot until a barrier
+        // The threads wait for each other between a block's loops, so the
+        // sibling now and then reads the local arrays across threads at once
+        // (and writes its own slots only after a barrier); else it writes
+        // its slots first and reads only its own until a barrier.
+        bool readAcross = options_.phaseReads && extras_.chance(50);
         for (const auto& a : arrays_)
-            if (a.storage == Storage::Local) localWrittenInPhase_.insert(a.name);
+            if (a.storage == Storage::Local) (readAcross ? localReadInPhase_ : localWrittenInPhase_).insert(a.name);
     }
     // the global index of the k-th computed dimension comes from the thread
     // index of the same position counted from the innermost

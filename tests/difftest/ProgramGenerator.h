@@ -28,6 +28,7 @@ struct GeneratorOptions {
     bool asStatements = true;    // now and then `x as float[n * m] w;` of an input or private array, read (and written) through w
     bool uniformIfs = true;      // gpu: now and then an if on a block index or a size, with barriers inside
     bool barrierFunctions = true; // gpu: now and then a device function with barriers (a value exchanged through a local array), called by every thread of a block
+    bool phaseReads = true;       // gpu: now and then a block's second thread loop reads its local arrays across threads at once
 };
 
 // The MCPL text of the module for these options.

@@ -343,15 +343,29 @@ load_store_group ls_units {
 }
 )";
 
-TEST(CheckMapping, NoDefaultSpaceVisible) {
+// Module text `t.mcl` checked against the standard descriptions and one
+// more, `description` (file `file`).
+struct CheckedWithDescription {
     SourceManager sources;
-    DiagnosticEngine diags(sources);
-    hdl::HardwareLibrary library(sources, diags);
-    library.add_directory(MCL_STDLIB_HW_DIR, false);
-    library.add_buffer("bare.hdl", kNoDefault, true);
-    library.finish();
-    ASSERT_FALSE(diags.has_errors());
-    Program program = load_modules_from_text("t.mcl", R"(module m;
+    DiagnosticEngine diags{sources};
+    hdl::HardwareLibrary library{sources, diags};
+    Program program;
+
+    CheckedWithDescription(const char* file, const char* description, const char* text) {
+        library.add_directory(MCL_STDLIB_HW_DIR, false);
+        library.add_buffer(file, description, true);
+        library.finish();
+        if (diags.has_errors()) return;
+        program = load_modules_from_text("t.mcl", text, {}, sources, library, diags);
+        check_program(program, library, diags);
+    }
+    std::string first_diagnostic() const {
+        return diags.diagnostics().empty() ? "" : diags.format_text(diags.diagnostics().front());
+    }
+};
+
+TEST(CheckMapping, NoDefaultSpaceVisible) {
+    CheckedWithDescription checked("bare.hdl", kNoDefault, R"(module m;
 import bare;
 bare void f(int n, main float[n] ok) {
     foreach (int i in n threads) {
@@ -359,11 +373,9 @@ bare void f(int n, main float[n] ok) {
         x = ok[i];
     }
 }
-)",
-                                             {}, sources, library, diags);
-    check_program(program, library, diags);
-    ASSERT_EQ(diags.error_count(), 1u);
-    EXPECT_THAT(diags.format_text(diags.diagnostics().front()),
+)");
+    ASSERT_EQ(checked.diags.error_count(), 1u);
+    EXPECT_THAT(checked.first_diagnostic(),
                 HasSubstr("t.mcl:5:15: error: 'x' needs a memory space: no default memory space "
                           "is visible here"));
 }
@@ -406,14 +418,7 @@ load_store_group ls_units {
 TEST(CheckMapping, DefaultOfAnEnclosingParUnitIsNotTakenDeeper) {
     // `staged` in a thread would be one block-shared array for every thread
     // that runs the declaration: the top-level default is taken instead.
-    SourceManager sources;
-    DiagnosticEngine diags(sources);
-    hdl::HardwareLibrary library(sources, diags);
-    library.add_directory(MCL_STDLIB_HW_DIR, false);
-    library.add_buffer("middle.hdl", kMiddleDefault, true);
-    library.finish();
-    ASSERT_FALSE(diags.has_errors()) << (diags.diagnostics().empty() ? "" : diags.format_text(diags.diagnostics().front()));
-    Program program = load_modules_from_text("t.mcl", R"(module m;
+    CheckedWithDescription checked("middle.hdl", kMiddleDefault, R"(module m;
 import middle;
 middle void f(int n, float[n, 4] out) {
     foreach (int b in n blocks) {
@@ -426,13 +431,10 @@ middle void f(int n, float[n, 4] out) {
         }
     }
 }
-)",
-                                             {}, sources, library, diags);
-    check_program(program, library, diags);
-    ASSERT_FALSE(diags.has_errors()) << (diags.diagnostics().empty() ? "" : diags.format_text(diags.diagnostics().front()));
-    const Function& f = *program.modules.front()->functions.front();
+)");
+    ASSERT_FALSE(checked.diags.has_errors()) << checked.first_diagnostic();
     std::map<std::string, std::string> spaces;
-    for_each_stmt(*f.body, [&](const Stmt& st) {
+    for_each_stmt(*checked.program.modules.front()->functions.front()->body, [&](const Stmt& st) {
         if (st.kind == Stmt::Kind::Decl) spaces[st.decl->name()] = st.decl->memory_space;
     });
     EXPECT_EQ(spaces["block_copy"], "shared");

@@ -20,11 +20,9 @@ public:
     GroupPhases(GridLaunch& launch, const BackendConfig& config, DiagnosticEngine& diags)
         : launch_(launch), config_(config), diags_(diags) {}
 
-    bool run() {
-        size_t errors = diags_.error_count();
+    void run() {
         mark_phases(*launch_.root, false, launch_.root);
         group_reads(*launch_.root, false);
-        return diags_.error_count() == errors;
     }
 
 private:
@@ -71,17 +69,17 @@ private:
                 mark_phases(*s.body[i], followed || i + 1 < s.body.size(), owner);
             return;
         case Stmt::Kind::If:
-            check_shared_statement(s, owner);
+            check_redundant_statement(s, owner);
             mark_phases(*s.then_branch, followed, owner);
             if (s.else_branch) mark_phases(*s.else_branch, followed, owner);
             return;
         case Stmt::Kind::For:
-            check_shared_statement(s, owner);
-            shared_scalars_[s.decl.get()] = owner;
+            check_redundant_statement(s, owner);
+            copied_scalars_[s.decl.get()] = owner;
             mark_phases(*s.step, true, owner);
             mark_phases(*s.loop_body, true, owner);  // the next iteration follows
             return;
-        default: check_shared_statement(s, owner); return;
+        default: check_redundant_statement(s, owner); return;
         }
     }
 
@@ -126,7 +124,7 @@ private:
                 for_each_written(c, [&](const Expr& target) { written.insert(target.decl); });
             });
             for (const Decl* d : written)
-                if (d && !shared_scalars_.count(d) && (read.count(d) || read.count(nullptr))) {
+                if (d && !copied_scalars_.count(d) && (read.count(d) || read.count(nullptr))) {
                     diags_.error(s.location,
                                  fmt::format("the {} backend cannot make the items under one unit of the foreach "
                                              "over '{}' wait for each other before this foreach over '{}', which "
@@ -139,7 +137,7 @@ private:
         mcpl::for_each_own_expr(s, [&](const Expr& e) {
             mcpl::for_each_expr(e, [&](const Expr& sub) {
                 if (sub.kind == Expr::Kind::Call && sub.function) read.insert(nullptr);
-                if (sub.kind == Expr::Kind::Var && !sub.hardware && sub.decl && !shared_scalars_.count(sub.decl))
+                if (sub.kind == Expr::Kind::Var && !sub.hardware && sub.decl && !copied_scalars_.count(sub.decl))
                     read.insert(sub.decl);
             });
         });
@@ -168,7 +166,7 @@ private:
     // A statement of code that every item below `owner` runs: the scalars
     // it declares are each item's own copy, and the only memory it may
     // write.
-    void check_shared_statement(const Stmt& s, const Stmt* owner) {
+    void check_redundant_statement(const Stmt& s, const Stmt* owner) {
         if (s.kind == Stmt::Kind::Decl) {
             const Decl& d = *s.decl;
             bool scalar = !d.forms.front().resolved_type.is_array();
@@ -179,11 +177,11 @@ private:
                                          config_.backend, d.name(), d.memory_space));
                 return;
             }
-            if (scalar) shared_scalars_[&d] = owner;
+            if (scalar) copied_scalars_[&d] = owner;
         }
         for_each_written(s, [&](const Expr& target) {
-            auto it = target.decl ? shared_scalars_.find(target.decl) : shared_scalars_.end();
-            if (it != shared_scalars_.end()) {
+            auto it = target.decl ? copied_scalars_.find(target.decl) : copied_scalars_.end();
+            if (it != copied_scalars_.end()) {
                 if (it->second != owner) report_copied_scalar(target);
                 return;
             }
@@ -201,7 +199,7 @@ private:
     void check_innermost_writes(const Stmt& body) {
         mcpl::for_each_stmt(body, [&](const Stmt& s) {
             for_each_written(s, [&](const Expr& target) {
-                if (target.decl && shared_scalars_.count(target.decl)) report_copied_scalar(target);
+                if (target.decl && copied_scalars_.count(target.decl)) report_copied_scalar(target);
             });
         });
     }
@@ -233,13 +231,13 @@ private:
     DiagnosticEngine& diags_;
     // Scalars declared outside the innermost item loops, each item's own
     // copy, with the loop whose code outside its nested loops declared them.
-    std::map<const Decl*, const Stmt*> shared_scalars_;
+    std::map<const Decl*, const Stmt*> copied_scalars_;
 };
 
 }  // namespace
 
-bool plan_group_phases(GridLaunch& launch, const BackendConfig& config, DiagnosticEngine& diags) {
-    return GroupPhases(launch, config, diags).run();
+void plan_group_phases(GridLaunch& launch, const BackendConfig& config, DiagnosticEngine& diags) {
+    GroupPhases(launch, config, diags).run();
 }
 
 }  // namespace mcl::backends

@@ -30,7 +30,7 @@
 // Guarantees: every barrier is at group level, where every item of the
 //   work-group reaches it (code there decides only on group indices,
 //   parameters and memory that all items read alike); every refusal is a
-//   located error naming the backend. Returns false after an error.
+//   located error naming the backend.
 #pragma once
 
 #include <string>
@@ -41,6 +41,6 @@
 
 namespace mcl::backends {
 
-bool plan_group_phases(GridLaunch& launch, const BackendConfig& config, DiagnosticEngine& diags);
+void plan_group_phases(GridLaunch& launch, const BackendConfig& config, DiagnosticEngine& diags);
 
 }  // namespace mcl::backends

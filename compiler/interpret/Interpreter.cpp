@@ -7,6 +7,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -390,32 +391,31 @@ private:
 
     // --- race detection -----------------------------------------------------------------
 
-    // Two units run concurrently when they descend from two units of one
-    // foreach; units of sibling foreach loops run one loop after the other.
-    // The foreach instance in which units `a` and `b` run side by side (two
-    // of its units are their ancestors, or they themselves), or none: one
-    // runs inside the other, or their loops run one after the other.
-    std::optional<uint32_t> concurrent_in(uint32_t a, uint32_t b) const {
-        if (a == b) return std::nullopt;
+    // The ancestors of `a` and `b` (or themselves) just below their common
+    // ancestor; one unit twice when one of them runs inside the other.
+    std::pair<uint32_t, uint32_t> where_they_part(uint32_t a, uint32_t b) const {
         while (units_[a].depth > units_[b].depth) a = units_[a].parent;
         while (units_[b].depth > units_[a].depth) b = units_[b].parent;
-        if (a == b) return std::nullopt;  // one runs inside the other
+        if (a == b) return {a, b};
         while (units_[a].parent != units_[b].parent) {
             a = units_[a].parent;
             b = units_[b].parent;
         }
-        if (units_[a].foreach_instance != units_[b].foreach_instance) return std::nullopt;
-        return units_[a].foreach_instance;
+        return {a, b};
+    }
+
+    // The foreach instance in which units `a` and `b` run side by side (two
+    // of its units are their ancestors, or they themselves), or none: one
+    // runs inside the other, or their loops run one after the other.
+    std::optional<uint32_t> concurrent_in(uint32_t a, uint32_t b) const {
+        auto [x, y] = where_they_part(a, b);
+        if (x == y || units_[x].foreach_instance != units_[y].foreach_instance) return std::nullopt;
+        return units_[x].foreach_instance;
     }
 
     uint32_t common_ancestor(uint32_t a, uint32_t b) const {
-        while (units_[a].depth > units_[b].depth) a = units_[a].parent;
-        while (units_[b].depth > units_[a].depth) b = units_[b].parent;
-        while (a != b) {
-            a = units_[a].parent;
-            b = units_[b].parent;
-        }
-        return a;
+        auto [x, y] = where_they_part(a, b);
+        return x == y ? x : units_[x].parent;
     }
 
     // A barrier that `units` (in lock-step) reach: what they did before it

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "backends/BackendList.h"
+#include "backends/cfamily/AsyncCopies.h"
 #include "backends/cfamily/CFamilyEmitter.h"
 #include "compiler/ast/AstWalk.h"
 
@@ -44,6 +45,10 @@ bool has_foreach(const mcpl::Function& f) {
 const Backend* find_backend(const std::string& name) {
     auto it = registry().find(name);
     return it == registry().end() ? nullptr : it->second.get();
+}
+
+AsyncCopyPlan Backend::asynchronous_copies(const GenerationInput&, const mcpl::Function&, DiagnosticEngine&) const {
+    return {};
 }
 
 std::vector<std::string> backend_names() {

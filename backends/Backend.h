@@ -29,6 +29,8 @@
 
 namespace mcl::backends {
 
+struct AsyncCopyPlan;  // cfamily/AsyncCopies.h
+
 struct GeneratedFile {
     std::string name;  // relative path inside the output directory
     std::string text;
@@ -91,6 +93,12 @@ public:
     // reported to `diags` at the user's location; the result is then
     // incomplete and must not be written.
     virtual std::vector<GeneratedFile> generate(const GenerationInput& input, DiagnosticEngine& diags) const = 0;
+    // The assignments of `kernel` that the generated code makes as
+    // asynchronous copies, and where it waits for them (AsyncCopies.h), so
+    // that `mclc verify` can run the interpreter with stores that land as
+    // late; none by default.
+    virtual AsyncCopyPlan asynchronous_copies(const GenerationInput& input, const mcpl::Function& kernel,
+                                              DiagnosticEngine& diags) const;
 };
 
 // The backend registered under `name`, or nullptr.

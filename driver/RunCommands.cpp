@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "backends/Backend.h"
+#include "backends/cfamily/AsyncCopies.h"
 #include "compiler/interpret/Interpreter.h"
 #include "compiler/translate/Translate.h"
 #include "driver/BackendRunner.h"
@@ -453,6 +454,30 @@ private:
         report(file, engine, "");
     }
 
+    // The interpreter with the stores that a backend makes as asynchronous
+    // copies landing only where its code waits for them, in reverse unit
+    // order: a wait the backend leaves out changes a result here, also
+    // where no device can run that backend's code.
+    void check_asynchronous_copies(LoadedKernel& version, const std::string& file, const std::string& leaf,
+                                   const backends::TargetConfig& config) {
+        Session& session = *version.session;
+        for (const std::string& b : config.backend_names()) {
+            const backends::Backend* backend = backends::find_backend(b);
+            if (!backend) continue;
+            backends::GenerationInput input{version.program, *version.program.roots.front(),
+                                            *session.library.find(leaf), config, {}, "", &session.library};
+            DiagnosticEngine ignored(session.sources);  // generating the backend's code reports them
+            backends::AsyncCopyPlan plan = backend->asynchronous_copies(input, *version.kernel, ignored);
+            if (plan.copies.empty()) continue;
+            interpret::InterpretOptions io;
+            io.order = interpret::UnitOrder::Reverse;
+            io.deferred.stores = backends::copied_assignments(plan);
+            io.deferred.land_before = plan.waits_before;
+            io.deferred.land_after = plan.waits_after;
+            check_interpreter(version, file, fmt::format("interpreter at {}, {}'s asynchronous copies", leaf, b), io);
+        }
+    }
+
     // A backend run of one version at one leaf: generated and set up on this
     // thread, built and run on a worker, compared here again.
     struct BackendJob {
@@ -560,6 +585,7 @@ private:
             check_interpreter(*version, file, fmt::format("interpreter at {}", leaf), {});
             check_engines(*version, file, leaf);
             std::optional<backends::TargetConfig> config = load_config(*version->session, leaf, config_path);
+            if (config) check_asynchronous_copies(*version, file, leaf, *config);
             if (!config) {
                 // A broken configuration is the user's error, not a leaf to skip quietly.
                 std::ostringstream text;

@@ -489,6 +489,7 @@ void CFamilyEmitter::unrolled_loop(const Stmt& for_loop) {
 }
 
 void CFamilyEmitter::stmt(const Stmt& s) {
+    if (lowered_statement(s)) return;
     switch (s.kind) {
     case Stmt::Kind::Block:
         line("{");

@@ -223,6 +223,9 @@ protected:
     // A line printed before a `for` loop (without indentation or newline),
     // such as an unrolling hint; none by default.
     virtual std::string loop_hint(const mcpl::Stmt&) const { return ""; }
+    // Prints `s` the backend's own way and says so, or says it did not
+    // (then it is printed as C); it may print lines before `s` either way.
+    virtual bool lowered_statement(const mcpl::Stmt&) { return false; }
     // Whether a `for` loop that has mcpl::constant_loop is printed as its
     // iterations one after the other, each a scope that binds the index to
     // its value; none by default.

@@ -24,6 +24,9 @@ bool GridEmitter::plan_kernels() {
     for (const Function* k : kernels_) {
         auto plan = plan_grid(*k, config_, levels_, in_.target.path, diags_);
         if (!plan) return false;
+        if (copies_asynchronously())
+            for (const GridLaunch& launch : plan->launches)
+                async_plans_[launch.root] = plan_async_copies(*k, launch, config_);
         plans_.emplace(k, std::move(*plan));
     }
     return true;
@@ -448,9 +451,40 @@ void GridEmitter::foreach(const Stmt& s) {
     } else {
         stmt(*s.loop_body);
     }
+    auto async = async_plans_.find(launch_->root);
+    if (async != async_plans_.end() && async->second.waits_after.count(&s)) line(async_copy_wait());
     --indent_;
     line("}");
     if (launch_->barriers_after.count(&s)) group_phase_barrier();
+}
+
+bool GridEmitter::uses_async_copies() const {
+    return std::any_of(async_plans_.begin(), async_plans_.end(),
+                       [](const auto& entry) { return !entry.second.copies.empty(); });
+}
+
+AsyncCopyPlan GridEmitter::async_copies_of(const Function& kernel) const {
+    AsyncCopyPlan all;
+    auto plan = plans_.find(&kernel);
+    if (plan == plans_.end()) return all;
+    for (const GridLaunch& launch : plan->second.launches) {
+        auto async = async_plans_.find(launch.root);
+        if (async == async_plans_.end()) continue;
+        all.copies.insert(async->second.copies.begin(), async->second.copies.end());
+        all.waits_before.insert(async->second.waits_before.begin(), async->second.waits_before.end());
+        all.waits_after.insert(async->second.waits_after.begin(), async->second.waits_after.end());
+    }
+    return all;
+}
+
+bool GridEmitter::lowered_statement(const Stmt& s) {
+    auto async = launch_ ? async_plans_.find(launch_->root) : async_plans_.end();
+    if (async == async_plans_.end()) return false;
+    if (async->second.waits_before.count(&s)) line(async_copy_wait());
+    auto copy = async->second.copies.find(&s);
+    if (copy == async->second.copies.end()) return false;
+    line(async_copy(copy->second));
+    return true;
 }
 
 // The items of a work-group wait for each other, and see each other's

@@ -33,6 +33,7 @@
 #include <map>
 #include <optional>
 
+#include "backends/cfamily/AsyncCopies.h"
 #include "backends/cfamily/CFamilyEmitter.h"
 #include "backends/cfamily/GridMapping.h"
 
@@ -155,6 +156,18 @@ protected:
     void foreach(const mcpl::Stmt& s) override;
     void barrier(const mcpl::Stmt& s) override;
     void group_phase_barrier();
+    // Asynchronous copies into group arrays (AsyncCopies.h), for a backend
+    // that has them: the statement that starts `copy`, and the one that
+    // waits until every copy the item started is complete.
+    virtual bool copies_asynchronously() const { return false; }
+    virtual std::string async_copy(const AsyncCopy&) { return ""; }
+    virtual std::string async_copy_wait() const { return ""; }
+    bool uses_async_copies() const;
+    // The asynchronous copies of every launch of `kernel`, in one plan.
+    AsyncCopyPlan async_copies_of(const mcpl::Function& kernel) const;
+    // Prints the waits before `s` and the copy `s` is, where the launch's
+    // AsyncCopyPlan says so.
+    bool lowered_statement(const mcpl::Stmt& s) override;
     void array_declaration(const mcpl::Decl& d, const std::string& qualifier) override;
 
     std::array<GridLevelConfig, 2> levels_;
@@ -169,6 +182,7 @@ private:
 
 protected:
     std::map<const mcpl::Function*, GridPlan> plans_;
+    std::map<const mcpl::Stmt*, AsyncCopyPlan> async_plans_;  // by launch root, where copies_asynchronously()
     const GridLaunch* launch_ = nullptr;  // the launch being printed
     bool host_mode_ = false;
 };

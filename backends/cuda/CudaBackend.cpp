@@ -27,6 +27,11 @@ public:
     CudaGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
         : GridEmitter(input, config, diags, reserved_names()) {}
 
+    AsyncCopyPlan copies_of(const Function& kernel) {
+        if (!collect() || !plan_kernels()) return {};
+        return async_copies_of(kernel);
+    }
+
     std::vector<GeneratedFile> run() {
         if (!collect() || !plan_kernels()) return {};
         std::string kernels = emit_kernel_source();
@@ -64,12 +69,30 @@ private:
 
     std::string kernels_file() const { return in_.module.name + "_kernels.cuh"; }
 
+    // cp.async through CUDA's pipeline primitives, which copy synchronously
+    // on devices before compute capability 8.0. Where the zero-filling
+    // copy's condition is false, no byte is read (the source is the array's
+    // start, in bounds) and the element is filled with zeros.
+    bool copies_asynchronously() const override { return true; }
+    std::string async_copy(const AsyncCopy& copy) override {
+        std::string size = "sizeof(" + element_spelling(copy.target->type) + ")";
+        std::string target = "&" + expr(*copy.target), source = "&" + expr(*copy.source);
+        if (!copy.condition) return fmt::format("__pipeline_memcpy_async({}, {}, {});", target, source, size);
+        // One copy either way: a select, where two copies were two branches.
+        return fmt::format("{{ const bool mcl_in = {}; __pipeline_memcpy_async({}, mcl_in ? {} : {}, {}, mcl_in ? 0 : {}); }}",
+                           unwrap(expr(*copy.condition)), target, source,
+                           ident(copy.source->decl->forms.front().name), size, size);
+    }
+    std::string async_copy_wait() const override { return "__pipeline_commit(); __pipeline_wait_prior(0);"; }
+
 
     // --- the kernel source ------------------------------------------------------------
 
     std::string emit_kernel_source() {
         out_ = banner(kernels_file(), "CUDA kernels (included by " + in_.module.name + ".cu)");
-        out_ += "#pragma once\n\n#include \"" + in_.module.name + ".h\"\n\nnamespace " + module_ + "::kernels {\n";
+        out_ += "#pragma once\n\n#include \"" + in_.module.name + ".h\"\n";
+        if (uses_async_copies()) out_ += "\n#include <cuda_pipeline.h>\n";
+        out_ += "\nnamespace " + module_ + "::kernels {\n";
         std::string constants = constant_definitions("constexpr", true);
         if (!constants.empty()) out_ += fmt::format("\n{}", constants.substr(0, constants.size() - 1));
         if (uses_integer_power()) out_ += integer_power_function("__device__ inline ");
@@ -227,6 +250,13 @@ private:
 
 std::vector<GeneratedFile> CudaBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
     return generate_with<CudaGenerator>(input, name(), diags);
+}
+
+AsyncCopyPlan CudaBackend::asynchronous_copies(const GenerationInput& input, const mcpl::Function& kernel,
+                                               DiagnosticEngine& diags) const {
+    const BackendConfig* config = backend_config(input, name(), diags);
+    if (!config) return {};
+    return CudaGenerator(input, *config, diags).copies_of(kernel);
 }
 
 }  // namespace mcl::backends

@@ -52,6 +52,8 @@ class CudaBackend : public Backend {
 public:
     std::string name() const override { return "cuda"; }
     std::vector<GeneratedFile> generate(const GenerationInput& input, DiagnosticEngine& diags) const override;
+    AsyncCopyPlan asynchronous_copies(const GenerationInput& input, const mcpl::Function& kernel,
+                                      DiagnosticEngine& diags) const override;
 };
 
 }  // namespace mcl::backends

@@ -1,6 +1,7 @@
 // matmul on the GPU (see GpuBench.cu): c += a * b, square n x n x n, for the
 // generated versions matmul, matmul_gpu_v1, matmul_hopper, matmul_hopper_v2
-// matmul_hopper_v3, matmul_hopper_v4 and matmul_hopper_v5, cuBLAS SGEMM (the reference, FP32) and a naive kernel.
+// matmul_hopper_v3, matmul_hopper_v4, matmul_hopper_v5 and matmul_hopper_v6, cuBLAS SGEMM (the reference, FP32)
+// and a naive kernel.
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@
 #include "matmul_hopper_v4_llvm.h"
 #include "matmul_hopper_v5.h"
 #include "matmul_hopper_v5_llvm.h"
+#include "matmul_hopper_v6.h"
+#include "matmul_hopper_v6_llvm.h"
 #include "matmul_reference.h"
 
 namespace gpu_bench {
@@ -92,6 +95,8 @@ void bench_matmul(const Sizes& sizes, const Libraries& libs, std::vector<Result>
     bench.kernel("llvm_hopper_v4", [&] { matmul_hopper_v4_llvm::resident::matmul(n, n, n, mm.dc, mm.da, mm.db); });
     bench.kernel("mcl_hopper_v5", [&] { matmul_hopper_v5::resident::matmul(n, n, n, mm.dc, mm.da, mm.db); });
     bench.kernel("llvm_hopper_v5", [&] { matmul_hopper_v5_llvm::resident::matmul(n, n, n, mm.dc, mm.da, mm.db); });
+    bench.kernel("mcl_hopper_v6", [&] { matmul_hopper_v6::resident::matmul(n, n, n, mm.dc, mm.da, mm.db); });
+    bench.kernel("llvm_hopper_v6", [&] { matmul_hopper_v6_llvm::resident::matmul(n, n, n, mm.dc, mm.da, mm.db); });
     bench.kernel("naive_cuda", [&] { mm.naive(); });
 
     std::vector<float> c(mm.c0.size());
@@ -104,7 +109,8 @@ void bench_matmul(const Sizes& sizes, const Libraries& libs, std::vector<Result>
          {"mcl_hopper_v2", [&] { matmul_hopper_v2::matmul(n, n, n, c.data(), a, b); }},
          {"mcl_hopper_v3", [&] { matmul_hopper_v3::matmul(n, n, n, c.data(), a, b); }},
          {"mcl_hopper_v4", [&] { matmul_hopper_v4::matmul(n, n, n, c.data(), a, b); }},
-         {"mcl_hopper_v5", [&] { matmul_hopper_v5::matmul(n, n, n, c.data(), a, b); }}},
+         {"mcl_hopper_v5", [&] { matmul_hopper_v5::matmul(n, n, n, c.data(), a, b); }},
+         {"mcl_hopper_v6", [&] { matmul_hopper_v6::matmul(n, n, n, c.data(), a, b); }}},
         [&] { c = mm.c0; }, [&] { return compare("c", c, want, 1e-3, 1e-3); });
 }
 

@@ -626,6 +626,10 @@ private:
 
     void assign(const Stmt& s, Frame& frame) {
         Ref target = place(*s.target, frame);
+        if (options_.deferred.stores.count(&s) && s.op == "=" && !target.element.record) {
+            pending_stores_[frame.unit].push_back({target, value(*s.value, frame), s.location});
+            return;
+        }
         if (s.op == "=" && target.element.record) {
             copy_cells(target, record_value(*s.value, frame), s.location, frame);
             return;
@@ -681,8 +685,23 @@ private:
         return ref;
     }
 
+    // The stores unit `frame.unit` deferred land, newest first.
+    void land_stores(const Frame& frame) {
+        auto it = pending_stores_.find(frame.unit);
+        if (it == pending_stores_.end()) return;
+        std::vector<PendingStore> stores = std::move(it->second);
+        pending_stores_.erase(it);
+        for (auto store_it = stores.rbegin(); store_it != stores.rend(); ++store_it)
+            store(store_it->target, store_it->value, store_it->location, frame);
+    }
+
+    void land_stores(const UnitSet& units) {
+        for (const Frame* f : units.frames) land_stores(*f);
+    }
+
     Flow exec(const Stmt& s, Frame& frame, const Function& fn) {
         step(s.location);
+        if (options_.deferred.land_before.count(&s)) land_stores(frame);
         switch (s.kind) {
         case Stmt::Kind::Block: {
             Frame inner = Frame::inside(frame);
@@ -732,12 +751,14 @@ private:
                 }
                 units.returned.assign(units.frames.size(), false);
                 exec_together(*s.loop_body, units, fn);
+                if (options_.deferred.land_after.count(&s)) land_stores(units);
             } else {
                 for (int64_t k : unit_order(count)) {
                     Frame unit = Frame::inside(frame);
                     unit.unit = new_unit(frame, instance, k, s);
                     unit.bind(&s.decl->forms.front(), index_ref(s, k));
                     exec(*s.loop_body, unit, fn);  // a return ends this unit only
+                    if (options_.deferred.land_after.count(&s)) land_stores(unit);
                 }
             }
             if (frame.unit == 0) {
@@ -802,6 +823,7 @@ private:
 
     void exec_together(const Stmt& s, UnitSet& units, const Function& fn) {
         step(s.location);
+        if (options_.deferred.land_before.count(&s)) land_stores(units);
         if (!barriers_.has_barrier(s, fn)) {
             each_unit(units, [&](size_t u) {
                 if (exec(s, *units.frames[u], fn) == Flow::Return) unit_returned(units, u);
@@ -873,6 +895,7 @@ private:
             forget_call_values(units);
             inner.returned.assign(inner.frames.size(), false);
             exec_together(*s.loop_body, inner, fn);
+            if (options_.deferred.land_after.count(&s)) land_stores(inner);
             return;
         }
         case Stmt::Kind::Call:
@@ -974,6 +997,13 @@ private:
     std::map<uint32_t, uint32_t> last_barrier_;
     int64_t steps_ = 0;
     int call_depth_ = 0;
+    // Per unit, the stores it deferred (InterpretOptions::deferred), oldest first.
+    struct PendingStore {
+        Ref target;
+        Scalar value;
+        SourceLocation location;
+    };
+    std::map<uint32_t, std::vector<PendingStore>> pending_stores_;
 };
 
 }  // namespace

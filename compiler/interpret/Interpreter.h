@@ -26,6 +26,9 @@
 //     unwritten memory is poisoned, and deciding a branch, an index, a
 //     count or a loop with it is an error; a poisoned value stored in an
 //     argument stays visible to the caller (Scalar::poison);
+//   - stores that a backend makes land later (InterpretOptions::deferred:
+//     a GPU's asynchronous copies) land, newest first, only where it waits
+//     for them, so a run with them shows what a missing wait would give;
 //   - every index is checked against its extent; C's undefined arithmetic
 //     (Value.h) is an error; library functions with builtin bodies (the
 //     math functions of lib.math, the atomics of lib.atomics) are computed
@@ -38,6 +41,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -74,10 +78,20 @@ struct ParameterLayout {
 
 enum class UnitOrder { Forward, Reverse, Shuffled };
 
+// Assignments of a kernel whose stores a backend makes land later than MCPL
+// does (asynchronous copies), and where the unit that made them waits until
+// they have: before it runs a statement of `land_before`, and at the end of
+// its unit of a foreach of `land_after`. Until then the unit and the others
+// see the old element; pending stores land newest first.
+struct DeferredStores {
+    std::set<const mcpl::Stmt*> stores, land_before, land_after;
+};
+
 struct InterpretOptions {
     UnitOrder order = UnitOrder::Shuffled;
     uint64_t seed = 1;
     int64_t step_limit = 2'000'000'000;  // statements and loop tests, all units together
+    DeferredStores deferred;
 };
 
 struct InterpretError {

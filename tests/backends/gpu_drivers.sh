@@ -29,7 +29,7 @@ case "${1:-}" in
     files+=(examples/matmul/matmul_gpu.mcl examples/matmul/matmul_gpu_v1.mcl examples/matmul/matmul_hopper.mcl
             examples/matmul/matmul_hopper_v2.mcl examples/matmul/matmul_hopper_v3.mcl
             examples/matmul/matmul_hopper_v4.mcl examples/matmul/matmul_hopper_v5.mcl
-            examples/convolution/convolution_gpu.mcl
+            examples/matmul/matmul_hopper_v6.mcl examples/convolution/convolution_gpu.mcl
             examples/histogram/histogram_gpu.mcl examples/histogram/histogram_gpu_v2.mcl
             examples/histogram/histogram_gpu_v3.mcl examples/gesummv/gesummv_gpu.mcl examples/spmv/spmv_gpu.mcl
             examples/blackscholes/blackscholes_gpu.mcl)

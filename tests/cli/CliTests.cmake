@@ -235,6 +235,12 @@ foreach(kernel partial_write index_shadows_count named_like_descriptions time_st
   mclc_test(verify_regression.${kernel} 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify ${VERIFY_INPUTS}/${kernel}.mcl)
   set_tests_properties(cli.verify_regression.${kernel} PROPERTIES LABELS verify)
 endforeach()
+# The cuda backend's asynchronous copies, modelled by the interpreter with
+# their stores landing where the generated code waits: verify runs it.
+mclc_test(verify_regression.async_copies 0
+          "ok    [^\\n]*: interpreter at hopper, cuda's asynchronous copies\\n(?s).*\\n[0-9]+ ok, 0 failed, 0 skipped"
+          verify ${VERIFY_INPUTS}/async_copies.mcl)
+set_tests_properties(cli.verify_regression.async_copies PROPERTIES LABELS verify)
 
 # The value of a function with barriers, kept by each thread: the reference
 # and the llvm engine run it for the threads together.

@@ -37,7 +37,8 @@ int main(int argc, char** argv) {
                                                    {"--no-as-statements", &options.asStatements},
                                                    {"--no-uniform-ifs", &options.uniformIfs},
                                                    {"--no-barrier-functions", &options.barrierFunctions},
-                                                   {"--no-phase-reads", &options.phaseReads}};
+                                                   {"--no-phase-reads", &options.phaseReads},
+                                                   {"--no-copy-fills", &options.copyFills}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];

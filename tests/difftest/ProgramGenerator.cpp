@@ -266,6 +266,7 @@ private:
     Value clampInt(const Value& v, std::int64_t limit) const;
     Value clampFloat(const Value& v, double limit) const;
     std::optional<Value> readElement(Elem wanted);
+    std::optional<std::string> copiedElement(Elem wanted);
     std::string anyIndex(const Extent& extent);
     std::string indexText(const Array& a, const std::vector<std::string>& flatIndices) const;
     std::optional<std::vector<std::string>> ownIndex(const Array& a, const std::vector<IndexVar>& indices, bool* covers,
@@ -368,6 +369,7 @@ private:
     bool conditional_ = false;             // under an if: writes do not initialise
     bool uniform_ = true;                  // gpu: every thread of the block reaches here
     bool inThreads_ = false;               // gpu: inside a thread loop
+    bool copyFills_ = false;               // gpu: this thread loop filled a local slot with a copy
     bool allowSizeLoops_ = false;          // a `for` over n or m stays cheap here
     std::vector<IndexVar> sizeLoops_;      // the enclosing `for` loops over n or m
     std::string sink_;                     // the unit's sink ("" outside units and functions)
@@ -904,6 +906,23 @@ std::optional<std::vector<std::string>> Generator::readableIndex(Array& a) {
         return ownIndex(a, ownIndices_, nullptr);
     }
     return std::nullopt;
+}
+
+// gpu: an element of a read-only input of element type `wanted` (not bytes,
+// not ints to clamp), as a plain read: the value of a copy.
+std::optional<std::string> Generator::copiedElement(Elem wanted) {
+    std::vector<std::size_t> candidates;
+    for (std::size_t k = 0; k < arrays_.size(); ++k) {
+        const Array& a = arrays_[k];
+        if (a.storage == Storage::Parameter && a.isConst && a.initialized && a.elem == wanted && !a.isByte &&
+            !a.arbitraryInts && a.viewGroup < 0 && (wanted != Elem::Float || a.floatBound <= kFloatLimit))
+            candidates.push_back(k);
+    }
+    if (candidates.empty()) return std::nullopt;
+    Array& a = arrays_[extras_.pick(candidates)];
+    auto index = readableIndex(a);
+    if (!index) return std::nullopt;
+    return indexText(a, *index);
 }
 
 std::optional<Value> Generator::readElement(Elem wanted) {
@@ -2009,13 +2028,34 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
                 auto index = ownIndex(a, threadIndices_, nullptr);
                 if (!index) continue;
                 localWrittenInPhase_.insert(a.name);
-                Value v = a.elem == Elem::Float ? clampFloat(genFloat(2), kFloatLimit) : clampInt(genInt(2), kIntLimit);
-                line(indexText(a, *index) + " = " + v.text + ";");
+                std::string slot = indexText(a, *index);
+                if (auto element = options_.copyFills && extras_.chance(40) ? copiedElement(a.elem) : std::nullopt) {
+                    copyFills_ = true;
+                    if (extras_.chance(50)) {
+                        line(slot + " = " + *element + ";");
+                    } else {
+                        open("if (" + genCondition(1) + ")");
+                        line(slot + " = " + *element + ";");
+                        close();
+                        open("else");
+                        line(slot + (a.elem == Elem::Float ? " = 0.0;" : " = 0;"));
+                        close();
+                    }
+                } else {
+                    Value v = a.elem == Elem::Float ? clampFloat(genFloat(2), kFloatLimit) : clampInt(genInt(2), kIntLimit);
+                    line(slot + " = " + v.text + ";");
+                }
                 findArray(a.name)->initialized = true;
                 ownWritten_.insert(a.name);
             }
         }
-    if (!localWrittenInPhase_.empty() && random_.chance(85)) genBarrier();
+    if (!localWrittenInPhase_.empty() && random_.chance(85)) {
+        // work the copies may overlap, until the barrier waits for them
+        if (copyFills_ && extras_.chance(60)) genUniformItems(1, 1);
+        copyFills_ = false;
+        genBarrier();
+    }
+    copyFills_ = false;
     if (!exchangeArray_.empty()) genExchange(1);  // its local array must be used
     // n x m threads in lock-step: little work each, so that the interpreter
     // runs a program at n = m = 100 in about a second

@@ -457,10 +457,12 @@ private:
     // The interpreter with the stores that a backend makes as asynchronous
     // copies landing only where its code waits for them, in reverse unit
     // order: a wait the backend leaves out changes a result here, also
-    // where no device can run that backend's code.
+    // where no device can run that backend's code. Backends that copy and
+    // wait alike share one run.
     void check_asynchronous_copies(LoadedKernel& version, const std::string& file, const std::string& leaf,
                                    const backends::TargetConfig& config) {
         Session& session = *version.session;
+        std::vector<std::pair<interpret::DeferredStores, std::vector<std::string>>> runs;
         for (const std::string& b : config.backend_names()) {
             const backends::Backend* backend = backends::find_backend(b);
             if (!backend) continue;
@@ -469,12 +471,21 @@ private:
             DiagnosticEngine ignored(session.sources);  // generating the backend's code reports them
             backends::AsyncCopyPlan plan = backend->asynchronous_copies(input, *version.kernel, ignored);
             if (plan.copies.empty()) continue;
+            interpret::DeferredStores deferred{backends::copied_assignments(plan), plan.waits_before, plan.waits_after};
+            auto same = std::find_if(runs.begin(), runs.end(), [&](const auto& run) {
+                return run.first.stores == deferred.stores && run.first.land_before == deferred.land_before &&
+                       run.first.land_after == deferred.land_after;
+            });
+            if (same != runs.end()) same->second.push_back(b);
+            else runs.push_back({std::move(deferred), {b}});
+        }
+        for (auto& [deferred, backends] : runs) {
             interpret::InterpretOptions io;
             io.order = interpret::UnitOrder::Reverse;
-            io.deferred.stores = backends::copied_assignments(plan);
-            io.deferred.land_before = plan.waits_before;
-            io.deferred.land_after = plan.waits_after;
-            check_interpreter(version, file, fmt::format("interpreter at {}, {}'s asynchronous copies", leaf, b), io);
+            io.deferred = std::move(deferred);
+            check_interpreter(version, file,
+                              fmt::format("interpreter at {}, asynchronous copies of {}", leaf, fmt::join(backends, ", ")),
+                              io);
         }
     }
 

@@ -21,7 +21,10 @@
 //     could take only 48 KB); arrays in device-scoped spaces declared in the
 //     kernel are scratch buffers the glue allocates (GridMapping.h). Slot
 //     sizes are passed as int arguments.
-//     Module constants are constexpr.
+//     Module constants are constexpr. Copies from global into shared
+//     memory that AsyncCopies.h finds are `__pipeline_memcpy_async`, waited
+//     for with `__pipeline_commit(); __pipeline_wait_prior(0);` where it
+//     says (<cuda_pipeline.h>: cp.async from sm_80, a plain copy before).
 //   - M.h: records, `namespace M { void kernel(...); }` with host pointers
 //     (the contract of DESIGN.md section 7), `M::device()`, and
 //     `M::resident::kernel(...)` taking mcl::cuda::DeviceArray<T>& for arrays

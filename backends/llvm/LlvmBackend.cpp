@@ -151,6 +151,11 @@ public:
     LlvmPtxGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
         : GridEmitter(input, config, diags, reserved()) {}
 
+    AsyncCopyPlan copies_of(const Function& kernel) {
+        if (!collect() || !plan_kernels()) return {};
+        return async_copies_of(kernel);
+    }
+
     std::vector<GeneratedFile> run() {
         if (!collect() || !plan_kernels()) return {};
         std::string ptx = kernels_ptx();
@@ -195,6 +200,8 @@ private:
                 llvmir::GridLaunchLowering launch{k, &plan, &plan.launches[n], launch_symbol(*k, n), {}, {}, {}};
                 launch.host_arguments = host_arguments(plan, plan.launches[n]);
                 launch.max_threads = max_items_per_group(plan.launches[n], in_.leaf);
+                if (auto async = async_plans_.find(plan.launches[n].root); async != async_plans_.end())
+                    launch.async = &async->second;
                 for (const ScratchParameter& a : scratch_parameters(plan, plan.launches[n])) launch.scratch_arrays.push_back(a.decl);
                 grid.launches.push_back(std::move(launch));
             }
@@ -295,12 +302,24 @@ private:
     }
 
     std::string backend_name() const override { return "llvm"; }
+    // cp.async needs sm_80 or later.
+    bool copies_asynchronously() const override {
+        std::string sm = config_.raw.value("sm", "");
+        return sm.rfind("sm_", 0) == 0 && std::atoi(sm.c_str() + 3) >= 80;
+    }
     // No kernel is printed: its code is the PTX.
     std::string device_min_max(const std::string&, const Type&, const std::string&, const std::string&) override { return ""; }
     std::string device_power(const Type&, const std::string&, const std::string&) override { return ""; }
 };
 
 }  // namespace
+
+AsyncCopyPlan LlvmBackend::asynchronous_copies(const GenerationInput& input, const mcpl::Function& kernel,
+                                               DiagnosticEngine& diags) const {
+    const BackendConfig* config = backend_config(input, name(), diags);
+    if (!config || config->device_type != "gpu") return {};
+    return LlvmPtxGenerator(input, *config, diags).copies_of(kernel);
+}
 
 std::vector<GeneratedFile> LlvmBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
     const BackendConfig* config = backend_config(input, name(), diags);

@@ -36,6 +36,8 @@ class LlvmBackend : public Backend {
 public:
     std::string name() const override { return "llvm"; }
     std::vector<GeneratedFile> generate(const GenerationInput& input, DiagnosticEngine& diags) const override;
+    AsyncCopyPlan asynchronous_copies(const GenerationInput& input, const mcpl::Function& kernel,
+                                      DiagnosticEngine& diags) const override;
 };
 
 }  // namespace mcl::backends

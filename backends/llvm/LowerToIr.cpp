@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 #include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/MDBuilder.h>
@@ -557,6 +558,8 @@ private:
         } else {
             block(*s.loop_body);
         }
+        if (grid_launch_->async && grid_launch_->async->waits_after.count(&s) && !terminated())
+            wait_for_async_copies();
         --state_->foreach_depth;
         if (grid_launch_->launch->barriers_after.count(&s) && !terminated())
             builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
@@ -1557,6 +1560,13 @@ private:
 
     void stmt(const Stmt& s) {
         if (terminated()) continue_unreachable();
+        if (const AsyncCopyPlan* async = grid_launch_ ? grid_launch_->async : nullptr) {
+            if (async->waits_before.count(&s)) wait_for_async_copies();
+            if (auto copy = async->copies.find(&s); copy != async->copies.end()) {
+                async_copy(copy->second);
+                return;
+            }
+        }
         switch (s.kind) {
         case Stmt::Kind::Block: block(s); return;
         case Stmt::Kind::Decl: declare(*s.decl); return;
@@ -1802,6 +1812,47 @@ private:
     }
 
     // --- control flow ------------------------------------------------------------------------------
+
+    // PTX in the IR, as nvcc's pipeline primitives write it: the cp.async
+    // intrinsics of LLVM 19 have no instruction for a 32-bit shared address
+    // beside a 64-bit global one (the shared pointers here are 32-bit). Each
+    // statement touches memory as far as LLVM knows, so no access moves
+    // across it.
+    void ptx_statement(const std::string& text, const std::string& constraints, llvm::ArrayRef<llvm::Value*> args) {
+        std::vector<llvm::Type*> types;
+        for (llvm::Value* a : args) types.push_back(a->getType());
+        auto* type = llvm::FunctionType::get(builder_.getVoidTy(), types, false);
+        builder_.CreateCall(llvm::InlineAsm::get(type, text, constraints + (constraints.empty() ? "" : ",") + "~{memory}", true),
+                            args);
+    }
+
+    // cp.async.wait_all: the thread's asynchronous copies have landed.
+    void wait_for_async_copies() { ptx_statement("cp.async.wait_all;", "", {}); }
+
+    // An element copied from global into shared memory without waiting
+    // (AsyncCopies.h); where a zero-filling copy's condition is false, no
+    // byte is read (the source is the array's start) and the element is
+    // zero: one copy either way, its source size 0 there.
+    void async_copy(const AsyncCopy& copy) {
+        int64_t bytes = mcpl::element_byte_size(copy.target->type);
+        llvm::Value* target = builder_.CreatePtrToInt(
+            builder_.CreateAddrSpaceCast(place(*copy.target).address, builder_.getPtrTy(3)), builder_.getInt32Ty());
+        auto global = [&](llvm::Value* p) {
+            return builder_.CreatePtrToInt(builder_.CreateAddrSpaceCast(p, builder_.getPtrTy(1)), builder_.getInt64Ty());
+        };
+        std::string instruction = fmt::format("cp.async.ca.shared.global [$0], [$1], {}", bytes);
+        if (!copy.condition) {
+            ptx_statement(instruction + ";", "r,l", {target, global(place(*copy.source).address)});
+            return;
+        }
+        llvm::Value* in = value_as(*copy.condition, Primitive::Bool).v;
+        // The element's address is only arithmetic here (no check faults on
+        // the GPU), and the select keeps it only where it is in bounds.
+        llvm::Value* element = place(*copy.source).address;
+        llvm::Value* start = array_data(binding(copy.source->form, copy.source->location));
+        llvm::Value* size = builder_.CreateSelect(in, builder_.getInt32(static_cast<uint32_t>(bytes)), builder_.getInt32(0));
+        ptx_statement(instruction + ", $2;", "r,l,r", {target, global(builder_.CreateSelect(in, element, start)), size});
+    }
 
     void if_stmt(const Stmt& s) {
         Val c = value_as(*s.condition, Primitive::Bool);

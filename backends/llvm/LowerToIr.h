@@ -77,6 +77,7 @@
 #include <vector>
 
 #include "backends/Backend.h"
+#include "backends/cfamily/AsyncCopies.h"
 #include "backends/cfamily/GridMapping.h"
 #include "backends/llvm/LlvmSupport.h"
 #include "compiler/sema/Program.h"
@@ -99,11 +100,13 @@ struct GridLaunchLowering {
     std::vector<const mcpl::Decl*> host_arguments;
     std::vector<const mcpl::Decl*> scratch_arrays;
     std::optional<int64_t> max_threads;  // per block, for launch bounds (GridMapping.h: max_items_per_group)
+    const AsyncCopyPlan* async = nullptr;  // copies as cp.async and where to wait (AsyncCopies.h), if any
 };
 
 // Lowering for NVIDIA GPUs (nvptx64): each launch a kernel whose foreach
 // loops take the grid's indices, barriers __syncthreads, group arrays
-// shared memory; math functions are libdevice's (__nv_*).
+// shared memory, a launch's asynchronous copies cp.async (as inline PTX);
+// math functions are libdevice's (__nv_*).
 struct GridLowering {
     std::vector<GridLaunchLowering> launches;
 };

@@ -238,7 +238,7 @@ endforeach()
 # The cuda backend's asynchronous copies, modelled by the interpreter with
 # their stores landing where the generated code waits: verify runs it.
 mclc_test(verify_regression.async_copies 0
-          "ok    [^\\n]*: interpreter at hopper, cuda's asynchronous copies\\n(?s).*\\n[0-9]+ ok, 0 failed, 0 skipped"
+          "ok    [^\\n]*: interpreter at hopper, asynchronous copies of cuda, llvm\\n(?s).*\\n[0-9]+ ok, 0 failed, 0 skipped"
           verify ${VERIFY_INPUTS}/async_copies.mcl)
 set_tests_properties(cli.verify_regression.async_copies PROPERTIES LABELS verify)
 

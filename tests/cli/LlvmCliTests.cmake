@@ -106,6 +106,11 @@ add_test(NAME cli.llvm_backend.ptx_memory
 add_test(NAME cli.llvm_backend.ptx_group_phases
          COMMAND ${LLVM_CLI}/llvm_ptx_group_phases.sh $<TARGET_FILE:mclc> ${LLVM_CLI}/llvm/group_phases.mcl)
 
+# The copies the cuda backend makes asynchronously are cp.async in the PTX too.
+add_test(NAME cli.llvm_backend.ptx_async_copies
+         COMMAND ${LLVM_CLI}/llvm_ptx_async_copies.sh $<TARGET_FILE:mclc>
+                 ${CMAKE_SOURCE_DIR}/tests/inputs/mcpl/verify/async_copies.mcl)
+
 # A kernel that calls another kernel with a bool parameter (invalid IR for
 # the backend before b9397d4: the bool passed as i1 to a kernel that takes
 # it as i8).

@@ -6,18 +6,12 @@
 # and 1 that its thread reads back, and waits twice (before the tile loop's
 # barrier and before that read); ptxas, where installed, accepts the PTX.
 set -u
-mclc=$1 kernel=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-"$mclc" gen --target hopper --backend llvm "$kernel" -o "$dir" > "$dir/log" 2>&1 || { cat "$dir/log"; exit 1; }
-ptx=$(ls "$dir"/*_kernels.ptx)
+. "$(dirname "$0")/llvm_hopper_ptx.sh"
+hopper_ptx "$1" "$2"
 sized=$(grep -c 'cp\.async\.ca\.shared\.global \[%r[0-9]*\], \[%rd[0-9]*\], 4, %r[0-9]*;' "$ptx")
 plain=$(grep -c 'cp\.async\.ca\.shared\.global \[%r[0-9]*\], \[%rd[0-9]*\], 4;' "$ptx")
 waits=$(grep -c 'cp\.async\.wait_all;' "$ptx")
 [ "$sized" -eq 2 ] && [ "$plain" -eq 1 ] && [ "$waits" -eq 2 ] ||
   { echo "expected 2 zero-filling copies, 1 copy and 2 waits, found $sized, $plain and $waits:"; cat "$ptx"; exit 1; }
-ptxas=${CUDA_HOME:-/usr/local/cuda}/bin/ptxas
-if [ -x "$ptxas" ]; then
-  "$ptxas" -arch=sm_90 "$ptx" -o "$dir/k.cubin" || exit 1
-fi
+ptx_assembles
 echo "2 zero-filling copies, 1 copy, 2 waits"

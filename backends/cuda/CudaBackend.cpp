@@ -76,7 +76,7 @@ private:
     bool copies_asynchronously() const override { return true; }
     std::string async_copy(const AsyncCopy& copy) override {
         std::string size = "sizeof(" + element_spelling(copy.target->type) + ")";
-        std::string target = "&" + expr(*copy.target), source = "&" + expr(*copy.source);
+        std::string target = fmt::format("&{}", expr(*copy.target)), source = fmt::format("&{}", expr(*copy.source));
         if (!copy.condition) return fmt::format("__pipeline_memcpy_async({}, {}, {});", target, source, size);
         // One copy either way: a select, where two copies were two branches.
         return fmt::format("{{ const bool mcl_in = {}; __pipeline_memcpy_async({}, mcl_in ? {} : {}, {}, mcl_in ? 0 : {}); }}",

@@ -41,6 +41,13 @@ bool has_call(const Expr& e) {
     return found;
 }
 
+// `s` itself, or the one statement of the block `s` is; nullptr for any
+// other block.
+const Stmt* only_statement(const Stmt* s) {
+    if (s && s->kind == Stmt::Kind::Block) return s->body.size() == 1 ? s->body.front().get() : nullptr;
+    return s;
+}
+
 std::optional<int64_t> constant(const Expr& e) { return mcpl::checked_constant_int_value(e); }
 
 // The same expression, reading the same scalars (no memory).
@@ -190,11 +197,6 @@ private:
         if (!t.primitive || t.is_array()) return false;
         return *t.primitive == mcpl::Primitive::Int || *t.primitive == mcpl::Primitive::Float ||
                *t.primitive == mcpl::Primitive::Double;
-    }
-
-    static const Stmt* only_statement(const Stmt* s) {
-        if (s && s->kind == Stmt::Kind::Block) return s->body.size() == 1 ? s->body.front().get() : nullptr;
-        return s;
     }
 
     std::optional<AsyncCopy> copy_assignment(const Stmt* s) const {
@@ -540,14 +542,13 @@ private:
 
 std::set<const Stmt*> copied_assignments(const AsyncCopyPlan& plan) {
     std::set<const Stmt*> out;
-    auto only = [](const Stmt& s) { return s.kind == Stmt::Kind::Block ? s.body.front().get() : &s; };
     for (const auto& [s, copy] : plan.copies) {
         if (!copy.condition) {
             out.insert(s);
             continue;
         }
-        out.insert(only(*s->then_branch));
-        out.insert(only(*s->else_branch));
+        out.insert(only_statement(s->then_branch.get()));
+        out.insert(only_statement(s->else_branch.get()));
     }
     return out;
 }

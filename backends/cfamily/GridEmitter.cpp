@@ -463,8 +463,9 @@ bool GridEmitter::uses_async_copies() const {
                        [](const auto& entry) { return !entry.second.copies.empty(); });
 }
 
-AsyncCopyPlan GridEmitter::async_copies_of(const Function& kernel) const {
+AsyncCopyPlan GridEmitter::planned_async_copies(const Function& kernel) {
     AsyncCopyPlan all;
+    if (!collect() || !plan_kernels()) return all;
     auto plan = plans_.find(&kernel);
     if (plan == plans_.end()) return all;
     for (const GridLaunch& launch : plan->second.launches) {

@@ -40,6 +40,12 @@
 namespace mcl::backends {
 
 class GridEmitter : public CFamilyEmitter {
+public:
+    // Collects and plans the input, then gives the asynchronous copies of
+    // every launch of `kernel` in one plan; none after an error or for a
+    // backend that does not copy asynchronously.
+    AsyncCopyPlan planned_async_copies(const mcpl::Function& kernel);
+
 protected:
     using CFamilyEmitter::CFamilyEmitter;
 
@@ -163,8 +169,6 @@ protected:
     virtual std::string async_copy(const AsyncCopy&) { return ""; }
     virtual std::string async_copy_wait() const { return ""; }
     bool uses_async_copies() const;
-    // The asynchronous copies of every launch of `kernel`, in one plan.
-    AsyncCopyPlan async_copies_of(const mcpl::Function& kernel) const;
     // Prints the waits before `s` and the copy `s` is, where the launch's
     // AsyncCopyPlan says so.
     bool lowered_statement(const mcpl::Stmt& s) override;

@@ -27,11 +27,6 @@ public:
     CudaGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
         : GridEmitter(input, config, diags, reserved_names()) {}
 
-    AsyncCopyPlan copies_of(const Function& kernel) {
-        if (!collect() || !plan_kernels()) return {};
-        return async_copies_of(kernel);
-    }
-
     std::vector<GeneratedFile> run() {
         if (!collect() || !plan_kernels()) return {};
         std::string kernels = emit_kernel_source();
@@ -256,7 +251,7 @@ AsyncCopyPlan CudaBackend::asynchronous_copies(const GenerationInput& input, con
                                                DiagnosticEngine& diags) const {
     const BackendConfig* config = backend_config(input, name(), diags);
     if (!config) return {};
-    return CudaGenerator(input, *config, diags).copies_of(kernel);
+    return CudaGenerator(input, *config, diags).planned_async_copies(kernel);
 }
 
 }  // namespace mcl::backends

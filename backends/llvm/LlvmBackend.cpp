@@ -151,11 +151,6 @@ public:
     LlvmPtxGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
         : GridEmitter(input, config, diags, reserved()) {}
 
-    AsyncCopyPlan copies_of(const Function& kernel) {
-        if (!collect() || !plan_kernels()) return {};
-        return async_copies_of(kernel);
-    }
-
     std::vector<GeneratedFile> run() {
         if (!collect() || !plan_kernels()) return {};
         std::string ptx = kernels_ptx();
@@ -318,7 +313,7 @@ AsyncCopyPlan LlvmBackend::asynchronous_copies(const GenerationInput& input, con
                                                DiagnosticEngine& diags) const {
     const BackendConfig* config = backend_config(input, name(), diags);
     if (!config || config->device_type != "gpu") return {};
-    return LlvmPtxGenerator(input, *config, diags).copies_of(kernel);
+    return LlvmPtxGenerator(input, *config, diags).planned_async_copies(kernel);
 }
 
 std::vector<GeneratedFile> LlvmBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {

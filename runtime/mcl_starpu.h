@@ -28,9 +28,12 @@
 //     moved to run it, built from StarPU's profiling information;
 //   - affinity hints in the form of CnC-HC (`@ CPU = 20, GPU = 10`) and a
 //     static binding to a worker, per submit;
-//   - StarPU-MPI when built with MCL_RT_WITH_MPI=1: arrays have an owner
-//     rank, a task runs on the rank that owns what it writes, gather()
-//     brings an array to rank 0.
+//   - StarPU-MPI when built with MCL_RT_WITH_MPI=1 and started by an MPI
+//     launcher (mpirun, srun: they set OMPI_COMM_WORLD_SIZE, PMI_SIZE or
+//     PMIX_RANK): arrays have an owner rank, a task runs on the rank that
+//     owns what it writes, gather() brings an array to rank 0. A process
+//     started on its own is one rank without MPI: Open MPI's singleton
+//     start now and then hung in MPI_Init_thread (1 run in 44 here).
 //
 // StarPU's calibration (the history-based performance models) lives in
 // STARPU_HOME; when it is not set the runtime uses MCL_RT_STARPU_HOME (a
@@ -90,6 +93,15 @@ std::string text(const Parts&... parts) {
     std::string out;
     (append_part(out, parts), ...);
     return out;
+}
+
+// Whether an MPI launcher started this process: Open MPI's mpirun sets
+// OMPI_COMM_WORLD_SIZE, PMI-based launchers (MPICH's hydra, Slurm's srun)
+// PMI_SIZE, PMIx-based ones PMIX_RANK.
+inline bool started_by_mpi_launcher() {
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+        if (std::getenv(name)) return true;
+    return false;
 }
 
 }  // namespace detail
@@ -491,11 +503,15 @@ inline Runtime::Runtime(int* argc, char*** argv, const Options& options) : optio
     if (!scheduler.empty()) conf.sched_policy_name = scheduler.c_str();
     int status;
 #if MCL_RT_WITH_MPI
-    status = starpu_mpi_init_conf(argc, argv, 1, MPI_COMM_WORLD, &conf);
-    mpi_ = status == 0;
-    if (mpi_) {
-        starpu_mpi_comm_rank(MPI_COMM_WORLD, &rank_);
-        starpu_mpi_comm_size(MPI_COMM_WORLD, &ranks_);
+    if (detail::started_by_mpi_launcher()) {
+        status = starpu_mpi_init_conf(argc, argv, 1, MPI_COMM_WORLD, &conf);
+        mpi_ = status == 0;
+        if (mpi_) {
+            starpu_mpi_comm_rank(MPI_COMM_WORLD, &rank_);
+            starpu_mpi_comm_size(MPI_COMM_WORLD, &ranks_);
+        }
+    } else {
+        status = starpu_init(&conf);
     }
 #else
     (void)argc;

@@ -432,18 +432,24 @@ void GridEmitter::foreach(const Stmt& s) {
     }
     if (reject_return_in(s)) return;
     const ForeachPlacement& place = launch_->placements.at(&s);
-    int l = static_cast<int>(place.level);
-    std::vector<std::string> sizes;
-    for (size_t k = 0; k < launch_->slots[l].size(); ++k) sizes.push_back(slot_size_name(place.level, k));
-    std::string index = slot_index(*launch_, place.level, place.slot, levels_[static_cast<size_t>(l)], sizes);
+    auto index_of = [&](GridLevel level, size_t slot) {
+        int l = static_cast<int>(level);
+        std::vector<std::string> sizes;
+        for (size_t k = 0; k < launch_->slots[l].size(); ++k) sizes.push_back(slot_size_name(level, k));
+        return slot_index(*launch_, level, slot, levels_[static_cast<size_t>(l)], sizes);
+    };
     std::string name = ident(s.decl->name());
     if (launch_->barriers_before.count(&s)) group_phase_barrier();
     line("{");
     ++indent_;
+    // foreach_count may print a copy of a count that the index hides, which must come first.
     std::string count = place.guarded ? foreach_count(s) : "";
-    line(fmt::format("{}const int {} = {};", unused_prefix(*s.decl), name, index));
-    if (place.guarded) {
-        out_ += indentation() + fmt::format("if ({} < {})", name, count);
+    line(fmt::format("{}const int {} = {};", unused_prefix(*s.decl), name, index_of(place.level, place.slot)));
+    std::vector<std::string> conditions;
+    if (place.guarded) conditions.push_back(fmt::format("{} < {}", name, count));
+    for (const auto& [level, slot] : place.idle_slots) conditions.push_back(fmt::format("{} == 0", index_of(level, slot)));
+    if (!conditions.empty()) {
+        out_ += indentation() + fmt::format("if ({})", fmt::join(conditions, " && "));
         block(*s.loop_body);
         out_ += "\n";
     } else if (s.loop_body->kind == Stmt::Kind::Block) {

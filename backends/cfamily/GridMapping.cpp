@@ -226,8 +226,11 @@ private:
         std::set<const Decl*> saved = host_known_;
         place(root, {0, 0});
         host_known_ = std::move(saved);
+        align_item_slots(launch);
         for (int l = 0; l < 2; ++l) assign_dimensions(launch, l);
-        check_barriers(root, false, false);
+        std::array<std::set<size_t>, 2> on_path;
+        mark_idle_slots(root, on_path);
+        check_barriers(root, "", false);
         plan_group_phases(launch, config_, diags_);
         return launch;
     }
@@ -266,7 +269,7 @@ private:
             auto& slots = launch_->slots[level];
             if (slots.size() <= depth[level]) slots.resize(depth[level] + 1);
             slots[depth[level]].loops.push_back(&s);
-            launch_->placements[&s] = ForeachPlacement{static_cast<GridLevel>(level), depth[level], false};
+            launch_->placements[&s] = ForeachPlacement{static_cast<GridLevel>(level), depth[level], false, {}};
             ++depth[static_cast<size_t>(level)];
             place(*s.loop_body, depth);
             return;
@@ -292,6 +295,60 @@ private:
         case Stmt::Kind::For: place(*s.loop_body, depth); return;
         default: return;
         }
+    }
+
+    bool is_item_loop(const Stmt& s) const {
+        auto it = launch_->placements.find(&s);
+        return s.kind == Stmt::Kind::Foreach && it != launch_->placements.end() &&
+               it->second.level == GridLevel::Item;
+    }
+
+    // The item loops of the nest `loop` heads, counted along its deepest
+    // path (1 for an innermost item loop).
+    size_t item_height(const Stmt& loop) const {
+        size_t below = 0;
+        mcpl::for_each_child_stmt(loop, [&](const Stmt& c) {
+            mcpl::for_each_stmt(c, [&](const Stmt& inner) {
+                if (is_item_loop(inner)) below = std::max(below, item_height(inner));
+            });
+        });
+        return below + 1;
+    }
+
+    // place() numbered the item slots from the outermost; renumber them
+    // from the innermost (the header says why), keeping source order
+    // within a slot. Every slot stays taken: a nest of height h has a loop
+    // of each height below h.
+    void align_item_slots(GridLaunch& launch) {
+        auto& slots = launch.slots[static_cast<int>(GridLevel::Item)];
+        std::vector<GridSlot> aligned(slots.size());
+        mcpl::for_each_stmt(*launch.root, [&](const Stmt& s) {
+            if (!is_item_loop(s)) return;
+            size_t slot = slots.size() - item_height(s);
+            launch.placements[&s].slot = slot;
+            aligned[slot].loops.push_back(&s);
+        });
+        slots = std::move(aligned);
+    }
+
+    // ForeachPlacement::idle_slots of every innermost item loop below `s`;
+    // `on_path` holds the slots the loops around `s` take.
+    void mark_idle_slots(const Stmt& s, std::array<std::set<size_t>, 2>& on_path) {
+        auto it = launch_->placements.find(&s);
+        if (s.kind != Stmt::Kind::Foreach || it == launch_->placements.end()) {
+            mcpl::for_each_child_stmt(s, [&](const Stmt& c) { mark_idle_slots(c, on_path); });
+            return;
+        }
+        ForeachPlacement& place = it->second;
+        int level = static_cast<int>(place.level);
+        bool added = on_path[level].insert(place.slot).second;
+        if (place.level == GridLevel::Item && item_height(s) == 1) {
+            for (int l = 0; l < 2; ++l)
+                for (size_t k = 0; k < launch_->slots[l].size(); ++k)
+                    if (!on_path[l].count(k)) place.idle_slots.emplace_back(static_cast<GridLevel>(l), k);
+        }
+        mark_idle_slots(*s.loop_body, on_path);
+        if (added) on_path[level].erase(place.slot);
     }
 
     void assign_dimensions(GridLaunch& launch, int level) {
@@ -320,7 +377,9 @@ private:
         }
     }
 
-    void check_barriers(const Stmt& s, bool under_guard, bool in_group_loop) {
+    // `guard` says why some items of the group may skip `s` (empty where
+    // they all run it).
+    void check_barriers(const Stmt& s, const std::string& guard, bool in_group_loop) {
         if (s.kind == Stmt::Kind::Barrier && in_group_loop && memory_scope(config_, s.name) == "device") {
             diags_.error(s.location,
                          fmt::format("barrier({0}) would synchronise every work-group of the launch (they all share "
@@ -330,28 +389,33 @@ private:
                                      s.name, config_.backend));
             return;
         }
-        if (s.kind == Stmt::Kind::Barrier && under_guard) {
+        if (s.kind == Stmt::Kind::Barrier && !guard.empty()) {
             diags_.error(s.location, fmt::format("the {} backend cannot place this barrier: it is inside a foreach "
-                                                 "that shares its hardware dimension with a longer loop, so some "
-                                                 "items of the group would not reach it",
-                                                 config_.backend));
+                                                 "{}, so some items of the group would not reach it",
+                                                 config_.backend, guard));
             return;
         }
         if (s.kind == Stmt::Kind::Foreach) {
             auto it = launch_->placements.find(&s);
             bool placed = it != launch_->placements.end();
-            bool guarded = placed && it->second.level == GridLevel::Item && it->second.guarded;
+            bool item_loop = placed && it->second.level == GridLevel::Item;
+            std::string inner_guard = guard;
+            if (inner_guard.empty() && item_loop && it->second.guarded)
+                inner_guard = "that shares its hardware dimension with a longer loop";
+            if (inner_guard.empty() && item_loop && !it->second.idle_slots.empty())
+                inner_guard = "nest shallower than a sibling nest of the launch, which only part of the group's "
+                              "items run";
             bool group_loop = placed && it->second.level == GridLevel::Group;
-            check_barriers(*s.loop_body, under_guard || guarded, in_group_loop || group_loop);
+            check_barriers(*s.loop_body, inner_guard, in_group_loop || group_loop);
             return;
         }
         // A function called here runs its barriers here.
         mcpl::for_each_own_call(s, [&](const Expr& call) {
             if (!call.function || !followed_calls_.insert(call.function).second) return;
-            check_barriers(*call.function->body, under_guard, in_group_loop);
+            check_barriers(*call.function->body, guard, in_group_loop);
             followed_calls_.erase(call.function);
         });
-        mcpl::for_each_child_stmt(s, [&](const Stmt& c) { check_barriers(c, under_guard, in_group_loop); });
+        mcpl::for_each_child_stmt(s, [&](const Stmt& c) { check_barriers(c, guard, in_group_loop); });
     }
 
     const Function& kernel_;

@@ -23,10 +23,16 @@
 //   "group" par_group takes a group dimension, one over an "item" par_group
 //   an item dimension. Loops form slots: the k-th loop of a level on the
 //   way down from the root (siblings share a slot, whose size is the
-//   largest of their counts; a loop smaller than its slot is guarded). The
-//   innermost slot of a level takes dimension 0 (consecutive items on
-//   consecutive addresses); when a level has more slots than dimensions, the
-//   outermost slots share the last dimension, linearised row-major. Scalar
+//   largest of their counts; a loop smaller than its slot is guarded).
+//   Item loops align at the innermost: a loop that heads a nest of h item
+//   loops takes the h-th slot from the last, so that every innermost item
+//   loop takes the last slot. The innermost slot of a level takes
+//   dimension 0 (consecutive items on consecutive addresses); when a level
+//   has more slots than dimensions, the outermost slots share the last
+//   dimension, linearised row-major. Where sibling nests differ in depth,
+//   an innermost item loop can have slots of its launch that no loop
+//   around it takes (ForeachPlacement::idle_slots): its body runs only
+//   where their indices are 0, and a barrier there is refused. Scalar
 //   declarations on the way to a loop whose values do not depend on
 //   indices or memory become host code, so that counts can be evaluated
 //   before the launch. Arrays in a "group"-scoped space are collected for
@@ -56,6 +62,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/TargetConfig.h"
@@ -78,6 +85,10 @@ struct ForeachPlacement {
     GridLevel level = GridLevel::Group;
     size_t slot = 0;
     bool guarded = false;  // the slot may be larger than this loop's count
+    // For an innermost item loop: the slots of either level that no loop
+    // around it (itself included) takes. Its body runs only where their
+    // indices are 0; elsewhere the items would run it once more each.
+    std::vector<std::pair<GridLevel, size_t>> idle_slots;
 };
 
 // An array in device memory declared inside a launch, outside its item

@@ -547,10 +547,15 @@ private:
         llvm::Value* index = grid_slot_index(place.level, place.slot);
         builder_.CreateStore(index, index_storage(s));
         ++state_->foreach_depth;
-        if (place.guarded) {
+        llvm::Value* runs = count ? builder_.CreateICmpSLT(index, count) : nullptr;
+        for (const auto& [level, slot] : place.idle_slots) {
+            llvm::Value* first = builder_.CreateICmpEQ(grid_slot_index(level, slot), builder_.getInt32(0));
+            runs = runs ? builder_.CreateAnd(runs, first) : first;
+        }
+        if (runs) {
             llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "unit", state_->function);
             llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "unit.done", state_->function);
-            builder_.CreateCondBr(builder_.CreateICmpSLT(index, count), body, done);
+            builder_.CreateCondBr(runs, body, done);
             builder_.SetInsertPoint(body);
             block(*s.loop_body);
             if (!terminated()) builder_.CreateBr(done);

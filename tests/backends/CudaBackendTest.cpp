@@ -291,6 +291,44 @@ hopper void k(int n, float[n, 32] x) {
     EXPECT_EQ(count, 3u) << cu;
 }
 
+// Sibling thread nests of different depths: the innermost loops of both
+// take threadIdx.x, and the shallower nest runs only where the index it
+// does not take (threadIdx.z, the 4 warps of the deeper one) is 0; a
+// barrier there, which the other threads would not reach, is refused.
+TEST(CudaBackend, ShallowerThreadNestsRunOnlyWhereTheIndicesTheyLeaveAreZero) {
+    const std::string kernel = R"(module depth;
+import hopper;
+hopper void k(int n, float[n, 128] x, float[n] y) {
+    foreach (int b in n blocks) {
+        shared float[128] s;
+        foreach (int r in 4 warps) {
+            foreach (int w in 1 warps) { foreach (int t in 32 threads) { s[r * 32 + t] = x[b, r * 32 + t]; } }
+        }
+        foreach (int w2 in 1 warps) { foreach (int t2 in 32 threads) { SECOND } }
+    }
+}
+)";
+    auto with = [&](const std::string& second) {
+        std::string text = kernel;
+        return generate_cuda(text.replace(text.find("SECOND"), 6, second));
+    };
+    Generated g = with("if (t2 == 0) { y[b] = s[0] + s[127]; }");
+    std::string cu = g.file("depth_kernels.cuh");
+    ASSERT_FALSE(cu.empty()) << g.diagnostics();
+    EXPECT_THAT(cu, HasSubstr("__launch_bounds__(128)"));
+    EXPECT_THAT(cu, HasSubstr("const int r = ((int)threadIdx.z);"));
+    EXPECT_THAT(cu, HasSubstr("const int t = ((int)threadIdx.x);"));
+    EXPECT_THAT(cu, HasSubstr("                const int t2 = ((int)threadIdx.x);\n"
+                              "                if (((int)threadIdx.z) == 0) {\n"
+                              "                    if (t2 == 0) {\n"));
+
+    Generated refused = with("s[t2] = 1.0; barrier(shared); if (t2 == 0) { y[b] = s[1]; }");
+    EXPECT_TRUE(refused.files.empty());
+    EXPECT_THAT(refused.diagnostics(),
+                HasSubstr("9:85: error: the cuda backend cannot place this barrier: it is inside a foreach nest "
+                          "shallower than a sibling nest of the launch, which only part of the group's items run"));
+}
+
 // Code outside the innermost foreach runs in every thread under it: writes
 // there, scalars the threads share, and loops over threads of one warp that
 // would need the warp's threads to wait are refused, each where it is.

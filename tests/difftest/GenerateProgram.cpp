@@ -38,7 +38,8 @@ int main(int argc, char** argv) {
                                                    {"--no-uniform-ifs", &options.uniformIfs},
                                                    {"--no-barrier-functions", &options.barrierFunctions},
                                                    {"--no-phase-reads", &options.phaseReads},
-                                                   {"--no-copy-fills", &options.copyFills}};
+                                                   {"--no-copy-fills", &options.copyFills},
+                                                   {"--no-sibling-depths", &options.siblingDepths}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];

@@ -41,7 +41,9 @@
 //   a device function with two barriers called only there, in blocks of
 //   whole warps, on a local array that nothing else uses; a sibling
 //   thread loop of a block starts a phase of its own, as the threads wait
-//   for each other between the block's loops);
+//   for each other between the block's loops; the sibling of a 2-D nest
+//   may be one loop over as many threads, whose two indices it computes,
+//   each thread's the same pair as in the nest);
 // - no recursion: a device function calls only functions defined before it;
 //   one that takes an array (`const int len, const float[len] arr`) reads
 //   it only at indices inside len, and a call passes an array of that
@@ -311,7 +313,7 @@ private:
     void genPerfectNest();
     void genGpuNest();
     void genThreadLoop(const std::vector<IndexVar>& threads, const std::vector<GlobalIndex>& computed,
-                       const std::vector<IndexVar>& globals, bool sibling);
+                       const std::vector<IndexVar>& globals, bool sibling, const std::string& flatCount = "");
     void genUniformItems(int count, int depth);
     void genUniformIf(int depth);
     void genExchange(int depth);
@@ -343,6 +345,12 @@ private:
     // the most units a foreach over `count` (n, m or constantCount_) has
     std::int64_t countMax(const std::string& count) const {
         return count == constantCount_ ? std::stoll(count) : kMaxSize;
+    }
+    // the largest value of the scalar `name` (a block's thread count)
+    std::int64_t scalarMax(const std::string& name) const {
+        for (const auto& s : scalars_)
+            if (s.name == name) return s.range.hi;
+        return 0;
     }
 
     std::vector<Scalar> scalars_;
@@ -596,7 +604,11 @@ Value Generator::genInt(int depth) {
     case 5: {
         std::int64_t c = random_.between(1, 16);
         a = nonNegative(a);
-        r = Value{"(" + a.text + " % " + std::to_string(c) + ")", {0, std::min(a.range.hi, c - 1)}, 0};
+        // a constant's remainder is a constant, which compilers fold (and
+        // then warn about a comparison with a byte it makes always true)
+        IntRange range = a.range.lo == a.range.hi ? IntRange{a.range.lo % c, a.range.lo % c}
+                                                  : IntRange{0, std::min(a.range.hi, c - 1)};
+        r = Value{"(" + a.text + " % " + std::to_string(c) + ")", range, 0};
         break;
     }
     case 6: {
@@ -613,7 +625,10 @@ Value Generator::genInt(int depth) {
         Value b = genInt(depth - 1);
         std::int64_t divisorHi = std::max<std::int64_t>(b.range.hi, 1);
         if (a.range.lo >= 0 && random_.chance(50)) {
-            r = Value{"(" + a.text + " % max(" + b.text + ", 1))", {0, std::min(a.range.hi, divisorHi - 1)}, 0};
+            bool constant = a.range.lo == a.range.hi && b.range.lo == b.range.hi;
+            std::int64_t value = constant ? a.range.lo % divisorHi : 0;
+            r = Value{"(" + a.text + " % max(" + b.text + ", 1))",
+                      constant ? IntRange{value, value} : IntRange{0, std::min(a.range.hi, divisorHi - 1)}, 0};
         } else {
             r = Value{"(" + a.text + " / max(" + b.text + ", 1))", {std::min<std::int64_t>(a.range.lo, 0), std::max<std::int64_t>(a.range.hi, 0)}, 0};
         }
@@ -1946,8 +1961,12 @@ void Generator::genGpuNest() {
     localWrittenInPhase_.clear();
     localReadInPhase_.clear();
     genThreadLoop(threads, computed, globals, false);
-    if (random_.chance(20)) {
-        // a sibling thread loop in the same block
+    // A sibling thread loop in the same block; a 2-D nest's now and then
+    // one loop over its threads (a nest shallower than the first: grid
+    // backends align the two).
+    bool sibling = random_.chance(20);
+    bool flat = shape == 2 && options_.siblingDepths && (sibling ? extras_.chance(50) : extras_.chance(40));
+    if (sibling || flat) {
         std::vector<IndexVar> siblingThreads;
         std::vector<GlobalIndex> siblingComputed;
         std::vector<IndexVar> siblingGlobals;
@@ -1960,7 +1979,15 @@ void Generator::genGpuNest() {
             siblingGlobals.push_back({name, g.count});
         }
         exchangeSlot_ = siblingThreads.front().name;
-        genThreadLoop(siblingThreads, siblingComputed, siblingGlobals, true);
+        std::string flatCount;
+        if (flat) {
+            flatCount = fresh("nrFlat");
+            std::int64_t flat = 1;
+            for (const auto& t : threads) flat *= scalarMax(t.count);
+            line("const int " + flatCount + " = " + threads[0].count + " * " + threads[1].count + ";");
+            addScalar(flatCount, Elem::Int, {flat, flat}, 0, false);
+        }
+        genThreadLoop(siblingThreads, siblingComputed, siblingGlobals, true, flatCount);
     }
     exchangeArray_.clear();
     --foreachDepth_;
@@ -1981,15 +2008,30 @@ void Generator::genGpuNest() {
 // the fill of the local arrays, statements and phases where every thread
 // reaches each barrier, then the region guarded by the extents that writes
 // the nest's results.
+// With `flatCount`, one foreach over that many threads stands for the nest
+// of `threads`, whose indices it computes row-major from its own.
 void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::vector<GlobalIndex>& computed,
-                              const std::vector<IndexVar>& globals, bool sibling) {
-    for (const auto& t : threads) {
+                              const std::vector<IndexVar>& globals, bool sibling, const std::string& flatCount) {
+    std::size_t loops = flatCount.empty() ? threads.size() : 1;
+    if (!flatCount.empty()) {
+        std::string flat = fresh("tf");
+        open("foreach (int " + flat + " in " + flatCount + " threads)");
+        pushScope();
+        addScalar(flat, Elem::Int, {0, scalarMax(flatCount) - 1}, 0, false);
+        std::string inner;  // the product of the counts of the dimensions inside the current one
+        for (std::size_t k = threads.size(); k-- > 0;) {
+            std::string index = inner.empty() ? flat : flat + " / (" + inner + ")";
+            if (k > 0) index = "(" + index + ") % " + threads[k].count;
+            line("int " + threads[k].name + " = " + index + ";");
+            addScalar(threads[k].name, Elem::Int, {0, scalarMax(threads[k].count) - 1}, 0, false);
+            inner += (inner.empty() ? "" : " * ") + threads[k].count;
+        }
+    }
+    for (std::size_t k = 0; k < threads.size() && flatCount.empty(); ++k) {
+        const IndexVar& t = threads[k];
         open("foreach (int " + t.name + " in " + t.count + " threads)");
         pushScope();
-        std::int64_t hi = 0;
-        for (const auto& s : scalars_)
-            if (s.name == t.count) hi = s.range.hi - 1;
-        addScalar(t.name, Elem::Int, {0, hi}, 0, false);
+        addScalar(t.name, Elem::Int, {0, scalarMax(t.count) - 1}, 0, false);
     }
     ++foreachDepth_;
     beginSink(Elem::Float);
@@ -2081,7 +2123,7 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
     close();
     uniform_ = true;
     if (random_.chance(30)) genUniformItems(random_.between(1, 2), 0);
-    for (std::size_t k = 0; k < threads.size(); ++k) {
+    for (std::size_t k = 0; k < loops; ++k) {
         popScope();
         close();
     }

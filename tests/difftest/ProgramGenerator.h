@@ -30,6 +30,7 @@ struct GeneratorOptions {
     bool barrierFunctions = true; // gpu: now and then a device function with barriers (a value exchanged through a local array), called by every thread of a block
     bool phaseReads = true;       // gpu: now and then a block's second thread loop reads its local arrays across threads at once
     bool copyFills = true;        // gpu: now and then a thread fills its local slot with an input element (plain, or zero where a condition fails), with work before the barrier: the cuda backend's asynchronous copies
+    bool siblingDepths = true;    // gpu: now and then the sibling of a 2-D thread nest is one loop over as many threads, the two indices computed from its one
 };
 
 // The MCPL text of the module for these options.

@@ -1,9 +1,9 @@
 // spmv on the GPU (see GpuBench.cu): y = A x, A a square CSR matrix with 16
 // to 32 nonzeros a row (24 on average) in distinct columns spread over the
 // whole row (one in each of as many equal windows, sorted), a
-// deterministic pseudo-random pattern, for the generated versions spmv and
-// spmv_gpu, cuSPARSE (cusparseSpMV, CSR, CUSPARSE_SPMV_CSR_ALG1, FP32: the
-// reference) and a naive kernel. Bandwidth-bound: GB/s count vals and cols
+// deterministic pseudo-random pattern, for the generated versions spmv,
+// spmv_gpu and spmv_gpu_v2, cuSPARSE (cusparseSpMV, CSR,
+// CUSPARSE_SPMV_CSR_ALG1, FP32: the reference) and a naive kernel. Bandwidth-bound: GB/s count vals and cols
 // (8 nnz bytes), rowptr, x and y read or written once.
 #include <algorithm>
 #include <climits>
@@ -15,6 +15,8 @@
 #include "spmv_llvm.h"
 #include "spmv_gpu.h"
 #include "spmv_gpu_llvm.h"
+#include "spmv_gpu_v2.h"
+#include "spmv_gpu_v2_llvm.h"
 #include "spmv_reference.h"
 
 namespace gpu_bench {
@@ -161,6 +163,8 @@ void bench_spmv(const Sizes& sizes, const Libraries& libs, std::vector<Result>& 
     bench.kernel("llvm_perfect", [&] { spmv_llvm::resident::spmv(nrows, ncols, nnz, s.y, s.rowptr, s.cols, s.vals, s.dx); });
     bench.kernel("mcl_gpu", [&] { spmv_gpu::resident::spmv(nrows, ncols, nnz, s.y, s.rowptr, s.cols, s.vals, s.dx); });
     bench.kernel("llvm_gpu", [&] { spmv_gpu_llvm::resident::spmv(nrows, ncols, nnz, s.y, s.rowptr, s.cols, s.vals, s.dx); });
+    bench.kernel("mcl_gpu_v2", [&] { spmv_gpu_v2::resident::spmv(nrows, ncols, nnz, s.y, s.rowptr, s.cols, s.vals, s.dx); });
+    bench.kernel("llvm_gpu_v2", [&] { spmv_gpu_v2_llvm::resident::spmv(nrows, ncols, nnz, s.y, s.rowptr, s.cols, s.vals, s.dx); });
     bench.kernel("naive_cuda", [&] { s.naive(); });
 
     std::vector<float> y(nrows);
@@ -170,7 +174,8 @@ void bench_spmv(const Sizes& sizes, const Libraries& libs, std::vector<Result>& 
     const float* x = s.x.data();
     bench.with_transfers(
         {{"mcl_perfect", [&] { spmv::spmv(nrows, ncols, nnz, y.data(), rowptr, cols, vals, x); }},
-         {"mcl_gpu", [&] { spmv_gpu::spmv(nrows, ncols, nnz, y.data(), rowptr, cols, vals, x); }}},
+         {"mcl_gpu", [&] { spmv_gpu::spmv(nrows, ncols, nnz, y.data(), rowptr, cols, vals, x); }},
+         {"mcl_gpu_v2", [&] { spmv_gpu_v2::spmv(nrows, ncols, nnz, y.data(), rowptr, cols, vals, x); }}},
         [&] { y.assign(nrows, poison_value<float>()); }, [&] { return compare("y", y, want, 1e-4, 1e-4); });
 }
 

@@ -164,15 +164,10 @@ private:
     };
     using State = std::map<const Stmt*, Pending>;
 
-    bool is_item_loop(const Stmt& s) const {
-        auto it = launch_.placements.find(&s);
-        return s.kind == Stmt::Kind::Foreach && it != launch_.placements.end() && it->second.level == GridLevel::Item;
-    }
-
     void find_innermost_item_loops(const Stmt& s) {
-        if (is_item_loop(s)) {
+        if (is_item_loop(launch_, s)) {
             bool nested = false;
-            mcpl::for_each_stmt(*s.loop_body, [&](const Stmt& c) { nested = nested || is_item_loop(c); });
+            mcpl::for_each_stmt(*s.loop_body, [&](const Stmt& c) { nested = nested || is_item_loop(launch_, c); });
             if (!nested) {
                 innermost_.push_back(&s);
                 return;

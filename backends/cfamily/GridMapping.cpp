@@ -44,6 +44,11 @@ std::optional<std::array<GridLevelConfig, 2>> grid_levels(const BackendConfig& c
     return out;
 }
 
+bool is_item_loop(const GridLaunch& launch, const Stmt& s) {
+    auto it = launch.placements.find(&s);
+    return s.kind == Stmt::Kind::Foreach && it != launch.placements.end() && it->second.level == GridLevel::Item;
+}
+
 std::optional<int64_t> max_items_per_group(const GridLaunch& launch, const hdl::HardwareModel& leaf) {
     constexpr int64_t kLimit = 2147483647;
     int64_t items = 1;
@@ -297,19 +302,13 @@ private:
         }
     }
 
-    bool is_item_loop(const Stmt& s) const {
-        auto it = launch_->placements.find(&s);
-        return s.kind == Stmt::Kind::Foreach && it != launch_->placements.end() &&
-               it->second.level == GridLevel::Item;
-    }
-
     // The item loops of the nest `loop` heads, counted along its deepest
     // path (1 for an innermost item loop).
     size_t item_height(const Stmt& loop) const {
         size_t below = 0;
         mcpl::for_each_child_stmt(loop, [&](const Stmt& c) {
             mcpl::for_each_stmt(c, [&](const Stmt& inner) {
-                if (is_item_loop(inner)) below = std::max(below, item_height(inner));
+                if (is_item_loop(*launch_, inner)) below = std::max(below, item_height(inner));
             });
         });
         return below + 1;
@@ -323,7 +322,7 @@ private:
         auto& slots = launch.slots[static_cast<int>(GridLevel::Item)];
         std::vector<GridSlot> aligned(slots.size());
         mcpl::for_each_stmt(*launch.root, [&](const Stmt& s) {
-            if (!is_item_loop(s)) return;
+            if (!is_item_loop(launch, s)) return;
             size_t slot = slots.size() - item_height(s);
             launch.placements[&s].slot = slot;
             aligned[slot].loops.push_back(&s);
@@ -342,7 +341,8 @@ private:
         ForeachPlacement& place = it->second;
         int level = static_cast<int>(place.level);
         bool added = on_path[level].insert(place.slot).second;
-        if (place.level == GridLevel::Item && item_height(s) == 1) {
+        // aligned at the innermost, the innermost item loops are those of the last slot
+        if (place.level == GridLevel::Item && place.slot + 1 == launch_->slots[level].size()) {
             for (int l = 0; l < 2; ++l)
                 for (size_t k = 0; k < launch_->slots[l].size(); ++k)
                     if (!on_path[l].count(k)) place.idle_slots.emplace_back(static_cast<GridLevel>(l), k);

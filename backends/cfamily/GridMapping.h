@@ -133,6 +133,9 @@ std::optional<GridPlan> plan_grid(const mcpl::Function& kernel, const BackendCon
                                   const std::array<GridLevelConfig, 2>& levels, const std::string& config_path,
                                   DiagnosticEngine& diags);
 
+// Whether `s` is a foreach that `launch` places on the item level.
+bool is_item_loop(const GridLaunch& launch, const mcpl::Stmt& s);
+
 // The most items (threads) a group of `launch` can have, for launch bounds:
 // the product over its item slots of each slot's largest count, a loop's
 // count being its constant value or, where only the run time knows it, the

@@ -26,14 +26,9 @@ public:
     }
 
 private:
-    bool is_item_loop(const Stmt& s) const {
-        auto it = launch_.placements.find(&s);
-        return s.kind == Stmt::Kind::Foreach && it != launch_.placements.end() && it->second.level == GridLevel::Item;
-    }
-
     bool has_nested_item_loop(const Stmt& loop) const {
         bool found = false;
-        mcpl::for_each_stmt(*loop.loop_body, [&](const Stmt& c) { found = found || is_item_loop(c); });
+        mcpl::for_each_stmt(*loop.loop_body, [&](const Stmt& c) { found = found || is_item_loop(launch_, c); });
         return found;
     }
 
@@ -43,13 +38,13 @@ private:
     void mark_phases(const Stmt& s, bool followed, const Stmt* owner) {
         switch (s.kind) {
         case Stmt::Kind::Foreach:
-            if (!is_item_loop(s)) {
+            if (!is_item_loop(launch_, s)) {
                 // a nested group loop: its work-groups each run the code around it
                 mark_phases(*s.loop_body, followed, &s);
                 return;
             }
-            if (followed && !is_item_loop(*owner)) launch_.barriers_after.insert(&s);
-            if (followed && is_item_loop(*owner))
+            if (followed && !is_item_loop(launch_, *owner)) launch_.barriers_after.insert(&s);
+            if (followed && is_item_loop(launch_, *owner))
                 diags_.error(s.location,
                              fmt::format("the {} backend cannot make the items under one unit of the foreach "
                                          "over '{}' wait for each other after this foreach over '{}', before the "
@@ -89,7 +84,7 @@ private:
     bool group_reads(const Stmt& s, bool pending) {
         switch (s.kind) {
         case Stmt::Kind::Foreach:
-            if (is_item_loop(s)) {
+            if (is_item_loop(launch_, s)) {
                 if (pending) launch_.barriers_before.insert(&s);
                 return false;  // a later read follows the barrier after it
             }
@@ -118,7 +113,7 @@ private:
     // not be what a nested loop writes, as no barrier can make the nested
     // loop wait until every item has read it.
     void check_item_reads(const Stmt& s, const Stmt& owner, std::set<const Decl*>& read) {
-        if (is_item_loop(s)) {
+        if (is_item_loop(launch_, s)) {
             std::set<const Decl*> written;
             mcpl::for_each_stmt(*s.loop_body, [&](const Stmt& c) {
                 for_each_written(c, [&](const Expr& target) { written.insert(target.decl); });

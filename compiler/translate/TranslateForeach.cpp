@@ -1,7 +1,9 @@
 #include "compiler/translate/TranslateForeach.h"
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -294,6 +296,10 @@ private:
             result.push_back(std::move(outer));
             return result;
         }
+        if (StmtPtr flat = linearised(nest, entry->to)) {
+            split_innermost(*flat, {}, entry->to, result);
+            return result;
+        }
         for (size_t i = 0; i + 1 < nest.size(); ++i) nest[i]->name = entry->to.front()->name;
         split_innermost(innermost, {nest.begin(), nest.end() - 1}, entry->to, result);
         if (nest.size() == 1) return result;  // `outer` was the split loop itself, now replaced
@@ -305,6 +311,76 @@ private:
         slot = std::move(split);
         result.push_back(std::move(outer));
         return result;
+    }
+
+    // Split as it is, a nest leaves lanes idle when its innermost count does
+    // not fill whole units of the innermost par_group `groups` ends in, a
+    // group of SIMD lanes with an exact count W: at hopper, gpu's `foreach
+    // (rr in 32 threads) foreach (l in 8 threads)` became 32 warps of 32
+    // threads, 8 of each warp's threads working. Where every count of the
+    // nest is a final constant and the innermost one is not a multiple of W,
+    // the nest is replaced by one foreach over the product of the counts
+    // (which the check keeps within the par_group, and so within `groups`),
+    // whose index gives the user's back by division and remainder by
+    // constants (`const int rr = rr_l / 8; const int l = rr_l % 8;`, the
+    // order of a 2-D CUDA block), and the split fills every group but the
+    // last; null otherwise. It adds no guard the split nest lacked: that one
+    // needs a guard whenever W does not divide the innermost count.
+    StmtPtr linearised(const std::vector<Stmt*>& nest, const std::vector<const hdl::ParGroup*>& groups) {
+        const hdl::ParGroup& lanes = *groups.back();
+        if (nest.size() < 2 || lanes.units.bound != hdl::UnitCount::Bound::Exact || lanes.units.count.unlimited)
+            return nullptr;
+        std::vector<int64_t> counts;
+        int64_t product = 1;
+        for (const Stmt* loop : nest) {
+            std::optional<int64_t> count = constant_value(*loop->count);
+            if (!count || *count < 1 || reads_processors(*loop->count)) return nullptr;
+            if (product > std::numeric_limits<int32_t>::max() / *count) return nullptr;
+            counts.push_back(*count);
+            product *= *count;
+        }
+        if (counts.back() % lanes.units.count.value == 0) return nullptr;
+
+        Stmt& outer = *nest.front();
+        Stmt& innermost = *nest.back();
+        std::string flat_name;
+        std::set<std::string> indices;
+        for (const Stmt* loop : nest) {
+            flat_name += (flat_name.empty() ? "" : "_") + loop->decl->name();
+            indices.insert(loop->decl->name());
+        }
+        const std::string flat = fresh(flat_name);
+        ExprPtr count = outer.count->clone();
+        for (size_t i = 1; i < nest.size(); ++i) count = binary("*", std::move(count), nest[i]->count->clone());
+
+        // Each index from the flat one, outermost first: (flat / inner) % count.
+        std::vector<StmtPtr> body;
+        int64_t inner = product;
+        for (size_t i = 0; i < nest.size(); ++i) {
+            SourceLocation loc = nest[i]->location;
+            inner /= counts[i];
+            ExprPtr index = var(flat, loc);
+            if (inner > 1) index = binary("/", std::move(index), int_literal(inner, loc));
+            if (i > 0) index = binary("%", std::move(index), int_literal(counts[i], loc));
+            body.push_back(const_int(nest[i]->decl->name(), std::move(index), loc));
+        }
+        // The user's body keeps a scope of its own where it declares a name like an index.
+        std::set<std::string> declared;
+        if (innermost.loop_body->kind == Stmt::Kind::Block)
+            for (const StmtPtr& s : innermost.loop_body->body)
+            {
+                if (s->decl)
+                    for (const auto& form : s->decl->forms) declared.insert(form.name);
+                for (const auto& view : s->views) declared.insert(view.name);
+            }
+        bool shadows =
+            std::any_of(declared.begin(), declared.end(), [&](const std::string& n) { return indices.count(n) > 0; });
+        if (shadows) {
+            body.push_back(std::move(innermost.loop_body));
+        } else {
+            for (StmtPtr& s : take_statements(std::move(innermost.loop_body))) body.push_back(std::move(s));
+        }
+        return foreach_stmt(flat, std::move(count), outer.name, block(std::move(body), outer.location), outer.location);
     }
 
     // A foreach over the same par_group deeper in the body, but not as a

@@ -19,7 +19,12 @@
 //   nrThreads_x + t_x;`). Where the units may outnumber `n` the body is
 //   guarded by `if (x < n)`, unless constant counts show that they divide
 //   evenly (counts computed from `nr_processors`, which later steps change,
-//   are not taken as constants). A guard never puts a barrier under divergent control flow: in a
+//   are not taken as constants). A nest of constant counts whose innermost
+//   count does not fill whole groups of an exact innermost Gk (a warp's 32
+//   threads, a CPU's vector lanes) is first made one foreach over the
+//   product of its counts, with the user's indices recomputed by division
+//   and remainder, so that only the last group has idle lanes. A guard
+//   never puts a barrier under divergent control flow: in a
 //   body with barriers (its own or those of functions it calls) the guard
 //   is pushed into the statements between them (and into `for` loops whose
 //   header reads no memory); where that is not possible the foreach is

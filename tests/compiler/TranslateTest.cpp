@@ -252,6 +252,109 @@ std::string barrier_kernel(const std::string& body) {
     return s.replace(s.find("BODY"), 4, body);
 }
 
+constexpr const char* kThreadNest = R"(module k;
+import gpu;
+gpu void k(int n, dev float[n, 256] a) {
+    const int rows = 32;
+    foreach (int b in n blocks) {
+        foreach (int rr in rows threads) {
+            foreach (int l in LANES threads) {
+                a[b, rr * 8 + l] = 1.0;
+            }
+        }
+    }
+}
+)";
+
+std::string thread_nest(const std::string& lanes) {
+    std::string s = kThreadNest;
+    return s.replace(s.find("LANES"), 5, lanes);
+}
+
+TEST(Translate, ThreadNestWithASmallInnerCountFillsWholeWarps) {
+    // Split as it was, `l` in 8 threads got a warp of its own in each of 32
+    // warps, 24 of its 32 threads idle; one loop over 256 threads fills 8.
+    std::string out = translate_text("k.mcl", thread_nest("8"), "hopper");
+    EXPECT_THAT(out, HasSubstr("        const int nrWarps_rr_l = divide_up(rows * 8, nrThreads_rr_l);\n"
+                               "        foreach (int w_rr_l in nrWarps_rr_l warps) {\n"
+                               "            foreach (int t_rr_l in nrThreads_rr_l threads) {\n"
+                               "                const int rr_l = w_rr_l * nrThreads_rr_l + t_rr_l;\n"
+                               "                const int rr = rr_l / 8;\n"
+                               "                const int l = rr_l % 8;\n"
+                               "                a[b, rr * 8 + l] = 1.0;\n"));
+    EXPECT_THAT(out, Not(HasSubstr("if (")));
+    // The same at a CPU's 8 vector lanes: 4 x 3 units in 2 threads, not 4.
+    EXPECT_THAT(translate_text("c.mcl", R"(module c;
+import perfect;
+perfect void c(float[4, 3] a) {
+    foreach (int i in 4 threads) {
+        foreach (int j in 3 threads) {
+            a[i, j] = 1.0;
+        }
+    }
+}
+)",
+                               "cpu"),
+                HasSubstr("    const int nrThreads_i_j = divide_up(4 * 3, nrVectors_i_j);\n"
+                          "    foreach (int t_i_j in nrThreads_i_j threads) {\n"
+                          "        foreach (int v_i_j in nrVectors_i_j vectors) {\n"
+                          "            const int i_j = t_i_j * nrVectors_i_j + v_i_j;\n"
+                          "            if (i_j < 4 * 3) {\n"
+                          "                const int i = i_j / 3;\n"
+                          "                const int j = i_j % 3;\n"));
+}
+
+TEST(Translate, ThreadNestThatFillsWarpsOrHasAVariableCountStaysANest) {
+    // An innermost count of whole warps leaves no lane idle.
+    EXPECT_THAT(translate_text("k.mcl", thread_nest("32"), "hopper"),
+                HasSubstr("        foreach (int rr in rows warps) {\n"
+                          "            foreach (int w_l in nrWarps_l warps) {\n"));
+    // A count that is not a constant would cost a division by a variable.
+    std::string out = translate_text("k.mcl", thread_nest("n % 8 + 1"), "hopper");
+    EXPECT_THAT(out, HasSubstr("foreach (int rr in rows warps) {"));
+    EXPECT_THAT(out, HasSubstr("if (l < n % 8 + 1) {"));
+}
+
+TEST(Translate, LinearisedNestGuardsAroundItsBarriers) {
+    // 2 x 3 x 5 = 30 threads in one warp: the 2 past the range reach the
+    // barrier and skip the rest; the indices come back outermost first.
+    std::string out = translate_text("k.mcl", R"(module k;
+import gpu;
+gpu void k(int n, dev float[n, 30] a) {
+    foreach (int b in n blocks) {
+        local float[30] s;
+        foreach (int i in 2 threads) {
+            foreach (int j in 3 threads) {
+                foreach (int k in 5 threads) {
+                    s[(i * 3 + j) * 5 + k] = a[b, (i * 3 + j) * 5 + k];
+                    barrier(local);
+                    int row = (i * 3 + j) * 5 + k;
+                    int i = 29 - row;
+                    a[b, i] = s[i];
+                }
+            }
+        }
+    }
+}
+)",
+                                     "fermi");
+    EXPECT_THAT(out, HasSubstr("                const int i_j_k = w_i_j_k * nrThreads_i_j_k + t_i_j_k;\n"
+                               "                const int i = i_j_k / 15;\n"
+                               "                const int j = i_j_k / 5 % 3;\n"
+                               "                const int k = i_j_k % 5;\n"
+                               "                {\n"
+                               "                    if (i_j_k < 2 * 3 * 5) {\n"
+                               "                        s[(i * 3 + j) * 5 + k] = a[b, (i * 3 + j) * 5 + k];\n"
+                               "                    }\n"
+                               "                    barrier(shared);\n"
+                               "                    int row = (i * 3 + j) * 5 + k;\n"
+                               "                    int i = 29 - row;\n"
+                               "                    if (i_j_k < 2 * 3 * 5) {\n"
+                               "                        a[b, i] = s[i];\n"
+                               "                    }\n"
+                               "                }\n"));
+}
+
 TEST(Translate, GuardIsPushedPastBarriers) {
     std::string out = translate_text(
         "k.mcl", barrier_kernel("if (j < n) { buffer[i] = a[j]; }\n barrier(local);\n for (int r = 0; r < 2; r++) "

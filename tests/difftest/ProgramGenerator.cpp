@@ -1982,10 +1982,14 @@ void Generator::genGpuNest() {
         std::string flatCount;
         if (flat) {
             flatCount = fresh("nrFlat");
-            std::int64_t flat = 1;
-            for (const auto& t : threads) flat *= scalarMax(t.count);
-            line("const int " + flatCount + " = " + threads[0].count + " * " + threads[1].count + ";");
-            addScalar(flatCount, Elem::Int, {flat, flat}, 0, false);
+            std::int64_t units = 1;
+            std::string product;
+            for (const auto& t : threads) {
+                units *= scalarMax(t.count);
+                product += (product.empty() ? "" : " * ") + t.count;
+            }
+            line("const int " + flatCount + " = " + product + ";");
+            addScalar(flatCount, Elem::Int, {units, units}, 0, false);
         }
         genThreadLoop(siblingThreads, siblingComputed, siblingGlobals, true, flatCount);
     }

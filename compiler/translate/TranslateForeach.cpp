@@ -366,13 +366,13 @@ private:
         }
         // The user's body keeps a scope of its own where it declares a name like an index.
         std::set<std::string> declared;
-        if (innermost.loop_body->kind == Stmt::Kind::Block)
-            for (const StmtPtr& s : innermost.loop_body->body)
-            {
+        if (innermost.loop_body->kind == Stmt::Kind::Block) {
+            for (const StmtPtr& s : innermost.loop_body->body) {
                 if (s->decl)
                     for (const auto& form : s->decl->forms) declared.insert(form.name);
                 for (const auto& view : s->views) declared.insert(view.name);
             }
+        }
         bool shadows =
             std::any_of(declared.begin(), declared.end(), [&](const std::string& n) { return indices.count(n) > 0; });
         if (shadows) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <type_traits>
+#include <vector>
 
 #include "compiler/ast/Ast.h"
 
@@ -15,6 +16,17 @@ void for_each_child_stmt(S& s, Visit&& visit) {
     for (auto& child : s.body) visit(static_cast<S&>(*child));
     for (auto* child : {&s.then_branch, &s.else_branch, &s.step, &s.loop_body})
         if (*child) visit(static_cast<S&>(**child));
+}
+
+// The statements of a block, or `s` alone: a body as a statement list.
+inline std::vector<const Stmt*> statements_of(const Stmt& s) {
+    std::vector<const Stmt*> list;
+    if (s.kind != Stmt::Kind::Block) {
+        list.push_back(&s);
+        return list;
+    }
+    for (const auto& child : s.body) list.push_back(child.get());
+    return list;
 }
 
 // Calls `visit(S&)` on `s` and every statement nested in it, parents first.

@@ -12,6 +12,7 @@
 
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
+#include "compiler/sema/GuardPushing.h"
 
 namespace mcl::translate {
 
@@ -124,46 +125,6 @@ bool mentions_any(const Expr& e, const std::set<std::string>& names) {
     bool found = false;
     mcpl::for_each_var(e, [&](const Expr& v) { found |= names.count(v.var[0].name) > 0; });
     return found;
-}
-
-bool has_own_barrier(const Stmt& s) {
-    bool found = false;
-    mcpl::for_each_stmt(s, [&](const Stmt& c) { found |= c.kind == Stmt::Kind::Barrier; });
-    return found;
-}
-
-// Whether running `s` reaches a barrier: its own, or one in a function it
-// calls (`explored` holds the functions already looked into).
-bool reaches_barrier(const Stmt& s, std::set<const mcpl::Function*>& explored) {
-    bool found = false;
-    mcpl::for_each_stmt(s, [&](const Stmt& c) {
-        found |= c.kind == Stmt::Kind::Barrier;
-        mcpl::for_each_own_call(c, [&](const Expr& call) {
-            if (found || !call.function || !explored.insert(call.function).second) return;
-            found = reaches_barrier(*call.function->body, explored);
-        });
-    });
-    return found;
-}
-
-bool contains_barrier(const Stmt& s) {
-    std::set<const mcpl::Function*> explored;
-    return reaches_barrier(s, explored);
-}
-
-// Whether evaluating `e` reads memory or calls a function (and so must not
-// run for units outside the original range).
-bool touches_memory(const Expr& e) {
-    if (e.kind == Expr::Kind::Call) return true;
-    if (e.kind == Expr::Kind::Var) {
-        if (e.hardware) return false;
-        if (e.var.size() > 1) return true;
-        if (!e.var[0].indices.empty()) return true;
-        if (e.decl && e.type.is_array()) return true;
-    }
-    for (const ExprPtr& a : e.args)
-        if (touches_memory(*a)) return true;
-    return false;
 }
 
 std::string capitalized(std::string s) {
@@ -569,99 +530,60 @@ private:
     }
 
     // `if (guard) { stmts }`, with the guard pushed past barriers so that every
-    // unit still reaches each barrier.
+    // unit still reaches each barrier (GuardPushing.h says where it goes).
     std::vector<StmtPtr> guarded(std::vector<StmtPtr> stmts, const Expr& guard, const std::string& index) {
-        std::vector<StmtPtr> out;
         bool any_barrier = false;
-        for (const StmtPtr& s : stmts) any_barrier |= contains_barrier(*s);
+        for (const StmtPtr& s : stmts) any_barrier |= mcpl::reaches_barrier(*s);
         if (!any_barrier) {
+            std::vector<StmtPtr> out;
             out.push_back(if_then(guard.clone(), block(std::move(stmts), guard.location)));
             return out;
         }
-        std::vector<StmtPtr> run;  // consecutive statements without barriers
+        std::vector<const Stmt*> body;
+        for (const StmtPtr& s : stmts) body.push_back(s.get());
+        mcpl::GuardContext context;
+        context.index = index;
+        context.extra_units = fmt::format("the units that '{}' adds beyond its range", index);
+        context.refuse = [&](SourceLocation location, const std::string& problem) {
+            diags_.error(location, fmt::format("cannot translate safely to '{}': {}", to_.name, problem));
+        };
+        mcpl::PushedGuard pushed = mcpl::push_guard(body, context);
+        return guarded(std::move(stmts), guard, pushed);
+    }
+
+    // Puts the statements that `pushed` leaves under the guard into `if
+    // (guard)` runs, going into the open statements.
+    std::vector<StmtPtr> guarded(std::vector<StmtPtr> stmts, const Expr& guard, const mcpl::PushedGuard& pushed) {
+        std::vector<StmtPtr> out;
+        std::vector<StmtPtr> run;  // consecutive statements under the guard
         auto flush = [&] {
             if (run.empty()) return;
             out.push_back(if_then(guard.clone(), block(std::move(run), guard.location)));
             run.clear();
         };
+        auto inside = [&](StmtPtr branch, SourceLocation location) {
+            return block(guarded(take_statements(std::move(branch)), guard, pushed), location);
+        };
         for (StmtPtr& s : stmts) {
-            if (!contains_barrier(*s)) {
-                // Declarations and `as` views stay outside the guard so that
-                // later statements still see them; their values and extents
-                // must then be safe to compute.
-                if (s->kind == Stmt::Kind::Decl || s->kind == Stmt::Kind::As) {
-                    flush();
-                    bool is_decl = s->kind == Stmt::Kind::Decl;
-                    if (const Expr* read = memory_read_in_declaration(*s))
-                        diags_.error(is_decl ? s->location : read->location,
-                                     fmt::format("cannot translate safely to '{}': this {} reads memory before a "
-                                                 "barrier, but units with '{}' beyond its range must skip it and "
-                                                 "still reach the barrier{}",
-                                                 to_.name, is_decl ? "declaration" : "view's extent", index,
-                                                 is_decl ? "; declare it without a value and assign it" : ""));
-                    out.push_back(std::move(s));
-                } else {
-                    run.push_back(std::move(s));
-                }
+            if (!pushed.open.count(s.get()) && !pushed.outside.count(s.get())) {
+                run.push_back(std::move(s));
                 continue;
             }
             flush();
-            if (s->kind == Stmt::Kind::Barrier) {
-                out.push_back(std::move(s));
-            } else if (s->kind == Stmt::Kind::Block) {
-                s->body = guarded(std::move(s->body), guard, index);
-                out.push_back(std::move(s));
-            } else if (s->kind == Stmt::Kind::For && !header_touches_memory(*s)) {
-                s->loop_body = block(guarded(take_statements(std::move(s->loop_body)), guard, index), s->location);
-                out.push_back(std::move(s));
-            } else if (s->kind == Stmt::Kind::If && !touches_memory(*s->condition)) {
-                // every unit decides the branch (safely: no memory read) and
-                // reaches its barriers; only the statements are guarded
-                s->then_branch = block(guarded(take_statements(std::move(s->then_branch)), guard, index), s->location);
-                if (s->else_branch)
-                    s->else_branch =
-                        block(guarded(take_statements(std::move(s->else_branch)), guard, index), s->location);
-                out.push_back(std::move(s));
-            } else if (!has_own_barrier(*s)) {
-                diags_.error(s->location,
-                             fmt::format("cannot translate safely to '{}': this statement calls a function that "
-                                         "reaches a barrier; the units that '{}' adds beyond its range must skip the "
-                                         "call but still reach the barrier",
-                                         to_.name, index));
-                out.push_back(std::move(s));
-            } else {
-                SourceLocation barrier_loc = s->location;
-                mcpl::for_each_stmt(*s, [&](const Stmt& c) {
-                    if (c.kind == Stmt::Kind::Barrier) barrier_loc = c.location;
-                });
-                diags_.error(barrier_loc,
-                             fmt::format("cannot translate safely to '{}': the units that '{}' adds beyond its range "
-                                         "must skip the code around this barrier but still reach it, and it is "
-                                         "inside control flow the guard cannot be moved into",
-                                         to_.name, index));
-                out.push_back(std::move(s));
+            if (s->kind == Stmt::Kind::Block) {
+                s->body = guarded(std::move(s->body), guard, pushed);
+            } else if (s->kind == Stmt::Kind::For) {
+                s->loop_body = inside(std::move(s->loop_body), s->location);
+            } else if (s->kind == Stmt::Kind::If) {
+                // every unit decides the branch and reaches its barriers; only
+                // the statements are guarded
+                s->then_branch = inside(std::move(s->then_branch), s->location);
+                if (s->else_branch) s->else_branch = inside(std::move(s->else_branch), s->location);
             }
+            out.push_back(std::move(s));
         }
         flush();
         return out;
-    }
-
-    // What a declaration or an `as` view computes as it is made (the
-    // declaration's value, the view's extents): the first part that reads
-    // memory, or null.
-    static const Expr* memory_read_in_declaration(const Stmt& s) {
-        if (s.kind == Stmt::Kind::Decl)
-            return s.decl->init && touches_memory(*s.decl->init) ? s.decl->init.get() : nullptr;
-        for (const mcpl::BasicDecl& view : s.views)
-            for (const auto& group : view.type.dimensions)
-                for (const ExprPtr& extent : group)
-                    if (touches_memory(*extent)) return extent.get();
-        return nullptr;
-    }
-
-    static bool header_touches_memory(const Stmt& loop) {
-        return (loop.decl->init && touches_memory(*loop.decl->init)) || touches_memory(*loop.condition) ||
-               (loop.step->value && touches_memory(*loop.step->value));
     }
 
     mcpl::Function& f_;

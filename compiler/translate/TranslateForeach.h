@@ -24,11 +24,11 @@
 //   threads, a CPU's vector lanes) is first made one foreach over the
 //   product of its counts, with the user's indices recomputed by division
 //   and remainder, so that only the last group has idle lanes. A guard
-//   never puts a barrier under divergent control flow: in a
-//   body with barriers (its own or those of functions it calls) the guard
-//   is pushed into the statements between them (and into `for` loops whose
-//   header reads no memory); where that is not possible the foreach is
-//   reported as untranslatable, at the barrier or at the call. A
+//   never puts a barrier under divergent control flow: in a body with
+//   barriers (its own or those of functions it calls) the guard is pushed
+//   into the statements between them, through the `if` and `for`
+//   statements around them (GuardPushing.h); where that is not possible
+//   the foreach is reported as untranslatable, where it fails. A
 //   count that names the index or a variable the body declares (`foreach
 //   (int n in n threads)`) is first hoisted into `const int count_n = n;`,
 //   so that the guard and the dimensions read the count the user meant.

@@ -423,6 +423,32 @@ TEST(Translate, DeclarationReadingMemoryBeforeABarrier) {
                                   "memory before a barrier"));
 }
 
+// The units past the range skip the guarded statements, so they must
+// decide a loop or a condition around a barrier as the others do: not from
+// their own index, from what the guarded statements change, or from what
+// is computed from either.
+TEST(Translate, BarrierUnderAConditionTheUnitsPastTheRangeWouldDecideOtherwise) {
+    std::string errors;
+    EXPECT_EQ(translate_text("k.mcl",
+                             barrier_kernel("int m = 0;\n m = 2;\n for (int r = 0; r < m; r++) { barrier(local); }"),
+                             "fermi", &errors),
+              "");
+    EXPECT_THAT(errors, HasSubstr("k.mcl:10:20: error: cannot translate safely to 'fermi': the units that 'i' adds "
+                                  "beyond its range could decide this loop otherwise than the units that run (it "
+                                  "depends on 'm', which the guarded statements change and they do not), and then "
+                                  "not reach the barrier inside it as often as they do"));
+    errors.clear();
+    EXPECT_EQ(translate_text("k.mcl", barrier_kernel("if (j < n) {\n barrier(local);\n }"), "fermi", &errors), "");
+    EXPECT_THAT(errors, HasSubstr("k.mcl:8:19: error: cannot translate safely to 'fermi': the units that 'i' adds "
+                                  "beyond its range could decide this condition otherwise than the units that run (it "
+                                  "depends on 'j', which is computed from 'i')"));
+    errors.clear();
+    EXPECT_EQ(translate_text("k.mcl", barrier_kernel("for (int r = 0; r < i / 1024 + 1; r++) { barrier(local); }"),
+                             "fermi", &errors),
+              "");
+    EXPECT_THAT(errors, HasSubstr("(it depends on 'i', which is past the count for them)"));
+}
+
 TEST(Translate, CountHiddenByABodyDeclarationIsHoisted) {
     // The guards after the barrier sit where the body's `t` hides the count.
     std::string out = translate_text("k.mcl", barrier_kernel("float t = 1.0;\n barrier(local);\n a[j] = t;"),

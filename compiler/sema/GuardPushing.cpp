@@ -1,0 +1,228 @@
+#include "compiler/sema/GuardPushing.h"
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "compiler/ast/AstWalk.h"
+
+namespace mcl::mcpl {
+
+namespace {
+
+bool reaches_barrier(const Stmt& s, std::set<const Function*>& explored) {
+    bool found = false;
+    for_each_stmt(s, [&](const Stmt& c) {
+        found |= c.kind == Stmt::Kind::Barrier;
+        for_each_own_call(c, [&](const Expr& call) {
+            if (found || !call.function || !call.function->body || !explored.insert(call.function).second) return;
+            found = reaches_barrier(*call.function->body, explored);
+        });
+    });
+    return found;
+}
+
+bool has_own_barrier(const Stmt& s) {
+    bool found = false;
+    for_each_stmt(s, [&](const Stmt& c) { found |= c.kind == Stmt::Kind::Barrier; });
+    return found;
+}
+
+// What a declaration or a view computes as it is made (the value, the
+// extents): the first part that reads memory, or null.
+const Expr* memory_read_in_declaration(const Stmt& s) {
+    if (s.kind == Stmt::Kind::Decl) return s.decl->init && touches_memory(*s.decl->init) ? s.decl->init.get() : nullptr;
+    for (const BasicDecl& view : s.views)
+        for (const auto& group : view.type.dimensions)
+            for (const ExprPtr& extent : group)
+                if (touches_memory(*extent)) return extent.get();
+    return nullptr;
+}
+
+// The expressions of a `for` header (start, condition, step) or an `if`'s condition.
+std::vector<const Expr*> header_of(const Stmt& s) {
+    std::vector<const Expr*> parts;
+    if (s.kind == Stmt::Kind::For) {
+        if (s.decl && s.decl->init) parts.push_back(s.decl->init.get());
+        if (s.step) for_each_own_expr(*s.step, [&](const Expr& e) { parts.push_back(&e); });
+    }
+    if (s.condition) parts.push_back(s.condition.get());
+    return parts;
+}
+
+class GuardPusher {
+public:
+    explicit GuardPusher(const GuardContext& context) : context_(context) {}
+
+    PushedGuard run(const std::vector<const Stmt*>& body) {
+        place_list(body);
+        find_changed();
+        for (const Stmt* s : headers_) check_header(*s);
+        return std::move(result_);
+    }
+
+private:
+    void refuse(SourceLocation location, const std::string& problem) {
+        result_.ok = false;
+        context_.refuse(location, problem);
+    }
+
+    void place_list(const std::vector<const Stmt*>& list) {
+        bool any_barrier = false;
+        for (const Stmt* s : list) any_barrier |= reaches_barrier(*s);
+        for (const Stmt* s : list) {
+            if (reaches_barrier(*s)) {
+                place_open(*s);
+            } else if (any_barrier && (s->kind == Stmt::Kind::Decl || s->kind == Stmt::Kind::As)) {
+                keep_outside(*s);
+            } else {
+                guarded_.push_back(s);
+            }
+        }
+    }
+
+    void keep_outside(const Stmt& s) {
+        result_.outside.insert(&s);
+        const Expr* read = memory_read_in_declaration(s);
+        if (!read) return;
+        bool is_decl = s.kind == Stmt::Kind::Decl;
+        refuse(is_decl ? s.location : read->location,
+               fmt::format("this {} reads memory before a barrier, but {} must skip it and still reach the barrier{}",
+                           is_decl ? "declaration" : "view's extent", context_.extra_units,
+                           is_decl ? "; declare it without a value and assign it" : ""));
+    }
+
+    void place_open(const Stmt& s) {
+        switch (s.kind) {
+        case Stmt::Kind::Barrier: result_.open.insert(&s); return;
+        case Stmt::Kind::Block:
+            result_.open.insert(&s);
+            place_list(statements_of(s));
+            return;
+        case Stmt::Kind::For:
+        case Stmt::Kind::If: {
+            bool reads = false;
+            for (const Expr* part : header_of(s)) reads |= touches_memory(*part);
+            if (reads) break;
+            result_.open.insert(&s);
+            headers_.push_back(&s);
+            place_list(statements_of(s.kind == Stmt::Kind::For ? *s.loop_body : *s.then_branch));
+            if (s.else_branch) place_list(statements_of(*s.else_branch));
+            return;
+        }
+        case Stmt::Kind::Foreach:
+            if (!context_.through_foreach) break;
+            result_.open.insert(&s);
+            place_list(statements_of(*s.loop_body));
+            return;
+        default:
+            if (!has_own_barrier(s)) {
+                refuse(s.location, fmt::format("this statement calls a function that reaches a barrier; {} must "
+                                               "skip the call but still reach the barrier",
+                                               context_.extra_units));
+                return;
+            }
+            break;
+        }
+        SourceLocation barrier = s.location;
+        for_each_stmt(s, [&](const Stmt& c) {
+            if (c.kind == Stmt::Kind::Barrier) barrier = c.location;
+        });
+        refuse(barrier, fmt::format("{} must skip the code around this barrier but still reach it, and it is inside "
+                                    "control flow the guard cannot be moved into",
+                                    context_.extra_units));
+    }
+
+    // The variables whose values the extra units may not share with the
+    // units that run: the index past the count, whatever the guarded
+    // statements assign, and what every unit computes from those.
+    void find_changed() {
+        if (!context_.index.empty()) changed_.emplace(context_.index, "which is past the count for them");
+        for (const Stmt* run : guarded_)
+            for_each_stmt(*run, [&](const Stmt& s) {
+                if (s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Step || s.kind == Stmt::Kind::Swap)
+                    mark(*s.target);
+                if (s.kind == Stmt::Kind::Swap) mark(*s.value);
+                for_each_own_call(s, [&](const Expr& call) {
+                    if (!call.function) return;
+                    const auto& params = call.function->params;
+                    for (size_t k = 0; k < call.args.size() && k < params.size(); ++k)
+                        if (params[k]->is_written) mark(*call.args[k]);
+                });
+            });
+        for (size_t before = 0; before != changed_.size();) {
+            before = changed_.size();
+            for (const Stmt* s : result_.outside)
+                if (s->kind == Stmt::Kind::Decl && s->decl->init) derive(s->decl->name(), *s->decl->init);
+            for (const Stmt* s : headers_)
+                if (s->kind == Stmt::Kind::For)
+                    for (const Expr* part : header_of(*s))
+                        if (part != s->condition.get()) derive(s->decl->name(), *part);
+        }
+    }
+
+    void mark(const Expr& target) {
+        if (target.kind == Expr::Kind::Var && !target.var.empty())
+            changed_.emplace(target.var.front().name, "which the guarded statements change and they do not");
+    }
+
+    // `name`, computed from `value`, differs where `value` does.
+    void derive(const std::string& name, const Expr& value) {
+        if (const Expr* from = changed_in(value))
+            changed_.emplace(name, fmt::format("which is computed from '{}'", from->var.front().name));
+    }
+
+    const Expr* changed_in(const Expr& e) const {
+        const Expr* found = nullptr;
+        for_each_var(e, [&](const Expr& v) {
+            if (!found && !v.hardware && changed_.count(v.var.front().name)) found = &v;
+        });
+        return found;
+    }
+
+    void check_header(const Stmt& s) {
+        for (const Expr* part : header_of(s)) {
+            const Expr* cause = changed_in(*part);
+            if (!cause) continue;
+            const std::string& name = cause->var.front().name;
+            refuse(part->location,
+                   fmt::format("{} could decide this {} otherwise than the units that run (it depends on '{}', {}), "
+                               "and then not reach the barrier inside it as often as they do",
+                               context_.extra_units, s.kind == Stmt::Kind::For ? "loop" : "condition", name,
+                               changed_.at(name)));
+            return;
+        }
+    }
+
+    const GuardContext& context_;
+    PushedGuard result_;
+    std::vector<const Stmt*> guarded_;  // the statements run only under the guard
+    std::vector<const Stmt*> headers_;  // the open `for` and `if` statements
+    std::map<std::string, std::string> changed_;  // a variable the extra units do not share, and why
+};
+
+}  // namespace
+
+PushedGuard push_guard(const std::vector<const Stmt*>& body, const GuardContext& context) {
+    return GuardPusher(context).run(body);
+}
+
+bool reaches_barrier(const Stmt& s) {
+    std::set<const Function*> explored;
+    return reaches_barrier(s, explored);
+}
+
+bool touches_memory(const Expr& e) {
+    if (e.kind == Expr::Kind::Call) return true;
+    if (e.kind == Expr::Kind::Var) {
+        if (e.hardware) return false;
+        if (e.var.size() > 1) return true;
+        if (!e.var[0].indices.empty()) return true;
+        if (e.decl && e.type.is_array()) return true;
+    }
+    for (const ExprPtr& a : e.args)
+        if (touches_memory(*a)) return true;
+    return false;
+}
+
+}  // namespace mcl::mcpl

@@ -456,12 +456,17 @@ void CFamilyEmitter::line(const std::string& text) { out_ += indentation() + tex
 void CFamilyEmitter::block(const Stmt& s) {
     out_ += " {\n";
     ++indent_;
-    if (s.kind == Stmt::Kind::Block)
-        for (const auto& child : s.body) stmt(*child);
-    else
-        stmt(s);
+    statements(s);
     --indent_;
     out_ += indentation() + "}";
+}
+
+void CFamilyEmitter::statements(const Stmt& s) {
+    if (s.kind != Stmt::Kind::Block) {
+        stmt(s);
+        return;
+    }
+    for (const auto& child : s.body) stmt(*child);
 }
 
 void CFamilyEmitter::unrolled_loop(const Stmt& for_loop) {
@@ -494,7 +499,7 @@ void CFamilyEmitter::stmt(const Stmt& s) {
     case Stmt::Kind::Block:
         line("{");
         ++indent_;
-        for (const auto& child : s.body) stmt(*child);
+        statements(s);
         --indent_;
         line("}");
         return;

@@ -102,6 +102,9 @@ protected:
     void stmt(const mcpl::Stmt& s);
     // A statement as the body of if/for: always a braced block, no newline.
     void block(const mcpl::Stmt& s);
+    // The statements of a block, or the single statement `s`, in the
+    // current braces.
+    virtual void statements(const mcpl::Stmt& s);
     void unrolled_loop(const mcpl::Stmt& for_loop);
     // An assignment or step without its semicolon (also a for loop's step).
     std::string simple(const mcpl::Stmt& s);

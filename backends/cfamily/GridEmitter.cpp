@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -448,20 +449,45 @@ void GridEmitter::foreach(const Stmt& s) {
     std::vector<std::string> conditions;
     if (place.guarded) conditions.push_back(fmt::format("{} < {}", name, count));
     for (const auto& [level, slot] : place.idle_slots) conditions.push_back(fmt::format("{} == 0", index_of(level, slot)));
-    if (!conditions.empty()) {
+    if (place.pushes_guard) {
+        // inside the guards of the loops around, which are pushed here too
+        if (!pushed_guard_.empty()) conditions.insert(conditions.begin(), pushed_guard_);
+        std::string runs = "mcl_runs_" + name;
+        if (runs == pushed_guard_) runs += "_inner";
+        line(fmt::format("const bool {} = {};", runs, fmt::join(conditions, " && ")));
+        std::string around = std::exchange(pushed_guard_, runs);
+        statements(*s.loop_body);
+        pushed_guard_ = around;
+    } else if (!conditions.empty()) {
         out_ += indentation() + fmt::format("if ({})", fmt::join(conditions, " && "));
         block(*s.loop_body);
         out_ += "\n";
-    } else if (s.loop_body->kind == Stmt::Kind::Block) {
-        for (const auto& c : s.loop_body->body) stmt(*c);
     } else {
-        stmt(*s.loop_body);
+        statements(*s.loop_body);
     }
     auto async = async_plans_.find(launch_->root);
     if (async != async_plans_.end() && async->second.waits_after.count(&s)) line(async_copy_wait());
     --indent_;
     line("}");
     if (launch_->barriers_after.count(&s)) group_phase_barrier();
+}
+
+void GridEmitter::statements(const Stmt& s) {
+    if (pushed_guard_.empty()) {
+        CFamilyEmitter::statements(s);
+        return;
+    }
+    for_each_guarded_run(
+        *launch_, mcpl::statements_of(s), [&](const Stmt& c) { stmt(c); },
+        [&](const std::vector<const Stmt*>& run) {
+            line(fmt::format("if ({}) {{", pushed_guard_));
+            ++indent_;
+            std::string guard = std::exchange(pushed_guard_, "");
+            for (const Stmt* r : run) stmt(*r);
+            pushed_guard_ = guard;
+            --indent_;
+            line("}");
+        });
 }
 
 bool GridEmitter::uses_async_copies() const {

@@ -160,6 +160,9 @@ protected:
     static std::vector<std::string> split_lines(const std::string& text);
 
     void foreach(const mcpl::Stmt& s) override;
+    // Under a guard pushed past barriers (GridLaunch::open_statements):
+    // the statements between the barriers in runs under the guard.
+    void statements(const mcpl::Stmt& s) override;
     void barrier(const mcpl::Stmt& s) override;
     void group_phase_barrier();
     // Asynchronous copies into group arrays (AsyncCopies.h), for a backend
@@ -188,6 +191,7 @@ protected:
     std::map<const mcpl::Function*, GridPlan> plans_;
     std::map<const mcpl::Stmt*, AsyncCopyPlan> async_plans_;  // by launch root, where copies_asynchronously()
     const GridLaunch* launch_ = nullptr;  // the launch being printed
+    std::string pushed_guard_;  // the bool of the guard pushed into the statements printed, or ""
     bool host_mode_ = false;
 };
 

@@ -9,6 +9,7 @@
 
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
+#include "compiler/sema/GuardPushing.h"
 
 namespace mcl::backends {
 
@@ -42,6 +43,25 @@ std::optional<std::array<GridLevelConfig, 2>> grid_levels(const BackendConfig& c
         }
     }
     return out;
+}
+
+void for_each_guarded_run(const GridLaunch& launch, const std::vector<const Stmt*>& list,
+                          const std::function<void(const Stmt&)>& every_item,
+                          const std::function<void(const std::vector<const Stmt*>&)>& guarded) {
+    std::vector<const Stmt*> run;
+    auto flush = [&] {
+        if (!run.empty()) guarded(run);
+        run.clear();
+    };
+    for (const Stmt* s : list) {
+        if (launch.open_statements.count(s) || launch.outside_statements.count(s)) {
+            flush();
+            every_item(*s);
+        } else {
+            run.push_back(s);
+        }
+    }
+    flush();
 }
 
 bool is_item_loop(const GridLaunch& launch, const Stmt& s) {
@@ -235,7 +255,7 @@ private:
         for (int l = 0; l < 2; ++l) assign_dimensions(launch, l);
         std::array<std::set<size_t>, 2> on_path;
         mark_idle_slots(root, on_path);
-        check_barriers(root, "", false);
+        check_barriers(root, false);
         plan_group_phases(launch, config_, diags_);
         return launch;
     }
@@ -377,9 +397,9 @@ private:
         }
     }
 
-    // `guard` says why some items of the group may skip `s` (empty where
-    // they all run it).
-    void check_barriers(const Stmt& s, const std::string& guard, bool in_group_loop) {
+    // Refuses barriers that would synchronise the work-groups of a launch,
+    // and pushes the guards of item loops past the barriers in their bodies.
+    void check_barriers(const Stmt& s, bool in_group_loop) {
         if (s.kind == Stmt::Kind::Barrier && in_group_loop && memory_scope(config_, s.name) == "device") {
             diags_.error(s.location,
                          fmt::format("barrier({0}) would synchronise every work-group of the launch (they all share "
@@ -389,33 +409,47 @@ private:
                                      s.name, config_.backend));
             return;
         }
-        if (s.kind == Stmt::Kind::Barrier && !guard.empty()) {
-            diags_.error(s.location, fmt::format("the {} backend cannot place this barrier: it is inside a foreach "
-                                                 "{}, so some items of the group would not reach it",
-                                                 config_.backend, guard));
-            return;
-        }
         if (s.kind == Stmt::Kind::Foreach) {
             auto it = launch_->placements.find(&s);
             bool placed = it != launch_->placements.end();
-            bool item_loop = placed && it->second.level == GridLevel::Item;
-            std::string inner_guard = guard;
-            if (inner_guard.empty() && item_loop && it->second.guarded)
-                inner_guard = "that shares its hardware dimension with a longer loop";
-            if (inner_guard.empty() && item_loop && !it->second.idle_slots.empty())
-                inner_guard = "nest shallower than a sibling nest of the launch, which only part of the group's "
-                              "items run";
+            if (placed && it->second.level == GridLevel::Item &&
+                (it->second.guarded || !it->second.idle_slots.empty()) && mcpl::reaches_barrier(*s.loop_body))
+                push_guard_past_barriers(s, it->second);
             bool group_loop = placed && it->second.level == GridLevel::Group;
-            check_barriers(*s.loop_body, inner_guard, in_group_loop || group_loop);
+            check_barriers(*s.loop_body, in_group_loop || group_loop);
             return;
         }
         // A function called here runs its barriers here.
         mcpl::for_each_own_call(s, [&](const Expr& call) {
             if (!call.function || !followed_calls_.insert(call.function).second) return;
-            check_barriers(*call.function->body, guard, in_group_loop);
+            check_barriers(*call.function->body, in_group_loop);
             followed_calls_.erase(call.function);
         });
-        mcpl::for_each_child_stmt(s, [&](const Stmt& c) { check_barriers(c, guard, in_group_loop); });
+        mcpl::for_each_child_stmt(s, [&](const Stmt& c) { check_barriers(c, in_group_loop); });
+    }
+
+    // Every item of a group must reach a barrier, also those that skip the
+    // body of `loop` (GuardPushing.h).
+    void push_guard_past_barriers(const Stmt& loop, ForeachPlacement& place) {
+        mcpl::GuardContext context;
+        if (place.guarded) {
+            context.index = loop.decl->name();
+            context.extra_units = fmt::format("the items of the group past the count of '{}' (a longer loop shares "
+                                              "its hardware dimension)",
+                                              context.index);
+        } else {
+            context.extra_units = "the items of the group that only a deeper sibling nest uses";
+        }
+        context.through_foreach = true;
+        context.refuse = [&](SourceLocation location, const std::string& problem) {
+            diags_.error(location, fmt::format("the {} backend cannot keep every item of the group at the barriers of "
+                                               "the foreach on line {}: {}",
+                                               config_.backend, loop.location.line, problem));
+        };
+        mcpl::PushedGuard pushed = mcpl::push_guard(mcpl::statements_of(*loop.loop_body), context);
+        place.pushes_guard = true;
+        launch_->open_statements.insert(pushed.open.begin(), pushed.open.end());
+        launch_->outside_statements.insert(pushed.outside.begin(), pushed.outside.end());
     }
 
     const Function& kernel_;

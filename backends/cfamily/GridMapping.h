@@ -32,7 +32,10 @@
 //   dimension, linearised row-major. Where sibling nests differ in depth,
 //   an innermost item loop can have slots of its launch that no loop
 //   around it takes (ForeachPlacement::idle_slots): its body runs only
-//   where their indices are 0, and a barrier there is refused. Scalar
+//   where their indices are 0. Where a guarded loop's body reaches a
+//   barrier, the guard is pushed past it (GuardPushing.h): every item runs
+//   the statements that lead to a barrier, and the others run under the
+//   guard; what cannot be pushed is refused there. Scalar
 //   declarations on the way to a loop whose values do not depend on
 //   indices or memory become host code, so that counts can be evaluated
 //   before the launch. Arrays in a "group"-scoped space are collected for
@@ -49,7 +52,8 @@
 // Guarantees: on success every foreach of the kernel has a placement, every
 //   slot size and scratch array size is computable on the host from the
 //   kernel's scalar parameters and host declarations, no barrier sits
-//   under a guard (all items of a group reach it), and no barrier inside a
+//   under a guard (all items of a group reach it, as often as each other),
+//   and no barrier inside a
 //   group loop, or in a function called there, is on a "device"-scoped space (its units span all the
 //   work-groups, which cannot wait for each other inside one launch; check
 //   refuses such barriers against the description, and this holds the same
@@ -58,6 +62,7 @@
 //   std::nullopt is returned.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -89,6 +94,10 @@ struct ForeachPlacement {
     // around it (itself included) takes. Its body runs only where their
     // indices are 0; elsewhere the items would run it once more each.
     std::vector<std::pair<GridLevel, size_t>> idle_slots;
+    // The loop has a guard (guarded, or idle slots) and a barrier in its
+    // body: the guard goes into the statements between the barriers, as
+    // GridLaunch::open_statements and outside_statements say.
+    bool pushes_guard = false;
 };
 
 // An array in device memory declared inside a launch, outside its item
@@ -109,6 +118,11 @@ struct GridLaunch {
     // Outermost item loops before or after which the items of a work-group
     // synchronise, so that the group's phases run in order (GroupPhases).
     std::set<const mcpl::Stmt*> barriers_before, barriers_after;
+    // Inside loops that push their guards: the statements that reach a
+    // barrier (every item runs their headers; the guard goes inside them)
+    // and the declarations and views every item makes. The others run
+    // under the guards of the loops around them.
+    std::set<const mcpl::Stmt*> open_statements, outside_statements;
     int dimensions[2] = {1, 1};                        // hardware dimensions used per level
     size_t kernel_arrays = 0;  // how many of the plan's kernel arrays are declared before it
 };
@@ -142,6 +156,14 @@ bool is_item_loop(const GridLaunch& launch, const mcpl::Stmt& s);
 // unit count of its par_group in `leaf` (hopper: 32 warps of 32 threads);
 // nullopt when that leaves it unlimited or above 2^31 - 1.
 std::optional<int64_t> max_items_per_group(const GridLaunch& launch, const hdl::HardwareModel& leaf);
+
+// Walks `list`, statements under a guard that `launch` pushes past
+// barriers, in order: `every_item(s)` for a statement every item runs
+// (open_statements, outside_statements), `guarded(run)` for each run of
+// consecutive statements between them that only the guard's items run.
+void for_each_guarded_run(const GridLaunch& launch, const std::vector<const mcpl::Stmt*>& list,
+                          const std::function<void(const mcpl::Stmt&)>& every_item,
+                          const std::function<void(const std::vector<const mcpl::Stmt*>&)>& guarded);
 
 // The expression of a slot's index inside the kernel, given the level's
 // id queries and the names of the slot-size kernel arguments.

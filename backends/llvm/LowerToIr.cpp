@@ -552,7 +552,13 @@ private:
             llvm::Value* first = builder_.CreateICmpEQ(grid_slot_index(level, slot), builder_.getInt32(0));
             runs = runs ? builder_.CreateAnd(runs, first) : first;
         }
-        if (runs) {
+        if (place.pushes_guard) {
+            // inside the guards of the loops around, which are pushed here too
+            if (pushed_guard_) runs = runs ? builder_.CreateAnd(pushed_guard_, runs) : pushed_guard_;
+            llvm::Value* around = std::exchange(pushed_guard_, runs);
+            block(*s.loop_body);
+            pushed_guard_ = around;
+        } else if (runs) {
             llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "unit", state_->function);
             llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "unit.done", state_->function);
             builder_.CreateCondBr(runs, body, done);
@@ -1554,13 +1560,40 @@ private:
 
     void block(const Stmt& s) {
         if (s.kind != Stmt::Kind::Block) {
-            stmt(s);
+            statements({&s});
             return;
         }
+        scoped_statements(mcpl::statements_of(s));
+    }
+
+    void scoped_statements(const std::vector<const Stmt*>& list) {
         state_->heap_scopes.emplace_back();
-        for (const auto& child : s.body) stmt(*child);
+        statements(list);
         if (!terminated()) free_heap_scopes(state_->heap_scopes.size() - 1);
         state_->heap_scopes.pop_back();
+    }
+
+    // Under a guard pushed past barriers (GridLaunch::open_statements), the
+    // statements between the barriers run in runs under the guard.
+    void statements(const std::vector<const Stmt*>& list) {
+        if (!pushed_guard_) {
+            for (const Stmt* s : list) stmt(*s);
+            return;
+        }
+        for_each_guarded_run(
+            *grid_launch_->launch, list, [&](const Stmt& s) { stmt(s); },
+            [&](const std::vector<const Stmt*>& run) {
+                if (terminated()) continue_unreachable();
+                llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "guarded", state_->function);
+                llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "guarded.done", state_->function);
+                builder_.CreateCondBr(pushed_guard_, body, done);
+                builder_.SetInsertPoint(body);
+                llvm::Value* guard = std::exchange(pushed_guard_, nullptr);
+                scoped_statements(run);
+                pushed_guard_ = guard;
+                if (!terminated()) builder_.CreateBr(done);
+                builder_.SetInsertPoint(done);
+            });
     }
 
     void stmt(const Stmt& s) {
@@ -2503,15 +2536,6 @@ private:
 
     // --- units in lock-step (work-item loops) ------------------------------------------------------
 
-    static std::vector<const Stmt*> statements_of(const Stmt& s) {
-        std::vector<const Stmt*> out;
-        if (s.kind == Stmt::Kind::Block)
-            for (const auto& child : s.body) out.push_back(child.get());
-        else
-            out.push_back(&s);
-        return out;
-    }
-
     // The first unit: what a condition around a barrier is evaluated for
     // (the units agree on it; the interpreter checks that they do).
     void select_first_unit() {
@@ -2940,6 +2964,7 @@ private:
     std::vector<llvm::Value*> grid_slot_sizes_[2];
     std::map<const Decl*, llvm::Value*> grid_scratch_;
     std::map<const Decl*, llvm::Value*> grid_shared_;
+    llvm::Value* pushed_guard_ = nullptr;  // the guard pushed into the statements lowered (i1), or null
     // vector code
     int width_ = 0;  // 0: scalar code
     llvm::Value* mask_ = nullptr;  // the active lanes; null: all

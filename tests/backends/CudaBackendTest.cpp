@@ -293,8 +293,10 @@ hopper void k(int n, float[n, 32] x) {
 
 // Sibling thread nests of different depths: the innermost loops of both
 // take threadIdx.x, and the shallower nest runs only where the index it
-// does not take (threadIdx.z, the 4 warps of the deeper one) is 0; a
-// barrier there, which the other threads would not reach, is refused.
+// does not take (threadIdx.z, the 4 warps of the deeper one) is 0. A
+// barrier there is reached by every thread: the condition goes into the
+// statements between the barriers (GuardPushing.h); a loop around a
+// barrier whose count those statements change is refused.
 TEST(CudaBackend, ShallowerThreadNestsRunOnlyWhereTheIndicesTheyLeaveAreZero) {
     const std::string kernel = R"(module depth;
 import hopper;
@@ -322,11 +324,24 @@ hopper void k(int n, float[n, 128] x, float[n] y) {
                               "                if (((int)threadIdx.z) == 0) {\n"
                               "                    if (t2 == 0) {\n"));
 
-    Generated refused = with("s[t2] = 1.0; barrier(shared); if (t2 == 0) { y[b] = s[1]; }");
+    Generated pushed = with("s[t2] = 1.0; barrier(shared); if (t2 == 0) { y[b] = s[1]; }");
+    std::string pushed_cu = pushed.file("depth_kernels.cuh");
+    ASSERT_FALSE(pushed_cu.empty()) << pushed.diagnostics();
+    EXPECT_THAT(pushed_cu, HasSubstr("                const bool mcl_runs_t2 = ((int)threadIdx.z) == 0;\n"
+                                     "                if (mcl_runs_t2) {\n"
+                                     "                    s[(t2)] = 1.0f;\n"
+                                     "                }\n"
+                                     "                __syncthreads();\n"
+                                     "                if (mcl_runs_t2) {\n"
+                                     "                    if (t2 == 0) {\n"));
+
+    Generated refused = with("int m = 0; m = 2; for (int k = 0; k < m; k++) { barrier(shared); }");
     EXPECT_TRUE(refused.files.empty());
     EXPECT_THAT(refused.diagnostics(),
-                HasSubstr("9:85: error: the cuda backend cannot place this barrier: it is inside a foreach nest "
-                          "shallower than a sibling nest of the launch, which only part of the group's items run"));
+                HasSubstr("9:108: error: the cuda backend cannot keep every item of the group at the barriers of the "
+                          "foreach on line 9: the items of the group that only a deeper sibling nest uses could "
+                          "decide this loop otherwise than the units that run (it depends on 'm', which the guarded "
+                          "statements change and they do not)"));
 }
 
 // Code outside the innermost foreach runs in every thread under it: writes

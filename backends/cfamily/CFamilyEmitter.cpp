@@ -611,6 +611,10 @@ void CFamilyEmitter::declaration(const Decl& d) {
         // A variable the kernel only writes (or only updates from itself) is
         // the user's to keep; not worth a warning either.
         std::string unused = read_beyond_own_updates_.count(&d) ? unused_prefix(d) : unused_attribute();
+        // A scalar of device memory declared in code is the running item's
+        // own (each item runs the declaration), as private arrays are;
+        // OpenCL C allows no `__global` variable at function scope.
+        if (memory_scope(config_, d.memory_space) == "device") qualifier.clear();
         line(fmt::format("{}{}{}{} {} = {};", unused, qualifier, d.is_const ? "const " : "", element_spelling(t), name,
                          init));
     }

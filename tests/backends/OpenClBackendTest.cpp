@@ -191,6 +191,28 @@ hopper void k(int n, float[n, 64] x) {
                           "skip the call but still reach the barrier"));
 }
 
+// At hopper's warp level the default memory is global; a scalar declared
+// there is each work-item's own variable (OpenCL C has no `__global`
+// variables at function scope).
+TEST(OpenClBackend, ScalarOfGlobalMemoryInAWarpLoopIsTheWorkItemsOwn) {
+    Generated g = generate_opencl(R"(module warp;
+import hopper;
+hopper void k(int n, float[n, 64] x, float[n, 16] y) {
+    foreach (int b in n blocks) {
+        foreach (int w in 1 warps) {
+            int base = 0;
+            base = 16;
+            foreach (int t in 16 threads) { y[b, t] = x[b, base + t]; }
+        }
+    }
+}
+)");
+    std::string cl = g.file("warp.cl");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("            int base = 0;\n"));
+    EXPECT_THAT(cl, Not(HasSubstr("__global int base")));
+}
+
 // Between a block's phases the work-items wait on both memories they
 // share (GroupPhases; CudaBackendTest has the placement).
 TEST(OpenClBackend, WorkItemsSynchroniseBetweenPhasesOnLocalAndGlobalMemory) {

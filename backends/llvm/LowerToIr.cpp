@@ -1467,11 +1467,17 @@ private:
 
     Val user_call(const Expr& e) {
         const Function& callee = *e.function;
-        if (callee.body && barriers_.has_barrier(*callee.body, callee)) {
+        bool reaches_barrier = callee.body && barriers_.has_barrier(*callee.body, callee);
+        // On the CPU such a call runs only in lock-step code, for the units
+        // together (lockstep_call); on a GPU every thread calls it.
+        if (reaches_barrier && !options_.grid) {
             unsupported(e.location, "a call of a function that contains a barrier");
             return {i32(0), Shape::Uniform, Primitive::Int};
         }
         llvm::Function* fn = declare_function(callee, false);
+        // no optimisation may make the call depend on more conditions
+        // (bar.sync, as nvvm.barrier0 is, is convergent)
+        if (reaches_barrier) fn->addFnAttr(llvm::Attribute::Convergent);
         Primitive result = primitive_of(callee.resolved_return_type);
         std::vector<Val> args;
         for (size_t k = 0; k < callee.params.size(); ++k) {

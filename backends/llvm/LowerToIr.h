@@ -63,8 +63,8 @@
 //     width, not inline once per lane;
 //   Constructs the backend cannot run (a function with a barrier that
 //   returns before its last statement or returns a record, or called
-//   recursively, or in the right operand of && or ||, or outside lock-step
-//   code; a return inside a foreach; a swap of arrays that live one per
+//   recursively, or in the right operand of && or ||, or, on the CPU,
+//   outside lock-step code; a return inside a foreach; a swap of arrays that live one per
 //   unit) are located errors.
 // Guarantees: on success the module verifies (llvm::verifyModule) and each
 //   kernel computes what the interpreter computes for a program without
@@ -106,7 +106,8 @@ struct GridLaunchLowering {
 // Lowering for NVIDIA GPUs (nvptx64): each launch a kernel whose foreach
 // loops take the grid's indices, barriers __syncthreads, group arrays
 // shared memory, a launch's asynchronous copies cp.async (as inline PTX);
-// math functions are libdevice's (__nv_*).
+// math functions are libdevice's (__nv_*). A function with a barrier is
+// called by every thread, as a __device__ function is, and is convergent.
 struct GridLowering {
     std::vector<GridLaunchLowering> launches;
 };

@@ -106,6 +106,11 @@ add_test(NAME cli.llvm_backend.ptx_memory
 add_test(NAME cli.llvm_backend.ptx_group_phases
          COMMAND ${LLVM_CLI}/llvm_ptx_group_phases.sh $<TARGET_FILE:mclc> ${LLVM_CLI}/llvm/group_phases.mcl)
 
+# A function with barriers that the threads call is called in the PTX too.
+add_test(NAME cli.llvm_backend.ptx_barrier_function
+         COMMAND ${LLVM_CLI}/llvm_ptx_barrier_function.sh $<TARGET_FILE:mclc>
+                 ${LLVM_CLI}/llvm/barrier_function_hopper.mcl)
+
 # The copies the cuda backend makes asynchronously are cp.async in the PTX too.
 add_test(NAME cli.llvm_backend.ptx_async_copies
          COMMAND ${LLVM_CLI}/llvm_ptx_async_copies.sh $<TARGET_FILE:mclc>

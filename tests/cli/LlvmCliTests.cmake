@@ -104,12 +104,12 @@ add_test(NAME cli.llvm_backend.ptx_memory
 
 # The threads of a block wait between its phases in the PTX too.
 add_test(NAME cli.llvm_backend.ptx_group_phases
-         COMMAND ${LLVM_CLI}/llvm_ptx_group_phases.sh $<TARGET_FILE:mclc> ${LLVM_CLI}/llvm/group_phases.mcl)
+         COMMAND ${LLVM_CLI}/llvm_ptx_barriers.sh $<TARGET_FILE:mclc> ${LLVM_CLI}/llvm/group_phases.mcl 3)
 
 # A function with barriers that the threads call is called in the PTX too.
 add_test(NAME cli.llvm_backend.ptx_barrier_function
-         COMMAND ${LLVM_CLI}/llvm_ptx_barrier_function.sh $<TARGET_FILE:mclc>
-                 ${LLVM_CLI}/llvm/barrier_function_hopper.mcl)
+         COMMAND ${LLVM_CLI}/llvm_ptx_barriers.sh $<TARGET_FILE:mclc>
+                 ${LLVM_CLI}/llvm/barrier_function_hopper.mcl 2+)
 
 # The copies the cuda backend makes asynchronously are cp.async in the PTX too.
 add_test(NAME cli.llvm_backend.ptx_async_copies

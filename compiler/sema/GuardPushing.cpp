@@ -1,5 +1,6 @@
 #include "compiler/sema/GuardPushing.h"
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
@@ -26,6 +27,20 @@ bool has_own_barrier(const Stmt& s) {
     bool found = false;
     for_each_stmt(s, [&](const Stmt& c) { found |= c.kind == Stmt::Kind::Barrier; });
     return found;
+}
+
+// Whether evaluating `e` reads memory or calls a function.
+bool touches_memory(const Expr& e) {
+    if (e.kind == Expr::Kind::Call) return true;
+    if (e.kind == Expr::Kind::Var) {
+        if (e.hardware) return false;
+        if (e.var.size() > 1) return true;
+        if (!e.var[0].indices.empty()) return true;
+        if (e.decl && e.type.is_array()) return true;
+    }
+    for (const ExprPtr& a : e.args)
+        if (touches_memory(*a)) return true;
+    return false;
 }
 
 // What a declaration or a view computes as it is made (the value, the
@@ -62,16 +77,13 @@ public:
     }
 
 private:
-    void refuse(SourceLocation location, const std::string& problem) {
-        result_.ok = false;
-        context_.refuse(location, problem);
-    }
-
     void place_list(const std::vector<const Stmt*>& list) {
-        bool any_barrier = false;
-        for (const Stmt* s : list) any_barrier |= reaches_barrier(*s);
-        for (const Stmt* s : list) {
-            if (reaches_barrier(*s)) {
+        std::vector<bool> reaches(list.size());
+        for (size_t k = 0; k < list.size(); ++k) reaches[k] = reaches_barrier(*list[k]);
+        bool any_barrier = std::find(reaches.begin(), reaches.end(), true) != reaches.end();
+        for (size_t k = 0; k < list.size(); ++k) {
+            const Stmt* s = list[k];
+            if (reaches[k]) {
                 place_open(*s);
             } else if (any_barrier && (s->kind == Stmt::Kind::Decl || s->kind == Stmt::Kind::As)) {
                 keep_outside(*s);
@@ -86,10 +98,11 @@ private:
         const Expr* read = memory_read_in_declaration(s);
         if (!read) return;
         bool is_decl = s.kind == Stmt::Kind::Decl;
-        refuse(is_decl ? s.location : read->location,
-               fmt::format("this {} reads memory before a barrier, but {} must skip it and still reach the barrier{}",
-                           is_decl ? "declaration" : "view's extent", context_.extra_units,
-                           is_decl ? "; declare it without a value and assign it" : ""));
+        context_.refuse(is_decl ? s.location : read->location,
+                        fmt::format("this {} reads memory before a barrier, but {} must skip it and still reach the "
+                                    "barrier{}",
+                                    is_decl ? "declaration" : "view's extent", context_.extra_units,
+                                    is_decl ? "; declare it without a value and assign it" : ""));
     }
 
     void place_open(const Stmt& s) {
@@ -117,9 +130,9 @@ private:
             return;
         default:
             if (!has_own_barrier(s)) {
-                refuse(s.location, fmt::format("this statement calls a function that reaches a barrier; {} must "
-                                               "skip the call but still reach the barrier",
-                                               context_.extra_units));
+                context_.refuse(s.location, fmt::format("this statement calls a function that reaches a barrier; "
+                                                        "{} must skip the call but still reach the barrier",
+                                                        context_.extra_units));
                 return;
             }
             break;
@@ -128,9 +141,9 @@ private:
         for_each_stmt(s, [&](const Stmt& c) {
             if (c.kind == Stmt::Kind::Barrier) barrier = c.location;
         });
-        refuse(barrier, fmt::format("{} must skip the code around this barrier but still reach it, and it is inside "
-                                    "control flow the guard cannot be moved into",
-                                    context_.extra_units));
+        context_.refuse(barrier, fmt::format("{} must skip the code around this barrier but still reach it, and it "
+                                             "is inside control flow the guard cannot be moved into",
+                                             context_.extra_units));
     }
 
     // The variables whose values the extra units may not share with the
@@ -185,11 +198,11 @@ private:
             const Expr* cause = changed_in(*part);
             if (!cause) continue;
             const std::string& name = cause->var.front().name;
-            refuse(part->location,
-                   fmt::format("{} could decide this {} otherwise than the units that run (it depends on '{}', {}), "
-                               "and then not reach the barrier inside it as often as they do",
-                               context_.extra_units, s.kind == Stmt::Kind::For ? "loop" : "condition", name,
-                               changed_.at(name)));
+            context_.refuse(part->location,
+                            fmt::format("{} could decide this {} otherwise than the units that run (it depends on "
+                                        "'{}', {}), and then not reach the barrier inside it as often as they do",
+                                        context_.extra_units, s.kind == Stmt::Kind::For ? "loop" : "condition", name,
+                                        changed_.at(name)));
             return;
         }
     }
@@ -210,19 +223,6 @@ PushedGuard push_guard(const std::vector<const Stmt*>& body, const GuardContext&
 bool reaches_barrier(const Stmt& s) {
     std::set<const Function*> explored;
     return reaches_barrier(s, explored);
-}
-
-bool touches_memory(const Expr& e) {
-    if (e.kind == Expr::Kind::Call) return true;
-    if (e.kind == Expr::Kind::Var) {
-        if (e.hardware) return false;
-        if (e.var.size() > 1) return true;
-        if (!e.var[0].indices.empty()) return true;
-        if (e.decl && e.type.is_array()) return true;
-    }
-    for (const ExprPtr& a : e.args)
-        if (touches_memory(*a)) return true;
-    return false;
 }
 
 }  // namespace mcl::mcpl

@@ -54,15 +54,11 @@ struct GuardContext {
 struct PushedGuard {
     std::set<const Stmt*> open;     // reach a barrier: every unit runs them, the guard goes inside
     std::set<const Stmt*> outside;  // declarations and views every unit makes, before the guard
-    bool ok = true;
 };
 
 PushedGuard push_guard(const std::vector<const Stmt*>& body, const GuardContext& context);
 
 // Whether running `s` reaches a barrier: its own, or one in a function it calls.
 bool reaches_barrier(const Stmt& s);
-
-// Whether evaluating `e` reads memory or calls a function.
-bool touches_memory(const Expr& e);
 
 }  // namespace mcl::mcpl

@@ -532,13 +532,6 @@ private:
     // `if (guard) { stmts }`, with the guard pushed past barriers so that every
     // unit still reaches each barrier (GuardPushing.h says where it goes).
     std::vector<StmtPtr> guarded(std::vector<StmtPtr> stmts, const Expr& guard, const std::string& index) {
-        bool any_barrier = false;
-        for (const StmtPtr& s : stmts) any_barrier |= mcpl::reaches_barrier(*s);
-        if (!any_barrier) {
-            std::vector<StmtPtr> out;
-            out.push_back(if_then(guard.clone(), block(std::move(stmts), guard.location)));
-            return out;
-        }
         std::vector<const Stmt*> body;
         for (const StmtPtr& s : stmts) body.push_back(s.get());
         mcpl::GuardContext context;

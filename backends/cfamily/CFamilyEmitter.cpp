@@ -597,7 +597,7 @@ std::string CFamilyEmitter::qualifier_of(const std::string& space) const {
     return q.empty() ? q : q + " ";
 }
 
-void CFamilyEmitter::declaration(const Decl& d) {
+void CFamilyEmitter::declaration(const Decl& d, bool with_value) {
     check_memory_space(d);
     std::string qualifier = qualifier_of(d.memory_space);
     const BasicDecl& first = d.forms.front();
@@ -607,7 +607,7 @@ void CFamilyEmitter::declaration(const Decl& d) {
         if (d.init) unsupported(d.init->location, "initialised local arrays");
         array_declaration(d, qualifier);
     } else {
-        std::string init = d.init ? unwrap(converted(t, *d.init)) : (t.record ? "{}" : "0");
+        std::string init = d.init && with_value ? unwrap(converted(t, *d.init)) : (t.record ? "{}" : "0");
         // A variable the kernel only writes (or only updates from itself) is
         // the user's to keep; not worth a warning either.
         std::string unused = read_beyond_own_updates_.count(&d) ? unused_prefix(d) : unused_attribute();
@@ -615,14 +615,19 @@ void CFamilyEmitter::declaration(const Decl& d) {
         // own (each item runs the declaration), as private arrays are;
         // OpenCL C allows no `__global` variable at function scope.
         if (memory_scope(config_, d.memory_space) == "device") qualifier.clear();
-        line(fmt::format("{}{}{}{} {} = {};", unused, qualifier, d.is_const ? "const " : "", element_spelling(t), name,
-                         init));
+        line(fmt::format("{}{}{}{} {} = {};", unused, qualifier, d.is_const && with_value ? "const " : "",
+                         element_spelling(t), name, init));
     }
     for (size_t i = 1; i < d.forms.size(); ++i) {
         const BasicDecl& alias = d.forms[i];
         line(fmt::format("{}{}{}{} {} = {};", unused_prefix(alias), qualifier, element_spelling(alias.resolved_type),
                          t.is_array() ? "*" : "", ident(alias.name), name));
     }
+}
+
+void CFamilyEmitter::initial_value(const Decl& d) {
+    const BasicDecl& first = d.forms.front();
+    line(fmt::format("{} = {};", ident(first.name), unwrap(converted(first.resolved_type, *d.init))));
 }
 
 std::string CFamilyEmitter::parameter(const Decl& d, Role role, bool) {

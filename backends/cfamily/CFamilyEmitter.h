@@ -106,6 +106,11 @@ protected:
     // current braces.
     virtual void statements(const mcpl::Stmt& s);
     void unrolled_loop(const mcpl::Stmt& for_loop);
+    // A local declaration; `with_value` false (a scalar whose value a guard
+    // pushed past barriers assigns, GuardPushing.h): zero and not constant,
+    // and initial_value assigns the value later.
+    void declaration(const mcpl::Decl& d, bool with_value = true);
+    void initial_value(const mcpl::Decl& d);
     // An assignment or step without its semicolon (also a for loop's step).
     std::string simple(const mcpl::Stmt& s);
     // Reports a memory space without an entry in the configuration.
@@ -257,7 +262,6 @@ private:
     void collect_calls(const mcpl::Function& f);
     void add_record(const mcpl::RecordType* r);
     void collect_records(const mcpl::Function& f);
-    void declaration(const mcpl::Decl& d);
     std::string field_declaration(const mcpl::Decl& field);
     std::string float_literal(const mcpl::Expr& e) const;
     std::string indexed(std::string base, const mcpl::VarPart& part, const mcpl::TypeExpr& shape);

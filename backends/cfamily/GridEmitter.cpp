@@ -477,13 +477,21 @@ void GridEmitter::statements(const Stmt& s) {
         CFamilyEmitter::statements(s);
         return;
     }
+    auto split = [&](const Stmt& c) { return launch_->split_statements.count(&c) > 0; };
     for_each_guarded_run(
-        *launch_, mcpl::statements_of(s), [&](const Stmt& c) { stmt(c); },
+        *launch_, mcpl::statements_of(s),
+        [&](const Stmt& c) {
+            if (split(c)) declaration(*c.decl, false);
+            else stmt(c);
+        },
         [&](const std::vector<const Stmt*>& run) {
             line(fmt::format("if ({}) {{", pushed_guard_));
             ++indent_;
             std::string guard = std::exchange(pushed_guard_, "");
-            for (const Stmt* r : run) stmt(*r);
+            for (const Stmt* r : run) {
+                if (split(*r)) initial_value(*r->decl);
+                else stmt(*r);
+            }
             pushed_guard_ = guard;
             --indent_;
             line("}");

@@ -57,6 +57,7 @@ void for_each_guarded_run(const GridLaunch& launch, const std::vector<const Stmt
         if (launch.open_statements.count(s) || launch.outside_statements.count(s)) {
             flush();
             every_item(*s);
+            if (launch.split_statements.count(s)) run.push_back(s);
         } else {
             run.push_back(s);
         }
@@ -441,7 +442,7 @@ private:
             context.extra_units = "the items of the group that only a deeper sibling nest uses";
         }
         context.through_foreach = true;
-        context.refuse = [&](SourceLocation location, const std::string& problem) {
+                context.refuse = [&](SourceLocation location, const std::string& problem) {
             diags_.error(location, fmt::format("the {} backend cannot keep every item of the group at the barriers of "
                                                "the foreach on line {}: {}",
                                                config_.backend, loop.location.line, problem));
@@ -450,6 +451,7 @@ private:
         place.pushes_guard = true;
         launch_->open_statements.insert(pushed.open.begin(), pushed.open.end());
         launch_->outside_statements.insert(pushed.outside.begin(), pushed.outside.end());
+        launch_->split_statements.insert(pushed.split.begin(), pushed.split.end());
     }
 
     const Function& kernel_;

@@ -120,9 +120,10 @@ struct GridLaunch {
     std::set<const mcpl::Stmt*> barriers_before, barriers_after;
     // Inside loops that push their guards: the statements that reach a
     // barrier (every item runs their headers; the guard goes inside them)
-    // and the declarations and views every item makes. The others run
-    // under the guards of the loops around them.
-    std::set<const mcpl::Stmt*> open_statements, outside_statements;
+    // and the declarations and views every item makes, of which those in
+    // split_statements every item declares without their values. The
+    // others run under the guards of the loops around them.
+    std::set<const mcpl::Stmt*> open_statements, outside_statements, split_statements;
     int dimensions[2] = {1, 1};                        // hardware dimensions used per level
     size_t kernel_arrays = 0;  // how many of the plan's kernel arrays are declared before it
 };
@@ -161,6 +162,8 @@ std::optional<int64_t> max_items_per_group(const GridLaunch& launch, const hdl::
 // barriers, in order: `every_item(s)` for a statement every item runs
 // (open_statements, outside_statements), `guarded(run)` for each run of
 // consecutive statements between them that only the guard's items run.
+// A declaration of split_statements goes to both: `every_item` declares
+// it without its value, and it opens the next run, which assigns it.
 void for_each_guarded_run(const GridLaunch& launch, const std::vector<const mcpl::Stmt*>& list,
                           const std::function<void(const mcpl::Stmt&)>& every_item,
                           const std::function<void(const std::vector<const mcpl::Stmt*>&)>& guarded);

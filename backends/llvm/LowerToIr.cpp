@@ -1580,14 +1580,20 @@ private:
     }
 
     // Under a guard pushed past barriers (GridLaunch::open_statements), the
-    // statements between the barriers run in runs under the guard.
+    // statements between the barriers run in runs under the guard; a split
+    // declaration is made before the run that assigns its value.
     void statements(const std::vector<const Stmt*>& list) {
         if (!pushed_guard_) {
             for (const Stmt* s : list) stmt(*s);
             return;
         }
+        const GridLaunch& launch = *grid_launch_->launch;
         for_each_guarded_run(
-            *grid_launch_->launch, list, [&](const Stmt& s) { stmt(s); },
+            launch, list,
+            [&](const Stmt& s) {
+                if (launch.split_statements.count(&s)) declare(*s.decl, false);
+                else stmt(s);
+            },
             [&](const std::vector<const Stmt*>& run) {
                 if (terminated()) continue_unreachable();
                 llvm::BasicBlock* body = llvm::BasicBlock::Create(context_, "guarded", state_->function);
@@ -1595,7 +1601,12 @@ private:
                 builder_.CreateCondBr(pushed_guard_, body, done);
                 builder_.SetInsertPoint(body);
                 llvm::Value* guard = std::exchange(pushed_guard_, nullptr);
-                scoped_statements(run);
+                auto first = run.begin();
+                if (launch.split_statements.count(*first)) {  // a split declaration opens its run
+                    const Decl& split = *(*first++)->decl;
+                    initialize(split, state_->env[&split.forms.front()]);
+                }
+                scoped_statements({first, run.end()});
                 pushed_guard_ = guard;
                 if (!terminated()) builder_.CreateBr(done);
                 builder_.SetInsertPoint(done);
@@ -1680,7 +1691,9 @@ private:
         return data;
     }
 
-    void declare(const Decl& d) {
+    // `with_value` false: the value is assigned later (initialize), under a
+    // guard pushed past barriers.
+    void declare(const Decl& d, bool with_value = true) {
         const BasicDecl& first = d.forms.front();
         auto existing = state_->env.find(&first);
         if (existing != state_->env.end() && existing->second.unit_depth >= 0 && per_unit_.count(&d)) {
@@ -1722,7 +1735,7 @@ private:
         }
         state_->env[&first] = b;
         for (size_t k = 1; k < d.forms.size(); ++k) bind_view(state_->env[&first], d.forms[k]);
-        initialize(d, state_->env[&first]);
+        if (with_value) initialize(d, state_->env[&first]);
     }
 
     void initialize(const Decl& d, const Binding& b) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ast/AstWalk.h"
+#include "compiler/ast/ConstantValue.h"
 
 namespace mcl::mcpl {
 
@@ -40,6 +41,21 @@ bool touches_memory(const Expr& e) {
     }
     for (const ExprPtr& a : e.args)
         if (touches_memory(*a)) return true;
+    return false;
+}
+
+// Whether evaluating `e` can fail for some values of its variables: a
+// division or remainder by, a shift by, or a power with an operand that is
+// not a constant (a nonzero one, or 0 to 31 for a shift).
+bool may_fault(const Expr& e) {
+    if (e.kind == Expr::Kind::Binary && e.args.size() == 2) {
+        std::optional<int64_t> right = checked_constant_int_value(*e.args[1]);
+        if ((e.op == "/" || e.op == "%") && (!right || *right == 0)) return true;
+        if ((e.op == "<<" || e.op == ">>") && (!right || *right < 0 || *right > 31)) return true;
+        if (e.op == "^" && (!right || !checked_constant_int_value(*e.args[0]))) return true;
+    }
+    for (const ExprPtr& a : e.args)
+        if (may_fault(*a)) return true;
     return false;
 }
 
@@ -97,12 +113,21 @@ private:
         result_.outside.insert(&s);
         const Expr* read = memory_read_in_declaration(s);
         if (!read) return;
+        if (splittable(s)) {
+            result_.split.insert(&s);
+            return;
+        }
         bool is_decl = s.kind == Stmt::Kind::Decl;
         context_.refuse(is_decl ? s.location : read->location,
                         fmt::format("this {} reads memory before a barrier, but {} must skip it and still reach the "
-                                    "barrier{}",
-                                    is_decl ? "declaration" : "view's extent", context_.extra_units,
-                                    is_decl ? "; declare it without a value and assign it" : ""));
+                                    "barrier",
+                                    is_decl ? "declaration" : "view's extent", context_.extra_units));
+    }
+
+    // A scalar declaration: every unit can declare it without its value.
+    static bool splittable(const Stmt& s) {
+        return s.kind == Stmt::Kind::Decl && s.decl->init && s.decl->forms.size() == 1 &&
+               s.decl->forms.front().type.dimensions.empty();
     }
 
     void place_open(const Stmt& s) {
@@ -151,6 +176,8 @@ private:
     // statements assign, and what every unit computes from those.
     void find_changed() {
         if (!context_.index.empty()) changed_.emplace(context_.index, "which is past the count for them");
+        for (const Stmt* s : result_.split)
+            changed_.emplace(s->decl->name(), "which only the units that run are given a value");
         for (const Stmt* run : guarded_)
             for_each_stmt(*run, [&](const Stmt& s) {
                 if (s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Step || s.kind == Stmt::Kind::Swap)
@@ -166,7 +193,9 @@ private:
         for (size_t before = 0; before != changed_.size();) {
             before = changed_.size();
             for (const Stmt* s : result_.outside)
-                if (s->kind == Stmt::Kind::Decl && s->decl->init) derive(s->decl->name(), *s->decl->init);
+                if (s->kind == Stmt::Kind::Decl && s->decl->init && derive(s->decl->name(), *s->decl->init) &&
+                    splittable(*s) && may_fault(*s->decl->init))
+                    result_.split.insert(s);
             for (const Stmt* s : headers_)
                 if (s->kind == Stmt::Kind::For)
                     for (const Expr* part : header_of(*s))
@@ -179,10 +208,11 @@ private:
             changed_.emplace(target.var.front().name, "which the guarded statements change and they do not");
     }
 
-    // `name`, computed from `value`, differs where `value` does.
-    void derive(const std::string& name, const Expr& value) {
-        if (const Expr* from = changed_in(value))
-            changed_.emplace(name, fmt::format("which is computed from '{}'", from->var.front().name));
+    // `name`, computed from `value`, differs where `value` does; whether it does.
+    bool derive(const std::string& name, const Expr& value) {
+        const Expr* from = changed_in(value);
+        if (from) changed_.emplace(name, fmt::format("which is computed from '{}'", from->var.front().name));
+        return from;
     }
 
     const Expr* changed_in(const Expr& e) const {

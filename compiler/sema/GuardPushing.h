@@ -13,18 +13,26 @@
 //   runs), whose headers every unit then evaluates. The statements between
 //   barriers are guarded, in runs; declarations and `as` views in a
 //   statement list that holds a barrier stay outside the guard, so that
-//   later statements see them. A header or kept declaration is refused
-//   where the extra units could not evaluate it safely or alike: where it
-//   reads memory or calls a function (past the count, an index reads out
-//   of range), or, for a header, where it depends on the extra units' own
-//   index or on a variable that the guarded statements change (a variable
-//   they assign, or one computed from it), which the extra units never
-//   change. A statement that calls a function reaching a barrier, and a
-//   barrier inside any other construct, is refused too.
+//   later statements see them. The extra units must not compute what
+//   they would compute wrongly or unsafely: a scalar declaration whose
+//   value reads memory or calls a function (past the count, an index reads
+//   out of range), or that depends on a variable the extra units do not
+//   share (their own index past the count, one the guarded statements
+//   change, or one computed from those) and divides by, shifts by or raises
+//   to a value that is not a constant (`100 / (count - i)` divides by zero),
+//   is split: every unit declares it without its value, which it is given
+//   under the guard (`split`). A view whose extent reads memory, and a
+//   header that reads memory or calls a function, are refused; so is a
+//   header that depends on a variable the extra units do not share (a split
+//   one included), since they would decide it otherwise. A statement that
+//   calls a function reaching a barrier, and a barrier inside any other
+//   construct, is refused too.
 // Guarantees: on success every barrier of the body is reached by all units
 //   whenever by any, every statement not in `open` or `outside` is run
-//   only under the guard, and `outside` holds only declarations and views
-//   reading no memory. Each refusal is a located error through `refuse`.
+//   only under the guard, the headers of `open` statements and the values
+//   of the declarations in `outside` but not `split` read no memory and
+//   cannot fail where the units that run do not, and the extents of views
+//   read no memory. Each refusal is a located error through `refuse`.
 #pragma once
 
 #include <functional>
@@ -54,6 +62,7 @@ struct GuardContext {
 struct PushedGuard {
     std::set<const Stmt*> open;     // reach a barrier: every unit runs them, the guard goes inside
     std::set<const Stmt*> outside;  // declarations and views every unit makes, before the guard
+    std::set<const Stmt*> split;    // of `outside`: declared with no value, which is assigned under the guard
 };
 
 PushedGuard push_guard(const std::vector<const Stmt*>& body, const GuardContext& context);

@@ -87,6 +87,16 @@ StmtPtr const_int(const std::string& name, ExprPtr init, SourceLocation loc) {
     return s;
 }
 
+StmtPtr assignment(ExprPtr target, ExprPtr value) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = Stmt::Kind::Assign;
+    s->location = target->location;
+    s->op = "=";
+    s->target = std::move(target);
+    s->value = std::move(value);
+    return s;
+}
+
 StmtPtr block(std::vector<StmtPtr> body, SourceLocation loc) {
     auto s = std::make_unique<Stmt>();
     s->kind = Stmt::Kind::Block;
@@ -537,7 +547,7 @@ private:
         mcpl::GuardContext context;
         context.index = index;
         context.extra_units = fmt::format("the units that '{}' adds beyond its range", index);
-        context.refuse = [&](SourceLocation location, const std::string& problem) {
+                context.refuse = [&](SourceLocation location, const std::string& problem) {
             diags_.error(location, fmt::format("cannot translate safely to '{}': {}", to_.name, problem));
         };
         mcpl::PushedGuard pushed = mcpl::push_guard(body, context);
@@ -560,6 +570,15 @@ private:
         for (StmtPtr& s : stmts) {
             if (!pushed.open.count(s.get()) && !pushed.outside.count(s.get())) {
                 run.push_back(std::move(s));
+                continue;
+            }
+            if (pushed.split.count(s.get())) {
+                // `float v = a[t];` becomes `float v;` and, guarded, `v = a[t];`
+                flush();
+                SourceLocation at = s->decl->init->location;
+                run.push_back(assignment(var(s->decl->name(), at), std::move(s->decl->init)));
+                s->decl->is_const = false;
+                out.push_back(std::move(s));
                 continue;
             }
             flush();

@@ -416,13 +416,48 @@ gpu void k(int n, int t, dev float[n] a) {
                                   "skip the call but still reach the barrier"));
 }
 
-TEST(Translate, DeclarationReadingMemoryBeforeABarrier) {
-    std::string errors;
-    EXPECT_EQ(translate_text("k.mcl", barrier_kernel("float x = a[j];\n barrier(local);"), "fermi", &errors), "");
-    EXPECT_THAT(errors, HasSubstr("k.mcl:8:13: error: cannot translate safely to 'fermi': this declaration reads "
-                                  "memory before a barrier"));
+// The units past the range must not read `a[j]`, but later statements see
+// `x`: it is declared by every unit and given its value under the guard.
+TEST(Translate, DeclarationReadingMemoryBeforeABarrierIsSplit) {
+    std::string out = translate_text(
+        "k.mcl", barrier_kernel("const float x = a[j];\n buffer[i] = x;\n barrier(local);\n a[j] = x + buffer[0];"),
+        "fermi");
+    EXPECT_THAT(out, HasSubstr("                int j = b * t + i;\n"
+                               "                float x;\n"
+                               "                if (i < t) {\n"
+                               "                    x = a[j];\n"
+                               "                    buffer[i] = x;\n"
+                               "                }\n"
+                               "                barrier(shared);\n"
+                               "                if (i < t) {\n"
+                               "                    a[j] = x + buffer[0];\n"));
 }
 
+// `i - t` is 0 for the first unit past the range: it must not divide by it.
+TEST(Translate, DeclarationThatCouldFailPastTheRangeIsSplit) {
+    std::string out =
+        translate_text("k.mcl", barrier_kernel("int q = 100 / (t - i);\n barrier(local);\n a[j] = toFloat(q);"), "fermi");
+    EXPECT_THAT(out, HasSubstr("                int j = b * t + i;\n"
+                               "                int q;\n"
+                               "                if (i < t) {\n"
+                               "                    q = 100 / (t - i);\n"
+                               "                }\n"
+                               "                barrier(shared);\n"));
+}
+
+// Only the units that run give a split declaration its value, so a loop
+// or condition around a barrier cannot depend on it, even where every unit
+// would read the same value.
+TEST(Translate, SplitDeclarationCannotDecideABarrier) {
+    std::string errors;
+    EXPECT_EQ(translate_text("k.mcl",
+                             barrier_kernel("int m = toInt(a[0]);\n int r = m + 1;\n if (r > 2) {\n barrier(local);\n }"),
+                             "fermi", &errors),
+              "");
+    EXPECT_THAT(errors, HasSubstr("k.mcl:10:8: error: cannot translate safely to 'fermi': the units that 'i' adds "
+                                  "beyond its range could decide this condition otherwise than the units that run (it "
+                                  "depends on 'r', which is computed from 'm')"));
+}
 // The units past the range skip the guarded statements, so they must
 // decide a loop or a condition around a barrier as the others do: not from
 // their own index, from what the guarded statements change, or from what

@@ -91,15 +91,33 @@ std::string target_identifier(const std::string& name, const std::set<std::strin
     return reserved.count(stem) || written_like_a_macro(stem) ? name + "_" : name;
 }
 
-std::string host_identifier(const std::string& name) {
-    static const std::set<std::string> taken = [] {
-        std::set<std::string> names = CFamilyEmitter::cpp_keywords();
-        names.insert({"device", "resident", "on_device"});
+namespace {
+
+const std::set<std::string>& host_reserved_names() {
+    static const std::set<std::string> names = [] {
+        std::set<std::string> taken = CFamilyEmitter::cpp_keywords();
+        taken.insert({"device", "resident", "on_device"});
         // Records appear in OpenCL C and CUDA kernel code as well: the type
         // words and qualifiers those languages add to C++'s keywords.
-        names.insert({"kernel", "global", "local", "constant", "restrict", "half", "uchar", "uint", "ulong",
+        taken.insert({"kernel", "global", "local", "constant", "restrict", "half", "uchar", "uint", "ulong",
                       "ushort", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "read_only", "write_only",
                       "read_write", "image2d_t", "image3d_t", "event_t", "sampler_t", "dim3"});
+        return taken;
+    }();
+    return names;
+}
+
+}  // namespace
+
+std::string host_identifier(const std::string& name) { return target_identifier(name, host_reserved_names()); }
+
+std::string host_namespace_identifier(const std::string& name) {
+    static const std::set<std::string> taken = [] {
+        std::set<std::string> names = {
+#include "backends/HostGlobalNames.inc"
+        };
+        names.insert("main");
+        names.insert(host_reserved_names().begin(), host_reserved_names().end());
         return names;
     }();
     return target_identifier(name, taken);

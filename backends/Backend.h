@@ -144,6 +144,14 @@ std::string target_identifier(const std::string& name, const std::set<std::strin
 // the same for every backend.
 std::string host_identifier(const std::string& name);
 
+// The spelling of a namespace the glue opens at global scope (a module's,
+// a runtime's or a graph's): host_identifier with also `main` and every
+// name the glue's headers, or the C and POSIX headers an application
+// includes beside them, declare at global scope (`div`, `time`, `select`,
+// `std`, `cl`, `mcl`) reserved, since a namespace cannot share its name
+// with them.
+std::string host_namespace_identifier(const std::string& name);
+
 // Kernels of a module: its exported functions, or every function with a
 // foreach when it exports none (functions with builtin bodies never are).
 std::vector<const mcpl::Function*> module_kernels(const mcpl::Module& module);

@@ -30,7 +30,8 @@
 namespace mcl::cnc {
 
 struct GraphCode {
-    std::string name;                 // namespace and file names
+    std::string name;                 // the graph's, for the file names
+    std::string namespace_name;       // of its code (backends::host_namespace_identifier)
     std::string codelets_namespace;   // where the steps' submit functions are
     std::function<std::string(const std::string& kernel)> submit_function;
     std::string codelets_header;      // included by the generated code

@@ -67,7 +67,7 @@ bool runs_here(const std::string& backend, const backends::BackendConfig& config
 std::string BackendHarness::harness_source(const mcpl::Module& module, const mcpl::Function& kernel) const {
     std::vector<const mcpl::RecordType*> records;
     for (const auto& p : kernel.params) collect_records(p->forms.front().resolved_type, records);
-    std::string ns = backends::host_identifier(module.name);
+    std::string ns = backends::host_namespace_identifier(module.name);
     std::string out = fmt::format(
         "// The harness of `mclc run`/`verify`: reads the arguments of each run, calls {0}::{1}, writes them back.\n"
         "#include <cstdint>\n#include <cstdio>\n#include <exception>\n#include <fstream>\n#include <memory>\n"

@@ -310,7 +310,7 @@ int graph_gen_command(const FrontendOptions& options, const GenOptions& gen, std
     size_t kernel_count = 0;
     if (int status = runtime_gen_command(options, steps, out, err, &kernel_count)) return status;
 
-    cnc::GraphCode code{name, backends::host_identifier(steps.name),
+    cnc::GraphCode code{name, backends::host_namespace_identifier(name), backends::host_namespace_identifier(steps.name),
                         [&](const std::string& kernel) { return rtgen::submit_function_name(kernel_count, kernel); },
                         steps.name + ".h"};
     std::vector<backends::GeneratedFile> files = cnc::generate_graph(loaded->graph, *checked, code, session.diags);

@@ -35,7 +35,7 @@ CFamilyEmitter::CFamilyEmitter(const GenerationInput& input, const BackendConfig
     // or CUDA (OpenCL: "function cannot be called 'main'"), and kernels may
     // call one of theirs so.
     reserved_.insert("main");
-    module_ = input.host_namespace.empty() ? host_identifier(input.module.name) : input.host_namespace;
+    module_ = input.host_namespace.empty() ? host_namespace_identifier(input.module.name) : input.host_namespace;
 }
 
 // --- what to emit ----------------------------------------------------------------

@@ -208,6 +208,26 @@ perfect void k(int n, float[n] NAN, float NAN_, float _x) {
     EXPECT_THAT(k, HasSubstr("NAN_[(i)] = (M_PI_ + NAN__) + mcl_p_x;"));
 }
 
+TEST(CppBackend, ModuleNamedLikeACLibraryFunctionHasAnotherNamespace) {
+    // `namespace div` would clash with div() of <cstdlib>, which the glue
+    // includes; div_ stays apart from a module called div_ (div__). The
+    // kernel inside the namespace keeps its name.
+    Generated g = generate(R"(module div;
+import perfect;
+perfect void exp(int n, float[n] a) {
+    foreach (int i in n threads) { a[i] = 1.0; }
+}
+)");
+    std::string header = g.file("div.h");
+    ASSERT_FALSE(header.empty()) << g.diagnostics();
+    EXPECT_THAT(header, HasSubstr("namespace div_ {"));
+    EXPECT_THAT(header, HasSubstr("void exp(int n, float* a);"));
+    EXPECT_EQ(mcl::backends::host_namespace_identifier("div_"), "div__");
+    EXPECT_EQ(mcl::backends::host_namespace_identifier("std"), "std_");
+    EXPECT_EQ(mcl::backends::host_namespace_identifier("matmul"), "matmul");
+    EXPECT_EQ(mcl::backends::host_identifier("div"), "div");
+}
+
 TEST(CppBackend, UserNamesWithTheGeneratorsPrefixAreRenamed) {
     // `mcl_` is the prefix of the generator's own names (mcl_swap_tmp here):
     // a user's name with it becomes `mcl_u_...`, which no generated name is.

@@ -536,7 +536,7 @@ void CFamilyEmitter::stmt(const Stmt& s) {
         }
         const Decl& d = *s.decl;
         std::string init = element_spelling(d.forms.front().resolved_type) + " " + ident(d.name()) + " = " +
-                           (d.init ? unwrap(converted(d.forms.front().resolved_type, *d.init)) : "0");
+                           (d.init ? initialiser(d) : "0");
         if (std::string hint = loop_hint(s); !hint.empty()) out_ += indentation() + hint + "\n";
         out_ += indentation() + fmt::format("for ({}; {}; {})", init, unwrap(expr(*s.condition)), simple(*s.step));
         block(*s.loop_body);
@@ -607,7 +607,7 @@ void CFamilyEmitter::declaration(const Decl& d, bool with_value) {
         if (d.init) unsupported(d.init->location, "initialised local arrays");
         array_declaration(d, qualifier);
     } else {
-        std::string init = d.init && with_value ? unwrap(converted(t, *d.init)) : (t.record ? "{}" : "0");
+        std::string init = d.init && with_value ? initialiser(d) : (t.record ? "{}" : "0");
         // A variable the kernel only writes (or only updates from itself) is
         // the user's to keep; not worth a warning either.
         std::string unused = read_beyond_own_updates_.count(&d) ? unused_prefix(d) : unused_attribute();
@@ -623,6 +623,17 @@ void CFamilyEmitter::declaration(const Decl& d, bool with_value) {
         line(fmt::format("{}{}{}{} {} = {};", unused_prefix(alias), qualifier, element_spelling(alias.resolved_type),
                          t.is_array() ? "*" : "", ident(alias.name), name));
     }
+}
+
+std::string CFamilyEmitter::initialiser(const Decl& d) {
+    const Type& t = d.forms.front().resolved_type;
+    std::string value = unwrap(converted(t, *d.init));
+    bool reads_hidden = false;
+    mcpl::for_each_var(*d.init, [&](const Expr& v) { reads_hidden |= !v.hardware && v.var.front().name == d.name(); });
+    if (!reads_hidden) return value;
+    std::string computed = "mcl_init_" + ident(d.name());
+    line(fmt::format("const {} {} = {};", element_spelling(t), computed, value));
+    return computed;
 }
 
 void CFamilyEmitter::initial_value(const Decl& d) {

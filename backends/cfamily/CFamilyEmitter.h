@@ -263,6 +263,11 @@ private:
     void add_record(const mcpl::RecordType* r);
     void collect_records(const mcpl::Function& f);
     std::string field_declaration(const mcpl::Decl& field);
+    // The initialiser of scalar `d` as printed. In MCPL `float x = x * 2.0;`
+    // reads the `x` it hides, but in C and C++ the new `x` is in scope in
+    // its own initialiser: such a value is first computed into a constant
+    // `mcl_init_<x>` (a line printed here), which the initialiser reads.
+    std::string initialiser(const mcpl::Decl& d);
     std::string float_literal(const mcpl::Expr& e) const;
     std::string indexed(std::string base, const mcpl::VarPart& part, const mcpl::TypeExpr& shape);
     std::string var(const mcpl::Expr& e);

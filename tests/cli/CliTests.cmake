@@ -233,7 +233,8 @@ mclc_test(translate_shadowed_constant_keeps_guard 0 "(?s)divide_up\\(T, nrThread
 foreach(kernel partial_write index_shadows_count named_like_descriptions time_steps macro_names
                record_field_sized_by_constant function_named_main group_phases sibling_nest_depths
                sibling_group_nests linearised_thread_nest pushed_guards pushed_guards_nested
-               pushed_guards_split pushed_guards_split_grid module_named_div)
+               pushed_guards_split pushed_guards_split_grid module_named_div
+               declaration_reads_what_it_hides)
   mclc_test(verify_regression.${kernel} 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify ${VERIFY_INPUTS}/${kernel}.mcl)
   set_tests_properties(cli.verify_regression.${kernel} PROPERTIES LABELS verify)
 endforeach()

@@ -433,6 +433,21 @@ TEST(Translate, DeclarationReadingMemoryBeforeABarrierIsSplit) {
                                "                    a[j] = x + buffer[0];\n"));
 }
 
+// `x = x * 2.0 + a[j];` after `float x;` would read the inner `x`, not the
+// one the declaration hides, so that declaration cannot be split.
+TEST(Translate, DeclarationReadingWhatItHidesIsNotSplit) {
+    std::string errors;
+    EXPECT_EQ(translate_text("k.mcl",
+                             barrier_kernel("float x = a[j];\n {\n float x = x * 2.0 + a[j];\n buffer[i] = x;\n "
+                                            "barrier(local);\n a[j] = x;\n }"),
+                             "fermi", &errors),
+              "");
+    EXPECT_THAT(errors, HasSubstr("k.mcl:10:2: error: cannot translate safely to 'fermi': this declaration reads "
+                                  "memory before a barrier, but the units that 'i' adds beyond its range must skip it "
+                                  "and still reach the barrier; its value reads the 'x' it hides, so it cannot be "
+                                  "declared first and assigned after: rename it"));
+}
+
 // `i - t` is 0 for the first unit past the range: it must not divide by it.
 TEST(Translate, DeclarationThatCouldFailPastTheRangeIsSplit) {
     std::string out =

@@ -66,6 +66,18 @@ const BackendConfig* backend_config(const GenerationInput& input, const std::str
     return config;
 }
 
+bool check_file_stem(const std::string& stem, SourceLocation location, DiagnosticEngine& diags) {
+    static const std::set<std::string> headers = {
+#include "backends/HostHeaderNames.inc"
+    };
+    if (!headers.count(stem)) return true;
+    diags.error(location, fmt::format("cannot generate files named '{0}' ({0}.h, {0}.cpp): wherever they are an "
+                                      "include path, {0}.h would be found instead of the <{0}.h> that the glue's "
+                                      "headers include; choose another name",
+                                      stem));
+    return false;
+}
+
 namespace {
 
 bool written_like_a_macro(const std::string& name) {

@@ -111,6 +111,13 @@ std::vector<std::string> backend_names();
 const BackendConfig* backend_config(const GenerationInput& input, const std::string& backend,
                                     DiagnosticEngine& diags);
 
+// Whether files named after `stem` (`stem.h`, `stem.cpp`) may be written:
+// false, after an error at `location`, where an include path holding them
+// would give `stem.h` for a header that the glue's headers, or the C and
+// POSIX headers beside them, include from the top of one (`time.h` for
+// <time.h>, `mcl_runtime.h` for the runtime's own).
+bool check_file_stem(const std::string& stem, SourceLocation location, DiagnosticEngine& diags);
+
 // A backend's generate(): runs `Generator(input, config, diags).run()` with
 // the configuration's section for `backend`, or returns nothing when it has
 // none.
@@ -118,7 +125,7 @@ template <typename Generator>
 std::vector<GeneratedFile> generate_with(const GenerationInput& input, const std::string& backend,
                                          DiagnosticEngine& diags) {
     const BackendConfig* config = backend_config(input, backend, diags);
-    if (!config) return {};
+    if (!config || !check_file_stem(input.module.name, input.module.location, diags)) return {};
     return Generator(input, *config, diags).run();
 }
 

@@ -135,6 +135,8 @@ int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, s
         return fail("--runtime picks the leaves and backends itself: leave out --target and --backend");
     if (!gen.name.empty() && !is_identifier(gen.name))
         return fail(fmt::format("--name '{}' is not an identifier (it names the namespace and the files)", gen.name));
+    if (!gen.name.empty() && !backends::check_file_stem(gen.name, SourceLocation{}, session.diags))
+        return session.report(err);
 
     // The leaves with a configuration, their backends and device matches.
     std::vector<rtgen::LeafSource> leaves;
@@ -295,6 +297,7 @@ int graph_gen_command(const FrontendOptions& options, const GenOptions& gen, std
     std::string name = gen.name.empty() ? std::filesystem::path(gen.graph).stem().string() : gen.name;
     if (!is_identifier(name))
         return fail(fmt::format("the graph's name '{}' is not an identifier: rename the file or give --name", name));
+    if (!backends::check_file_stem(name, SourceLocation{}, session.diags)) return session.report(err);
     mcpl::Program program;
     std::optional<cnc::LoadedGraph> loaded;
     std::optional<cnc::CheckedGraph> checked = load_and_check_graph(session, options, gen.graph, program, loaded);

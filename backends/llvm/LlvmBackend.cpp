@@ -317,6 +317,7 @@ AsyncCopyPlan LlvmBackend::asynchronous_copies(const GenerationInput& input, con
 }
 
 std::vector<GeneratedFile> LlvmBackend::generate(const GenerationInput& input, DiagnosticEngine& diags) const {
+    if (!check_file_stem(input.module.name, input.module.location, diags)) return {};
     const BackendConfig* config = backend_config(input, name(), diags);
     if (!config) return {};
     if (config->device_type == "gpu") return LlvmPtxGenerator(input, *config, diags).run();

@@ -228,6 +228,25 @@ perfect void exp(int n, float[n] a) {
     EXPECT_EQ(mcl::backends::host_identifier("div"), "div");
 }
 
+TEST(CppBackend, ModuleNamedLikeAHeaderTheGlueIncludesIsALocatedError) {
+    // time.h in an include path would be found for <time.h>, which
+    // <pthread.h> includes, and nothing would build.
+    for (const char* backend : {"cpp", "llvm"}) {
+        Generated g = generate(R"(module time;
+import perfect;
+perfect void k(int n, float[n] a) {
+    foreach (int i in n threads) { a[i] = 1.0; }
+}
+)",
+                               "x86_avx2", backend);
+        EXPECT_TRUE(g.files.empty()) << backend;
+        EXPECT_THAT(g.diagnostics(), HasSubstr("t.mcl:1:8: error: cannot generate files named 'time' (time.h, "
+                                               "time.cpp): wherever they are an include path, time.h would be found "
+                                               "instead of the <time.h> that the glue's headers include"))
+            << backend;
+    }
+}
+
 TEST(CppBackend, UserNamesWithTheGeneratorsPrefixAreRenamed) {
     // `mcl_` is the prefix of the generator's own names (mcl_swap_tmp here):
     // a user's name with it becomes `mcl_u_...`, which no generated name is.

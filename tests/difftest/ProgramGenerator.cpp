@@ -987,13 +987,14 @@ void Generator::genStatement(int depth) {
 }
 
 // A scalar, initialised. In a gpu thread body where every thread goes on
-// to a barrier, declared first and assigned after: translation guards the
-// threads beyond a loop's range statement by statement and cannot guard an
-// initialiser that reads memory.
+// to a barrier, half the time declared first and assigned after, as
+// translation and the grid backends split a declaration there themselves
+// for the threads beyond a loop's range (GuardPushing.h), which the other
+// half exercises.
 void Generator::genDeclaration(int depth) {
     bool isMutable = random_.chance(50);
     bool intOnly = sinkElem_ == Elem::Int && !sink_.empty();
-    bool split = inThreads_ && uniform_;
+    bool split = inThreads_ && uniform_ && extras_.chance(50);
     auto declare = [&](const std::string& type, const std::string& name, const std::string& value) {
         if (split) {
             line(type + " " + name + ";");

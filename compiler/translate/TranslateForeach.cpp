@@ -91,7 +91,7 @@ StmtPtr assignment(ExprPtr target, ExprPtr value) {
     auto s = std::make_unique<Stmt>();
     s->kind = Stmt::Kind::Assign;
     s->location = target->location;
-    s->op = "=";
+    s->op = std::string(1, '=');  // not from a literal: GCC 12 -O3 warns falsely (-Wrestrict) on that assignment
     s->target = std::move(target);
     s->value = std::move(value);
     return s;

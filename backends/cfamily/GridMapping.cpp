@@ -442,7 +442,7 @@ private:
             context.extra_units = "the items of the group that only a deeper sibling nest uses";
         }
         context.through_foreach = true;
-                context.refuse = [&](SourceLocation location, const std::string& problem) {
+        context.refuse = [&](SourceLocation location, const std::string& problem) {
             diags_.error(location, fmt::format("the {} backend cannot keep every item of the group at the barriers of "
                                                "the foreach on line {}: {}",
                                                config_.backend, loop.location.line, problem));

@@ -118,7 +118,7 @@ private:
             return;
         }
         bool is_decl = s.kind == Stmt::Kind::Decl;
-        bool hides_what_it_reads = is_decl && s.decl->forms.size() == 1 && s.decl->forms.front().type.dimensions.empty();
+        bool hides_what_it_reads = scalar_with_value(s);  // the only scalar that is not splittable
         context_.refuse(is_decl ? s.location : read->location,
                         fmt::format("this {} reads memory before a barrier, but {} must skip it and still reach the "
                                     "barrier{}",
@@ -130,13 +130,16 @@ private:
                                         : ""));
     }
 
+    static bool scalar_with_value(const Stmt& s) {
+        return s.kind == Stmt::Kind::Decl && s.decl->init && s.decl->forms.size() == 1 &&
+               s.decl->forms.front().type.dimensions.empty();
+    }
+
     // A scalar declaration every unit can make without its value: one whose
     // value reads no variable of its name (`float x = x * 2.0;` reads the
     // `x` it hides, which `x = x * 2.0;` after the declaration would not).
     static bool splittable(const Stmt& s) {
-        if (s.kind != Stmt::Kind::Decl || !s.decl->init || s.decl->forms.size() != 1 ||
-            !s.decl->forms.front().type.dimensions.empty())
-            return false;
+        if (!scalar_with_value(s)) return false;
         bool reads_own_name = false;
         for_each_var(*s.decl->init, [&](const Expr& v) { reads_own_name |= v.var.front().name == s.decl->name(); });
         return !reads_own_name;

@@ -547,7 +547,7 @@ private:
         mcpl::GuardContext context;
         context.index = index;
         context.extra_units = fmt::format("the units that '{}' adds beyond its range", index);
-                context.refuse = [&](SourceLocation location, const std::string& problem) {
+        context.refuse = [&](SourceLocation location, const std::string& problem) {
             diags_.error(location, fmt::format("cannot translate safely to '{}': {}", to_.name, problem));
         };
         mcpl::PushedGuard pushed = mcpl::push_guard(body, context);

@@ -7,6 +7,7 @@
 
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
+#include "compiler/sema/ResolveNames.h"
 
 namespace mcl::mcpl {
 
@@ -30,9 +31,20 @@ bool has_own_barrier(const Stmt& s) {
     return found;
 }
 
-// Whether evaluating `e` reads memory or calls a function.
+// A call whose value depends on its arguments alone and which writes
+// nothing: a builtin (`min`, `toFloat`), or a library function whose
+// builtin body writes none of its parameters (`sqrt`; not `atomicAdd`).
+bool is_pure_call(const Expr& call) {
+    if (!call.function) return is_builtin_function(call.callee);
+    if (!call.function->builtin_body) return false;
+    return std::none_of(call.function->params.begin(), call.function->params.end(),
+                        [](const std::unique_ptr<Decl>& p) { return p->is_written; });
+}
+
+// Whether evaluating `e` reads memory or calls a function that may read or
+// write it.
 bool touches_memory(const Expr& e) {
-    if (e.kind == Expr::Kind::Call) return true;
+    if (e.kind == Expr::Kind::Call && !is_pure_call(e)) return true;
     if (e.kind == Expr::Kind::Var) {
         if (e.hardware) return false;
         if (e.var.size() > 1) return true;
@@ -45,9 +57,14 @@ bool touches_memory(const Expr& e) {
 }
 
 // Whether evaluating `e` can fail for some values of its variables: a
-// division or remainder by, a shift by, or a power with an operand that is
-// not a constant (a nonzero one, or 0 to 31 for a shift).
+// division or remainder by (`divide_up` included), a shift by, or a power
+// with an operand that is not a constant (a nonzero one, or 0 to 31 for a
+// shift).
 bool may_fault(const Expr& e) {
+    if (e.kind == Expr::Kind::Call && e.callee == "divide_up" && !e.function && e.args.size() == 2) {
+        std::optional<int64_t> divisor = checked_constant_int_value(*e.args[1]);
+        if (!divisor || *divisor == 0) return true;
+    }
     if (e.kind == Expr::Kind::Binary && e.args.size() == 2) {
         std::optional<int64_t> right = checked_constant_int_value(*e.args[1]);
         if ((e.op == "/" || e.op == "%") && (!right || *right == 0)) return true;
@@ -118,16 +135,20 @@ private:
             return;
         }
         bool is_decl = s.kind == Stmt::Kind::Decl;
-        bool hides_what_it_reads = scalar_with_value(s);  // the only scalar that is not splittable
         context_.refuse(is_decl ? s.location : read->location,
                         fmt::format("this {} reads memory before a barrier, but {} must skip it and still reach the "
                                     "barrier{}",
                                     is_decl ? "declaration" : "view's extent", context_.extra_units,
-                                    hides_what_it_reads
-                                        ? fmt::format("; its value reads the '{}' it hides, so it cannot be declared "
-                                                      "first and assigned after: rename it",
-                                                      s.decl->name())
-                                        : ""));
+                                    unsplittable_because(s)));
+    }
+
+    // Why a declaration is not splittable, as the end of a refusal; empty
+    // for one that is not a scalar with a value.
+    static std::string unsplittable_because(const Stmt& s) {
+        if (!scalar_with_value(s)) return "";  // the only scalar that is not splittable hides what it reads
+        return fmt::format("; its value reads the '{}' it hides, so it cannot be declared first and assigned after: "
+                           "rename it",
+                           s.decl->name());
     }
 
     static bool scalar_with_value(const Stmt& s) {
@@ -209,12 +230,26 @@ private:
             before = changed_.size();
             for (const Stmt* s : result_.outside)
                 if (s->kind == Stmt::Kind::Decl && s->decl->init && derive(s->decl->name(), *s->decl->init) &&
-                    splittable(*s) && may_fault(*s->decl->init))
-                    result_.split.insert(s);
+                    may_fault(*s->decl->init))
+                    split_faulting(*s);
             for (const Stmt* s : headers_)
                 if (s->kind == Stmt::Kind::For)
                     for (const Expr* part : header_of(*s))
                         if (part != s->condition.get()) derive(s->decl->name(), *part);
+        }
+    }
+
+    // `s` may fail for the extra units (`q = 64 / (q - 105)`): only the
+    // units that run compute its value.
+    void split_faulting(const Stmt& s) {
+        if (splittable(s)) {
+            result_.split.insert(&s);
+        } else if (refused_.insert(&s).second) {
+            context_.refuse(s.location,
+                            fmt::format("this declaration before a barrier could fail for {} (its value divides, "
+                                        "shifts or raises to a power by a value they do not share), which must "
+                                        "skip it and still reach the barrier{}",
+                                        context_.extra_units, unsplittable_because(s)));
         }
     }
 
@@ -257,6 +292,7 @@ private:
     std::vector<const Stmt*> guarded_;  // the statements run only under the guard
     std::vector<const Stmt*> headers_;  // the open `for` and `if` statements
     std::map<std::string, std::string> changed_;  // a variable the extra units do not share, and why
+    std::set<const Stmt*> refused_;                // declarations refused while finding `changed_`
 };
 
 }  // namespace

@@ -473,6 +473,37 @@ TEST(Translate, SplitDeclarationCannotDecideABarrier) {
                                   "beyond its range could decide this condition otherwise than the units that run (it "
                                   "depends on 'r', which is computed from 'm')"));
 }
+// Builtins read only their arguments: every unit runs a loop whose bound
+// calls one, and computes a declaration that does.
+TEST(Translate, PureCallsAroundABarrierAreNotGuarded) {
+    std::string out = translate_text(
+        "k.mcl",
+        barrier_kernel("float s = toFloat(i + 1);\n for (int r = 0; r < min(n, 4); r++) {\n barrier(local);\n "
+                       "a[j] = s;\n }"),
+        "fermi");
+    EXPECT_THAT(out, HasSubstr("                float s = toFloat(i + 1);\n"
+                               "                for (int r = 0; r < min(n, 4); r++) {\n"
+                               "                    barrier(shared);\n"
+                               "                    if (i < t) {\n"
+                               "                        a[j] = s;\n"));
+}
+
+// `100 / (t - q)` is 0 for a unit past the range, so only the units that
+// run may compute it; but it reads the `q` it hides, so it cannot be split.
+TEST(Translate, DeclarationThatCouldFailAndReadsWhatItHidesIsRefused) {
+    std::string errors;
+    EXPECT_EQ(translate_text("k.mcl",
+                             barrier_kernel("int q = i;\n {\n int q = 100 / (t - q);\n barrier(local);\n "
+                                            "a[j] = toFloat(q);\n }"),
+                             "fermi", &errors),
+              "");
+    EXPECT_THAT(errors, HasSubstr("k.mcl:10:2: error: cannot translate safely to 'fermi': this declaration before a "
+                                  "barrier could fail for the units that 'i' adds beyond its range (its value divides, "
+                                  "shifts or raises to a power by a value they do not share), which must skip it and "
+                                  "still reach the barrier; its value reads the 'q' it hides, so it cannot be declared "
+                                  "first and assigned after: rename it"));
+}
+
 // The units past the range skip the guarded statements, so they must
 // decide a loop or a condition around a barrier as the others do: not from
 // their own index, from what the guarded statements change, or from what

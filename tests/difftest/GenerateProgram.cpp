@@ -2,7 +2,8 @@
 // exported kernel `compute` (tests/difftest/ProgramGenerator.cpp says what
 // "well-defined" covers). Deterministic per seed and level.
 //
-//   mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates] [--no-bytes] [--no-powers] [--no-bitwise] [--no-loop-steps] [--no-array-arguments] [--no-as-statements] [--no-uniform-ifs] [--no-barrier-functions] [--no-phase-reads]
+//   mcl-gen-program --seed S [--level perfect|gpu] [--no-... | --plain-names]
+// (the flags that each leave one construct out; the usage message lists them)
 #include "ProgramGenerator.h"
 
 #include <cstdlib>
@@ -12,8 +13,10 @@
 
 namespace {
 
-int usage() {
-    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu] [--no-parameter-views] [--plain-names] [--no-atomics] [--no-constant-counts] [--no-doubles] [--no-early-returns] [--no-compound-updates] [--no-bytes] [--no-powers] [--no-bitwise] [--no-loop-steps] [--no-array-arguments] [--no-as-statements] [--no-uniform-ifs] [--no-barrier-functions] [--no-phase-reads]\n";
+int usage(const std::map<std::string, bool*>& withouts) {
+    std::cerr << "usage: mcl-gen-program --seed S [--level perfect|gpu]";
+    for (const auto& without : withouts) std::cerr << " [" << without.first << "]";
+    std::cerr << "\n";
     return 2;
 }
 
@@ -39,27 +42,28 @@ int main(int argc, char** argv) {
                                                    {"--no-barrier-functions", &options.barrierFunctions},
                                                    {"--no-phase-reads", &options.phaseReads},
                                                    {"--no-copy-fills", &options.copyFills},
-                                                   {"--no-sibling-depths", &options.siblingDepths}};
+                                                   {"--no-sibling-depths", &options.siblingDepths},
+                                                   {"--no-shorter-siblings", &options.shorterSiblings}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];
         if (argument == "--seed" && k + 1 < argc) {
             char* end = nullptr;
             options.seed = std::strtoull(argv[++k], &end, 10);
-            if (*end != '\0') return usage();
+            if (*end != '\0') return usage(withouts);
             haveSeed = true;
         } else if (argument == "--level" && k + 1 < argc) {
             std::string level = argv[++k];
             if (level == "perfect") options.level = difftest::Level::Perfect;
             else if (level == "gpu") options.level = difftest::Level::Gpu;
-            else return usage();
+            else return usage(withouts);
         } else if (auto without = withouts.find(argument); without != withouts.end()) {
             *without->second = false;
         } else {
-            return usage();
+            return usage(withouts);
         }
     }
-    if (!haveSeed) return usage();
+    if (!haveSeed) return usage(withouts);
     std::cout << difftest::generateProgram(options);
     return 0;
 }

@@ -43,7 +43,9 @@
 //   thread loop of a block starts a phase of its own, as the threads wait
 //   for each other between the block's loops; the sibling of a 2-D nest
 //   may be one loop over as many threads, whose two indices it computes,
-//   each thread's the same pair as in the nest);
+//   each thread's the same pair as in the nest, and a sibling may run
+//   fewer threads in one dimension, each over its own element as in the
+//   nest);
 // - no recursion: a device function calls only functions defined before it;
 //   one that takes an array (`const int len, const float[len] arr`) reads
 //   it only at indices inside len, and a call passes an array of that
@@ -1972,6 +1974,20 @@ void Generator::genGpuNest() {
         std::vector<GlobalIndex> siblingComputed;
         std::vector<IndexVar> siblingGlobals;
         for (const auto& t : threads) siblingThreads.push_back({fresh("t"), t.count});
+        // Now and then fewer threads in one dimension: each the same element
+        // as the nest's thread of its indices, the rest of the block idle
+        // (grid backends guard the items past the shorter count, and
+        // translation the units of its last warp). It writes only part of
+        // the nest's elements, so what it writes is not covered by it.
+        bool shorter = !flat && options_.shorterSiblings && extras_.chance(40);
+        if (shorter) {
+            IndexVar& shortened = siblingThreads[extras_.below(static_cast<int>(siblingThreads.size()))];
+            std::int64_t units = extras_.between(1, static_cast<int>(scalarMax(shortened.count)) - 1);
+            shortened.count = fresh("nrShorter");
+            line("const int " + shortened.count + " = " + std::to_string(units) + ";");
+            addScalar(shortened.count, Elem::Int, {units, units}, 0, false);
+            exchangeArray_.clear();  // a call reaching a barrier cannot be guarded
+        }
         for (const auto& c : computed) siblingComputed.push_back({fresh("g"), c.prefix});
         for (const auto& g : globals) {
             std::string name = g.name;
@@ -1992,7 +2008,9 @@ void Generator::genGpuNest() {
             line("const int " + flatCount + " = " + product + ";");
             addScalar(flatCount, Elem::Int, {units, units}, 0, false);
         }
+        auto covered = nestCovered_;
         genThreadLoop(siblingThreads, siblingComputed, siblingGlobals, true, flatCount);
+        if (shorter) nestCovered_ = covered;
     }
     exchangeArray_.clear();
     --foreachDepth_;

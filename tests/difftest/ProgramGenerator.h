@@ -31,6 +31,7 @@ struct GeneratorOptions {
     bool phaseReads = true;       // gpu: now and then a block's second thread loop reads its local arrays across threads at once
     bool copyFills = true;        // gpu: now and then a thread fills its local slot with an input element (plain, or zero where a condition fails), with work before the barrier: the cuda backend's asynchronous copies
     bool siblingDepths = true;    // gpu: now and then the sibling of a 2-D thread nest is one loop over as many threads, the two indices computed from its one
+    bool shorterSiblings = true;  // gpu: now and then a block's sibling thread loop runs fewer threads in one dimension than the first
 };
 
 // The MCPL text of the module for these options.

@@ -374,15 +374,18 @@ private:
 
     void assign_dimensions(GridLaunch& launch, int level) {
         auto& slots = launch.slots[level];
+        // The slot is as large as its largest count: a loop of that
+        // count, known where every count is a constant, needs no guard.
         for (GridSlot& slot : slots) {
-            bool same = true;
-            std::optional<int64_t> first = mcpl::checked_constant_int_value(*slot.loops.front()->count);
-            for (const Stmt* loop : slot.loops) {
-                auto v = mcpl::checked_constant_int_value(*loop->count);
-                if (!first || !v || *v != *first) same = false;
-            }
-            if (slot.loops.size() > 1 && !same)
-                for (const Stmt* loop : slot.loops) launch.placements[loop].guarded = true;
+            if (slot.loops.size() < 2) continue;
+            std::vector<std::optional<int64_t>> counts;
+            for (const Stmt* loop : slot.loops) counts.push_back(mcpl::checked_constant_int_value(*loop->count));
+            bool all_constant = std::all_of(counts.begin(), counts.end(), [](const auto& c) { return c.has_value(); });
+            int64_t largest = 0;
+            for (const auto& c : counts)
+                if (c) largest = std::max(largest, *c);
+            for (size_t k = 0; k < slot.loops.size(); ++k)
+                if (!all_constant || *counts[k] < largest) launch.placements[slot.loops[k]].guarded = true;
         }
         int d = levels_[static_cast<size_t>(level)].dimensions;
         int k = static_cast<int>(slots.size());

@@ -23,7 +23,9 @@
 //   "group" par_group takes a group dimension, one over an "item" par_group
 //   an item dimension. Loops form slots: the k-th loop of a level on the
 //   way down from the root (siblings share a slot, whose size is the
-//   largest of their counts; a loop smaller than its slot is guarded).
+//   largest of their counts; a loop that may be smaller than its slot is
+//   guarded: every loop of a shared slot but, where all of their counts
+//   are constants, those of the largest count).
 //   Item loops align at the innermost: a loop that heads a nest of h item
 //   loops takes the h-th slot from the last, so that every innermost item
 //   loop takes the last slot. The innermost slot of a level takes

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ast/AstWalk.h"
+#include "compiler/sema/ResolveNames.h"
 
 namespace mcl::backends {
 
@@ -131,7 +132,7 @@ private:
         }
         mcpl::for_each_own_expr(s, [&](const Expr& e) {
             mcpl::for_each_expr(e, [&](const Expr& sub) {
-                if (sub.kind == Expr::Kind::Call && sub.function) read.insert(nullptr);
+                if (sub.kind == Expr::Kind::Call && !mcpl::is_pure_call(sub)) read.insert(nullptr);
                 if (sub.kind == Expr::Kind::Var && !sub.hardware && sub.decl && !copied_scalars_.count(sub.decl))
                     read.insert(sub.decl);
             });
@@ -145,12 +146,12 @@ private:
         return reads;
     }
 
-    // Reads an array element, passes an array or calls a function (which may
-    // read what it is given).
+    // Reads an array element, passes an array or calls a function that may
+    // read memory (what it is given, or a global).
     static bool reads_memory(const Expr& e) {
         bool reads = false;
         mcpl::for_each_expr(e, [&](const Expr& sub) {
-            if (sub.kind == Expr::Kind::Call && sub.function) reads = true;
+            if (sub.kind == Expr::Kind::Call && !mcpl::is_pure_call(sub)) reads = true;
             if (sub.kind != Expr::Kind::Var || sub.hardware) return;
             for (const mcpl::VarPart& part : sub.var) reads = reads || !part.indices.empty();
             reads = reads || sub.type.is_array() || (sub.decl && sub.decl->forms.front().resolved_type.is_array());

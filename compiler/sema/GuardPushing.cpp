@@ -31,16 +31,6 @@ bool has_own_barrier(const Stmt& s) {
     return found;
 }
 
-// A call whose value depends on its arguments alone and which writes
-// nothing: a builtin (`min`, `toFloat`), or a library function whose
-// builtin body writes none of its parameters (`sqrt`; not `atomicAdd`).
-bool is_pure_call(const Expr& call) {
-    if (!call.function) return is_builtin_function(call.callee);
-    if (!call.function->builtin_body) return false;
-    return std::none_of(call.function->params.begin(), call.function->params.end(),
-                        [](const std::unique_ptr<Decl>& p) { return p->is_written; });
-}
-
 // Whether evaluating `e` reads memory or calls a function that may read or
 // write it.
 bool touches_memory(const Expr& e) {

@@ -1,5 +1,6 @@
 #include "compiler/sema/ResolveNames.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -771,6 +772,13 @@ bool is_builtin_function(const std::string& name) {
     for (const BuiltinFunction& b : kBuiltins)
         if (name == b.name) return true;
     return name == kBuiltinRead || name == kBuiltinWrite;
+}
+
+bool is_pure_call(const Expr& call) {
+    if (!call.function) return is_builtin_function(call.callee);
+    if (!call.function->builtin_body) return false;
+    return std::none_of(call.function->params.begin(), call.function->params.end(),
+                        [](const std::unique_ptr<Decl>& p) { return p->is_written; });
 }
 
 void resolve_names(Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags) {

@@ -43,6 +43,12 @@ namespace mcl::mcpl {
 // The builtin functions every module sees (toFloat, min, divide_up, ...).
 bool is_builtin_function(const std::string& name);
 
+// A call whose value depends on its arguments alone and which writes
+// nothing: a builtin (`min`, `toFloat`), or a library function whose
+// builtin body writes none of its parameters (`sqrt`; not `atomicAdd`).
+// Needs a checked call (its `function` bound) or a builtin's.
+bool is_pure_call(const Expr& call);
+
 void resolve_names(Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags);
 
 }  // namespace mcl::mcpl

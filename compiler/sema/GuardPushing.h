@@ -17,17 +17,18 @@
 //   they would compute wrongly or unsafely: a scalar declaration whose
 //   value reads memory or calls a function that may (past the count, an
 //   index reads out of range; builtins like `min` and library functions
-//   like `sqrt` read only their arguments), or that depends on a variable the extra units do not
-//   share (their own index past the count, one the guarded statements
-//   change, or one computed from those) and divides by, shifts by or raises
-//   to a value that is not a constant (`100 / (count - i)` divides by zero),
-//   is split: every unit declares it without its value, which it is given
-//   under the guard (`split`). A view whose extent reads memory, and a
-//   header that reads memory, are refused; so is a
-//   header that depends on a variable the extra units do not share (a split
-//   one included), since they would decide it otherwise. A statement that
-//   calls a function reaching a barrier, and a barrier inside any other
-//   construct, is refused too.
+//   like `sqrt` read only their arguments), or that depends on a variable
+//   the extra units do not share (their own index past the count, one the
+//   guarded statements change, or one computed from those) and divides
+//   by, shifts by or raises to a value that is not a constant (`100 /
+//   (count - i)` divides by zero), is split: every unit declares it
+//   without its value, which it is given under the guard (`split`); one
+//   whose value reads the name it hides cannot be split, and is refused.
+//   A view whose extent reads memory, and a header that reads memory, are
+//   refused; so is a header that depends on a variable the extra units do
+//   not share (a split one included), since they would decide it
+//   otherwise. A statement that calls a function reaching a barrier, and a
+//   barrier inside any other construct, is refused too.
 // Guarantees: on success every barrier of the body is reached by all units
 //   whenever by any, every statement not in `open` or `outside` is run
 //   only under the guard, the headers of `open` statements and the values

@@ -50,6 +50,10 @@ bool CFamilyEmitter::collect() {
     for (const Function* k : kernels_) collect_calls(*k);
     for (const Function* k : kernels_) collect_records(*k);
     for (const Function* f : device_functions_) collect_records(*f);
+    for (const auto& m : in_.program.modules)
+        for (const auto& c : m->constants) module_constants_.insert(c.get());
+    for (const Function* k : kernels_) collect_constants(*k);
+    for (const Function* f : device_functions_) collect_constants(*f);
     for (const Function* k : kernels_) note_reads_beyond_own_updates(*k);
     for (const Function* f : device_functions_) note_reads_beyond_own_updates(*f);
     if (allows_recursion()) return true;
@@ -86,6 +90,22 @@ void CFamilyEmitter::collect_records(const Function& f) {
     mcpl::for_each_stmt(*f.body, [&](const Stmt& s) {
         if (s.kind == Stmt::Kind::Decl && s.decl) add_record(s.decl->forms.front().resolved_type.record);
     });
+}
+
+void CFamilyEmitter::add_constants_in(const Expr& e) {
+    mcpl::for_each_var(e, [&](const Expr& v) {
+        const Decl* c = v.decl;
+        if (!c || !module_constants_.count(c) || seen_constants_.count(c)) return;
+        seen_constants_.insert(c);
+        if (c->init) add_constants_in(*c->init);
+        constants_.push_back(c);  // after the constants its value reads
+    });
+}
+
+void CFamilyEmitter::collect_constants(const Function& f) {
+    for (const auto& p : f.params)
+        for (const Expr* extent : all_extents(p->forms.front().type)) add_constants_in(*extent);
+    mcpl::for_each_stmt(*f.body, [&](const Stmt& s) { mcpl::for_each_own_expr(s, [&](const Expr& e) { add_constants_in(e); }); });
 }
 
 // --- names and types ----------------------------------------------------------------
@@ -184,44 +204,46 @@ bool needs_run_time_computation(const Expr& init) {
 }  // namespace
 
 std::string CFamilyEmitter::constant_definitions(const std::string& storage, bool compile_time) {
-    std::set<const mcpl::Module*> modules{&in_.module};
-    for (const Function* f : device_functions_) modules.insert(f->module);
-    std::map<std::string, const Decl*> names;
+    if (!constant_declarators_) constant_declarators_ = checked_constant_declarators(compile_time);
     std::string out;
-    for (const auto& m : in_.program.modules) {
-        if (!modules.count(m.get())) continue;
-        for (const auto& c : m->constants) {
-            auto [it, fresh] = names.emplace(c->name(), c.get());
-            if (!fresh) {
-                auto& d = diags_.error(c->location, fmt::format("the {} backend needs distinct names for "
-                                                                "constants; '{}' is defined twice",
-                                                                backend_name(), c->name()));
-                DiagnosticEngine::add_note(d, it->second->location, "other definition is here");
-                continue;
-            }
-            const Type& t = c->forms.front().resolved_type;
-            if (t.is_array()) {
-                unsupported(c->location, "constant arrays");
-                continue;
-            }
-            std::string value = c->init ? unwrap(converted(t, *c->init)) : "0";
-            if (compile_time && c->init) {
-                std::optional<int64_t> folded = mcpl::checked_constant_int_value(*c->init);
-                if (folded && (t.primitive == Primitive::Int || t.primitive == Primitive::Byte)) {
-                    value = t.primitive == Primitive::Byte ? fmt::format("(unsigned char)({})", *folded)
-                                                           : fmt::format("{}", *folded);
-                } else if (needs_run_time_computation(*c->init)) {
-                    diags_.error(c->init->location,
-                                 fmt::format("the {} backend needs constant '{}' at compile time, and cannot compute "
-                                             "^ or a function call there; write its value",
-                                             backend_name(), c->name()));
-                    continue;
-                }
-            }
-            out += fmt::format("{} {} {} = {};\n", storage, element_spelling(t), ident(c->name()), value);
-        }
-    }
+    for (const std::string& declarator : *constant_declarators_) out += storage + " " + declarator + ";\n";
     return out.empty() ? out : out + "\n";
+}
+
+std::vector<std::string> CFamilyEmitter::checked_constant_declarators(bool compile_time) {
+    std::map<std::string, const Decl*> names;
+    std::vector<std::string> declarators;
+    for (const Decl* c : constants_) {
+        auto [it, fresh] = names.emplace(c->name(), c);
+        if (!fresh) {
+            auto& d = diags_.error(c->location, fmt::format("the {} backend needs distinct names for "
+                                                            "constants; '{}' is defined twice",
+                                                            backend_name(), c->name()));
+            DiagnosticEngine::add_note(d, it->second->location, "other definition is here");
+            continue;
+        }
+        const Type& t = c->forms.front().resolved_type;
+        if (t.is_array()) {
+            unsupported(c->location, "constant arrays");
+            continue;
+        }
+        std::string value = c->init ? unwrap(converted(t, *c->init)) : "0";
+        if (compile_time && c->init) {
+            std::optional<int64_t> folded = mcpl::checked_constant_int_value(*c->init);
+            if (folded && (t.primitive == Primitive::Int || t.primitive == Primitive::Byte)) {
+                value = t.primitive == Primitive::Byte ? fmt::format("(unsigned char)({})", *folded)
+                                                       : fmt::format("{}", *folded);
+            } else if (needs_run_time_computation(*c->init)) {
+                diags_.error(c->init->location,
+                             fmt::format("the {} backend needs constant '{}' at compile time, and cannot compute "
+                                         "^ or a function call there; write its value",
+                                         backend_name(), c->name()));
+                continue;
+            }
+        }
+        declarators.push_back(fmt::format("{} {} = {}", element_spelling(t), ident(c->name()), value));
+    }
+    return declarators;
 }
 
 std::set<std::string> CFamilyEmitter::cpp_keywords() {

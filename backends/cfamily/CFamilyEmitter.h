@@ -74,11 +74,13 @@ protected:
     std::string banner(const std::string& file, const std::string& what) const;
     // The record structs, in C (no constructors, fixed-size array fields).
     std::string record_definitions();
-    // The module-level constants of the module and of the modules whose
-    // functions it calls, each `<storage> T name = value;`. With
-    // `compile_time` (constexpr, OpenCL's __constant) an int or byte is
-    // printed folded, and a value computed with ^ or a function call, which
-    // the target cannot evaluate there, is a located error.
+    // The module-level constants the kernels and their device functions
+    // read, of any module, each after those its value reads, as
+    // `<storage> T name = value;`. With `compile_time` (constexpr, OpenCL's
+    // __constant) an int or byte is printed folded, and a value computed
+    // with ^ or a function call, which the target cannot evaluate there, is
+    // a located error. The first call checks the constants and reports
+    // errors; later ones (the host glue's copy) print the same values.
     std::string constant_definitions(const std::string& storage, bool compile_time);
 
     // --- host files of kernels that run in the host process ---------------------
@@ -248,6 +250,8 @@ protected:
     std::vector<const mcpl::Function*> kernels_;
     std::vector<const mcpl::Function*> device_functions_;
     std::vector<const mcpl::RecordType*> records_;
+    std::vector<const mcpl::Decl*> constants_;  // the module-level constants read, each after those it reads
+    std::set<const mcpl::Decl*> module_constants_;  // of every module of the program
 
     std::string out_;
     int indent_ = 0;
@@ -262,6 +266,10 @@ private:
     void collect_calls(const mcpl::Function& f);
     void add_record(const mcpl::RecordType* r);
     void collect_records(const mcpl::Function& f);
+    void add_constants_in(const mcpl::Expr& e);
+    void collect_constants(const mcpl::Function& f);
+    // `T name = value` of each of constants_, checked (constant_definitions).
+    std::vector<std::string> checked_constant_declarators(bool compile_time);
     std::string field_declaration(const mcpl::Decl& field);
     // The initialiser of scalar `d` as printed. In MCPL `float x = x * 2.0;`
     // reads the `x` it hides, but in C and C++ the new `x` is in scope in
@@ -276,6 +284,8 @@ private:
     std::set<std::string> reserved_;
     std::set<const mcpl::Function*> seen_functions_;
     std::set<const mcpl::RecordType*> seen_records_;
+    std::set<const mcpl::Decl*> seen_constants_;
+    std::optional<std::vector<std::string>> constant_declarators_;  // checked once, by constant_definitions
 };
 
 }  // namespace mcl::backends

@@ -23,7 +23,7 @@ bool GridEmitter::plan_kernels() {
     if (!levels) return false;
     levels_ = *levels;
     for (const Function* k : kernels_) {
-        auto plan = plan_grid(*k, config_, levels_, in_.target.path, diags_);
+        auto plan = plan_grid(*k, config_, levels_, in_.target.path, module_constants_, diags_);
         if (!plan) return false;
         if (copies_asynchronously())
             for (const GridLaunch& launch : plan->launches)
@@ -341,7 +341,10 @@ std::string GridEmitter::host_statement(const GridPlan& plan, const Stmt& s, con
 std::string GridEmitter::glue_namespace(const std::string& prelude, const std::string& device_definition,
                                         const std::string& runtime,
                                         const std::function<std::string(const Function&)>& resident) {
-    std::string out = "namespace " + module_ + " {\n\n" + prelude;
+    // The constants the host computes sizes and counts with, as the kernels
+    // see them.
+    std::string out = "namespace " + module_ + " {\n\n" + prelude +
+                      constant_definitions("[[maybe_unused]] constexpr", true);
     out += runtime + "::Device& device() { return " + device_definition + "; }\n\n";
     out += "namespace on_device {\n";
     for (const Function* k : kernels_) out += resident(*k);

@@ -111,8 +111,9 @@ namespace {
 class GridPlanner {
 public:
     GridPlanner(const Function& kernel, const BackendConfig& config, const std::array<GridLevelConfig, 2>& levels,
-                const std::string& path, DiagnosticEngine& diags)
-        : kernel_(kernel), config_(config), levels_(levels), path_(path), diags_(diags) {}
+                const std::string& path, const std::set<const Decl*>& module_constants, DiagnosticEngine& diags)
+        : kernel_(kernel), config_(config), levels_(levels), path_(path), diags_(diags),
+          host_known_(module_constants), prologue_known_(module_constants) {}
 
     std::optional<GridPlan> run() {
         size_t errors = diags_.error_count();
@@ -462,8 +463,8 @@ private:
     const std::array<GridLevelConfig, 2>& levels_;
     const std::string& path_;
     DiagnosticEngine& diags_;
-    std::set<const Decl*> host_known_;      // scalars the host has computed where it is planning
-    std::set<const Decl*> prologue_known_;  // the scalar parameters and the prologue
+    std::set<const Decl*> host_known_;      // scalars the host has computed where it is planning (and constants)
+    std::set<const Decl*> prologue_known_;  // the module constants, the scalar parameters and the prologue
     GridPlan plan_;
     GridLaunch* launch_ = nullptr;
     std::set<const Function*> followed_calls_;  // the calls check_barriers is inside (recursion ends there)
@@ -473,8 +474,8 @@ private:
 
 std::optional<GridPlan> plan_grid(const Function& kernel, const BackendConfig& config,
                                   const std::array<GridLevelConfig, 2>& levels, const std::string& config_path,
-                                  DiagnosticEngine& diags) {
-    return GridPlanner(kernel, config, levels, config_path, diags).run();
+                                  const std::set<const mcpl::Decl*>& module_constants, DiagnosticEngine& diags) {
+    return GridPlanner(kernel, config, levels, config_path, module_constants, diags).run();
 }
 
 }  // namespace mcl::backends

@@ -13,7 +13,7 @@
 //   require). Statements around them run on the host: `for` loops (time
 //   steps that launch their foreach loops once per iteration, the data
 //   staying on the device), ifs, and declarations, assignments and steps of
-//   scalars, all computed from scalar parameters, hardware values and the
+//   scalars, all computed from scalar parameters, module constants, hardware values and the
 //   host's own scalars; a foreach inside them is a launch too. Top-level
 //   scalar declarations of constant value that nothing assigns form a
 //   prologue that both the host and every launch compute; the other
@@ -146,9 +146,11 @@ struct GridLevelConfig {
 std::optional<std::array<GridLevelConfig, 2>> grid_levels(const BackendConfig& config, const std::string& path,
                                                           DiagnosticEngine& diags);
 
+// `module_constants`: the program's module-level constants, which the host
+// glue defines too, so that counts and sizes may read them.
 std::optional<GridPlan> plan_grid(const mcpl::Function& kernel, const BackendConfig& config,
                                   const std::array<GridLevelConfig, 2>& levels, const std::string& config_path,
-                                  DiagnosticEngine& diags);
+                                  const std::set<const mcpl::Decl*>& module_constants, DiagnosticEngine& diags);
 
 // Whether `s` is a foreach that `launch` places on the item level.
 bool is_item_loop(const GridLaunch& launch, const mcpl::Stmt& s);

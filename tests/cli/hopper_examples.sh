@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every program under DIR (the examples, or what differential testing found)
+# Every program under DIR (the examples, what differential testing found, or
+# the kernels `mclc verify` runs for the classes of wrong results found)
 # that translates to hopper, through `mclc gen --target hopper` with BACKEND:
 #   cuda: kernels and glue compile for sm_90 with nvcc -Werror all-warnings,
 #         and no kernel uses local memory for a stack frame or spills

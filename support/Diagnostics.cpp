@@ -18,6 +18,10 @@ const char* severity_name(Severity s) {
 }
 
 Diagnostic& DiagnosticEngine::report(Severity s, SourceLocation loc, std::string message) {
+    if (!reported_.emplace(s, loc.file, loc.line, loc.column, message).second) {
+        repeat_ = Diagnostic{s, loc, std::move(message), {}};
+        return repeat_;
+    }
     if (s == Severity::Error) ++errors_;
     diagnostics_.push_back(Diagnostic{s, loc, std::move(message), {}});
     return diagnostics_.back();

@@ -8,7 +8,9 @@
 #include <cstddef>
 #include <deque>
 #include <iosfwd>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -32,7 +34,11 @@ class DiagnosticEngine {
 public:
     explicit DiagnosticEngine(const SourceManager& sources) : sources_(&sources) {}
 
-    // Each returns the stored diagnostic so that notes can be attached.
+    // Each returns the stored diagnostic so that notes can be attached. A
+    // diagnostic that repeats one already reported (the same severity,
+    // location and message: two passes, or two statements that translation
+    // made of one, finding the same fault) is not stored or counted again;
+    // notes attached to the repeat are dropped with it.
     Diagnostic& report(Severity s, SourceLocation loc, std::string message);
     Diagnostic& error(SourceLocation loc, std::string message) {
         return report(Severity::Error, loc, std::move(message));
@@ -63,6 +69,8 @@ private:
 
     const SourceManager* sources_;
     std::deque<Diagnostic> diagnostics_;  // deque: report() hands out stable references
+    std::set<std::tuple<Severity, uint32_t, uint32_t, uint32_t, std::string>> reported_;
+    Diagnostic repeat_;  // what report() hands out for a repeat
     size_t errors_ = 0;
 };
 

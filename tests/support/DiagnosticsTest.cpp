@@ -25,6 +25,20 @@ TEST(Diagnostics, ClangStyleTextWithCaret) {
     EXPECT_EQ(diags.format_text(diags.diagnostics()[1]), "mclc: warning: no location\n");
 }
 
+TEST(Diagnostics, RepeatsAreReportedOnce) {
+    SourceManager sources;
+    uint32_t f = sources.add_buffer("a.mcl", "x\n");
+    DiagnosticEngine diags(sources);
+    DiagnosticEngine::add_note(diags.error({f, 1, 1}, "the fault"), {f, 1, 1}, "a note");
+    DiagnosticEngine::add_note(diags.error({f, 1, 1}, "the fault"), {f, 1, 1}, "a note");
+    diags.error({f, 1, 1}, "another fault");
+    diags.warning({f, 1, 1}, "the fault");
+    diags.error({f, 1, 2}, "the fault");
+    EXPECT_EQ(diags.error_count(), 3u);
+    ASSERT_EQ(diags.diagnostics().size(), 4u);
+    EXPECT_EQ(diags.diagnostics()[0].notes.size(), 1u);
+}
+
 TEST(Diagnostics, Json) {
     SourceManager sources;
     uint32_t f = sources.add_buffer("a.hdl", "x\n");

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ast/AstWalk.h"
+#include "compiler/ast/ConstantValue.h"
 #include "compiler/sema/CheckLaunchBarriers.h"
 #include "compiler/sema/CheckProgram.h"
 #include "compiler/translate/ParGroupMapping.h"
@@ -54,6 +55,10 @@ OuterNames outer_names(const mcpl::Program& program, const hdl::HardwareLibrary&
         for (const auto& f : m->functions) names.program.insert(f->name);
     }
     for (const std::string& d : library.names()) names.descriptions.insert(d);
+    for (const auto& m : program.modules)
+        for (const auto& c : m->constants)
+            if (c->forms.front().resolved_type.primitive == mcpl::Primitive::Int)
+                if (auto value = mcpl::checked_constant_int_value(*c->init)) names.constant_values[c.get()] = *value;
     return names;
 }
 

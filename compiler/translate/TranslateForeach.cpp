@@ -148,7 +148,7 @@ class ForeachTranslator {
 public:
     ForeachTranslator(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& m,
                       const OuterNames& outer, DiagnosticEngine& diags)
-        : f_(f), to_(to), mapping_(m), diags_(diags) {
+        : f_(f), to_(to), mapping_(m), diags_(diags), user_constants_(outer.constant_values) {
         collect_names(outer);
     }
 

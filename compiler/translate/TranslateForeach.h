@@ -40,6 +40,8 @@
 //   description; errors are located at the user's code.
 #pragma once
 
+#include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 
@@ -54,6 +56,10 @@ namespace mcl::translate {
 struct OuterNames {
     std::set<std::string> program;       // constants, records and functions of every module
     std::set<std::string> descriptions;  // hardware descriptions, which hardware values start with
+    // The values of the module-level int constants that fold (a count of
+    // `THREADS` threads is as constant as one of 128; a hardware value in
+    // one names its description, so translation does not change it).
+    std::map<const mcpl::Decl*, int64_t> constant_values;
 };
 
 void translate_foreach(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& mapping,

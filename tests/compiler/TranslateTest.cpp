@@ -234,6 +234,34 @@ TEST(Translate, NoGuardWhenConstantCountsDivideEvenly) {
     EXPECT_THAT(out, HasSubstr("barrier(shared);"));
 }
 
+TEST(Translate, ModuleConstantCountsAreConstants) {
+    // THREADS is 128 wherever it is read, of this module or another: whole
+    // warps, so the threads need no guard and the barrier no pushing.
+    std::string out = translate_text("k.mcl", R"(module k;
+import gpu;
+const int HALF = 64;
+const int THREADS = HALF * 2;
+gpu void k(int n, dev float[n] a) {
+    foreach (int b in divide_up(n, THREADS) blocks) {
+        local float[THREADS] s;
+        foreach (int t in THREADS threads) {
+            s[t] = 1.0;
+            barrier(local);
+            int i = b * THREADS + t;
+            if (i < n) {
+                a[i] = s[(t + 1) % THREADS];
+            }
+        }
+    }
+}
+)",
+                                     "fermi");
+    EXPECT_THAT(out, HasSubstr("const int t = w_t * nrThreads_t + t_t;\n"
+                               "                s[t] = 1.0;\n"
+                               "                barrier(shared);\n"));
+    EXPECT_THAT(out, Not(HasSubstr("if (t < THREADS)")));
+}
+
 constexpr const char* kBarrierKernel = R"(module k;
 import gpu;
 gpu void k(int n, int t, dev float[n] a) {

@@ -180,9 +180,10 @@ std::optional<GiNaC::ex> Symbols::expression(const mcpl::Expr& e) {
         if (e.var.size() != 1 || !e.var[0].indices.empty() || e.type.is_array()) return std::nullopt;
         const std::string& name = e.var[0].name;
         if (auto it = constants_.find(name); it != constants_.end()) return it->second;
-        // A local given its value once (`int count = min(256, n - jt * 256);`)
-        // stands for that value: its name is no parameter --param could set.
-        if (e.decl && !e.decl->is_const && e.decl->init && !e.decl->is_written && expanding_ < 32) {
+        // A local given its value once (`int count = min(256, n - jt * 256);`),
+        // and a module's constant, stand for their values: their names are
+        // no parameters --param could set.
+        if (e.decl && e.decl->init && !e.decl->is_written && expanding_ < 32) {
             ++expanding_;
             std::optional<GiNaC::ex> value = expression(*e.decl->init);
             --expanding_;

@@ -30,8 +30,9 @@ public:
     // divide_up/min/max of expressible arguments (min of a number and a
     // symbolic value as the number: an upper bound, the full tile of a tiled
     // loop), hardware values (their number), scalar variables (a symbol
-    // each; a `const int` with a value, and a local assigned only where it
-    // is declared, are replaced by their value's expression). nullopt when
+    // each; a `const int` with a value, a module's constants, and a local
+    // assigned only where it is declared, are replaced by their value's
+    // expression). nullopt when
     // `e` reads an array or calls a function: the quantity is then not
     // expressible.
     std::optional<GiNaC::ex> expression(const mcpl::Expr& e);

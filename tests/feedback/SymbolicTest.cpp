@@ -67,5 +67,29 @@ perfect void f(int n, float[n] a, const int[n] idx) {
     EXPECT_EQ(symbols.missing_values(GiNaC::ex(symbols.symbol("n"))), std::vector<std::string>{"n"});
 }
 
+// A module's constant stands for its value, computed from other constants
+// if need be: no --param can set it.
+TEST(LoopNest, ModuleConstantsAreTheirValues) {
+    auto c = mcpl::testing::check_text(R"(module m;
+import perfect;
+const int HALF = 64;
+const int ROWS = HALF * 2;
+perfect void f(int n, float[ROWS, n] a) {
+    foreach (int r in ROWS threads) {
+        for (int k = 0; k < n; k++) { a[r, k] = 1.0; }
+    }
+}
+)");
+    ASSERT_EQ(c.text(), "");
+    Params params;
+    Symbols symbols(params);
+    std::vector<Access> accesses = collect_accesses(*c.module()->functions[0], symbols);
+    ASSERT_EQ(accesses.size(), 1u);
+    ASSERT_EQ(accesses[0].loops.size(), 2u);
+    GiNaC::ex total = *accesses[0].loops[0].iterations * *accesses[0].loops[1].iterations;
+    EXPECT_EQ(Symbols::text(total), "128*n");
+    EXPECT_EQ(symbols.missing_values(total), std::vector<std::string>{"n"});
+}
+
 }  // namespace
 }  // namespace mcl::feedback

@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
                                                    {"--plain-names", &options.capturableNames},
                                                    {"--no-atomics", &options.atomics},
                                                    {"--no-constant-counts", &options.constantCounts},
+                                                   {"--no-module-constants", &options.moduleConstants},
                                                    {"--no-doubles", &options.doubles},
                                                    {"--no-early-returns", &options.earlyReturns},
                                                    {"--no-compound-updates", &options.compoundUpdates},

@@ -256,6 +256,10 @@ private:
         scopeMarks_.pop_back();
     }
     Scalar& addScalar(const std::string& name, Elem elem, IntRange range, double bound, bool isMutable);
+    // A fresh name for the int constant `value`: declared where the code
+    // now is, or now and then at module level (the host and every unit
+    // then compute with the module's constant).
+    std::string intConstant(const std::string& stem, std::int64_t value);
     void beginSink(Elem elem);
     void consumeUnused(std::size_t firstScalar, std::size_t firstArray);
     bool isRead(const std::string& name, std::size_t from) const;
@@ -333,6 +337,8 @@ private:
     std::uint64_t seed_;
     std::vector<Histogram> histograms_;
     std::string constantCount_; // the extent of out8 and a count nests may run over ("" without out8)
+    std::int64_t constantCountValue_ = 0;
+    std::string moduleConstants_; // `const int ...;` lines of the module, before its functions
     std::set<std::string> takenNames_;
     std::string body_;
     int indent_ = 0;
@@ -346,7 +352,7 @@ private:
     bool mayNestOverNM() const { return useM_ && !inTimeSteps_ && nrNestsOverNM_ < 2; }
     // the most units a foreach over `count` (n, m or constantCount_) has
     std::int64_t countMax(const std::string& count) const {
-        return count == constantCount_ ? std::stoll(count) : kMaxSize;
+        return count == constantCount_ ? constantCountValue_ : kMaxSize;
     }
     // the largest value of the scalar `name` (a block's thread count)
     std::int64_t scalarMax(const std::string& name) const {
@@ -389,6 +395,16 @@ private:
     std::set<std::string> localWrittenInPhase_;
     std::set<std::string> localReadInPhase_;
 };
+
+std::string Generator::intConstant(const std::string& stem, std::int64_t value) {
+    bool atModuleLevel = extras_.chance(35) && options_.moduleConstants;
+    std::string name = fresh(stem);
+    std::string declaration = "const int " + name + " = " + std::to_string(value) + ";";
+    if (atModuleLevel) moduleConstants_ += declaration + "\n";
+    else line(declaration);
+    addScalar(name, Elem::Int, {value, value}, 0, false);
+    return name;
+}
 
 Scalar& Generator::addScalar(const std::string& name, Elem elem, IntRange range, double bound, bool isMutable) {
     scalars_.push_back(Scalar{name, elem, isMutable, range, bound, range, bound, loopTrips_.size(), foreachDepth_, false, body_.size()});
@@ -1762,7 +1778,15 @@ void Generator::genParameters() {
     // block counts from constants, engines may specialise on them
     if (options_.constantCounts && extras_.chance(30)) {
         std::int64_t size = extras_.pick(std::vector<std::int64_t>{1, 7, 64, 300, 1024, 4096});
+        constantCountValue_ = size;
         constantCount_ = std::to_string(size);
+        // now and then a module constant computed from another one
+        if (extras_.chance(40) && options_.moduleConstants) {
+            std::string half = fresh("kHalf");
+            constantCount_ = fresh("kCount");
+            moduleConstants_ += "const int " + half + " = " + std::to_string(size / 2) + ";\n";
+            moduleConstants_ += "const int " + constantCount_ + " = " + half + " * 2 + " + std::to_string(size % 2) + ";\n";
+        }
         add("float[" + constantCount_ + "] out8", array("out8", Elem::Float, {{Extent{constantCount_, size, false}}}, false));
     }
     // bytes: inputs with values up to 255, and an output that stores ints modulo 256
@@ -1875,14 +1899,13 @@ void Generator::genGpuNest() {
     std::vector<GlobalIndex> computed;      // one per thread dimension, innermost last
     std::vector<IndexVar> threads;
     std::vector<std::string> localExtents;
-    std::string threadsName = fresh("nrThreads");
+    std::string threadsName;  // the innermost dimension's thread count
     std::int64_t warpMultiple = 0;  // a 1D block's thread count when a multiple of 32
     if (shape == 0) {
         std::int64_t t = random_.pick(std::vector<std::int64_t>{16, 32, 64, 128, 256});
         if (t % 32 == 0) warpMultiple = t;
         std::string count = !constantCount_.empty() && extras_.chance(40) ? constantCount_ : "n";
-        line("const int " + threadsName + " = " + std::to_string(t) + ";");
-        addScalar(threadsName, Elem::Int, {t, t}, 0, false);
+        threadsName = intConstant("nrThreads", t);
         std::string b = fresh("b"), th = fresh("t"), i = fresh("i");
         open("foreach (int " + b + " in divide_up(" + count + ", " + threadsName + ") blocks)");
         pushScope();
@@ -1895,8 +1918,7 @@ void Generator::genGpuNest() {
     } else if (shape == 1) {
         std::int64_t t = random_.pick(std::vector<std::int64_t>{16, 32, 64});
         if (t % 32 == 0) warpMultiple = t;
-        line("const int " + threadsName + " = " + std::to_string(t) + ";");
-        addScalar(threadsName, Elem::Int, {t, t}, 0, false);
+        threadsName = intConstant("nrThreads", t);
         std::string bi = fresh("bi"), bj = fresh("bj"), th = fresh("t"), j = fresh("j");
         open("foreach (int " + bi + " in n blocks)");
         pushScope();
@@ -1911,11 +1933,8 @@ void Generator::genGpuNest() {
         localExtents = {threadsName};
     } else {
         std::int64_t ty = random_.pick(std::vector<std::int64_t>{2, 4, 8}), tx = random_.pick(std::vector<std::int64_t>{8, 16, 32});
-        std::string threadsY = fresh("nrThreadsY");
-        line("const int " + threadsY + " = " + std::to_string(ty) + ";");
-        line("const int " + threadsName + " = " + std::to_string(tx) + ";");
-        addScalar(threadsY, Elem::Int, {ty, ty}, 0, false);
-        addScalar(threadsName, Elem::Int, {tx, tx}, 0, false);
+        std::string threadsY = intConstant("nrThreadsY", ty);
+        threadsName = intConstant("nrThreads", tx);
         std::string bi = fresh("bi"), bj = fresh("bj"), ti = fresh("ti"), tj = fresh("tj"), i = fresh("i"), j = fresh("j");
         open("foreach (int " + bi + " in divide_up(n, " + threadsY + ") blocks)");
         pushScope();
@@ -1983,9 +2002,7 @@ void Generator::genGpuNest() {
         if (shorter) {
             IndexVar& shortened = siblingThreads[extras_.below(static_cast<int>(siblingThreads.size()))];
             std::int64_t units = extras_.between(1, static_cast<int>(scalarMax(shortened.count)) - 1);
-            shortened.count = fresh("nrShorter");
-            line("const int " + shortened.count + " = " + std::to_string(units) + ";");
-            addScalar(shortened.count, Elem::Int, {units, units}, 0, false);
+            shortened.count = intConstant("nrShorter", units);
             exchangeArray_.clear();  // a call reaching a barrier cannot be guarded
         }
         for (const auto& c : computed) siblingComputed.push_back({fresh("g"), c.prefix});
@@ -2304,7 +2321,7 @@ std::string Generator::run() {
     if (useRecords_) header += "type R {\n    float x;\n    int y;\n}\n\n";
     if (random_.chance(30)) {
         std::int64_t c = random_.between(2, 9);
-        header += "const int kScale = " + std::to_string(c) + ";\n\n";
+        moduleConstants_ += "const int kScale = " + std::to_string(c) + ";\n";
         addScalar("kScale", Elem::Int, {c, c}, 0, false);
     }
     genFunctions();
@@ -2336,6 +2353,7 @@ std::string Generator::run() {
                      "    barrier(local);\n"
                      "    return other;\n"
                      "}\n\n";
+    if (!moduleConstants_.empty()) header += moduleConstants_ + "\n";
     return header + functions + signature + " {\n" + body_ + "}\n";
 }
 

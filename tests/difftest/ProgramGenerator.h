@@ -17,6 +17,7 @@ struct GeneratorOptions {
     bool capturableNames = true; // now and then a name generated code could capture (NAN, kernel, gpu, b_i)
     bool atomics = true;         // now and then histograms updated with lib.atomics' atomicAddInt (needs -I examples)
     bool constantCounts = true;  // now and then an output of constant extent and nests over that count
+    bool moduleConstants = true; // now and then that count, or a block's thread count, a module-level constant
     bool doubles = true;         // now and then float arithmetic in double precision (toDouble, toFloat)
     bool earlyReturns = true;    // now and then a device function returns early, under an if
     bool compoundUpdates = true; // now and then -=, %=, >>=, *= on ints, and an if's condition in a bool

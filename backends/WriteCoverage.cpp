@@ -15,26 +15,6 @@ using mcpl::Stmt;
 
 namespace {
 
-// Whether `a` and `b` have the same value wherever the kernel evaluates them.
-bool same_value(const Expr& a, const Expr& b) {
-    auto ca = mcpl::checked_constant_int_value(a), cb = mcpl::checked_constant_int_value(b);
-    if (ca || cb) return ca && cb && *ca == *cb;
-    if (a.kind != b.kind) return false;
-    switch (a.kind) {
-    case Expr::Kind::Var:
-        // A scalar that nothing writes keeps the value it had at the start.
-        return a.var.size() == 1 && b.var.size() == 1 && a.var[0].indices.empty() && b.var[0].indices.empty() &&
-               a.decl && a.decl == b.decl && !a.decl->is_written && !a.type.is_array();
-    case Expr::Kind::Unary:
-    case Expr::Kind::Binary:
-        if (a.op != b.op || a.args.size() != b.args.size()) return false;
-        for (size_t i = 0; i < a.args.size(); ++i)
-            if (!same_value(*a.args[i], *b.args[i])) return false;
-        return true;
-    default: return false;
-    }
-}
-
 class CoverageFinder {
 public:
     explicit CoverageFinder(const Function& kernel) {
@@ -79,7 +59,7 @@ private:
         std::set<const Stmt*> used;
         for (size_t k = 0; k < indices.size(); ++k) {
             const Stmt* loop = loop_of(*indices[k]);
-            if (!loop || !used.insert(loop).second || !same_value(*loop->count, *extents[k])) return;
+            if (!loop || !used.insert(loop).second || !mcpl::same_int_value(*loop->count, *extents[k])) return;
         }
         // Another loop around it must run at least once, or it may hide the
         // assignment altogether.

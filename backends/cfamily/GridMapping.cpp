@@ -180,6 +180,13 @@ private:
         case Stmt::Kind::Step:
             if (host_statement(s)) return;
             break;
+        case Stmt::Kind::Call:
+            diags_.error(s.location,
+                         fmt::format("the {} backend cannot call '{}' outside the foreach loops: a kernel's "
+                                     "statements there run on the host, which runs no device code; call it inside a "
+                                     "foreach, or, for a kernel, write its foreach loops here",
+                                     config_.backend, s.call->callee));
+            return;
         default: break;
         }
         diags_.error(s.location,
@@ -376,9 +383,14 @@ private:
     void assign_dimensions(GridLaunch& launch, int level) {
         auto& slots = launch.slots[level];
         // The slot is as large as its largest count: a loop of that
-        // count, known where every count is a constant, needs no guard.
+        // count, known where every count is a constant or all are the same
+        // value, needs no guard.
         for (GridSlot& slot : slots) {
             if (slot.loops.size() < 2) continue;
+            if (std::all_of(slot.loops.begin(), slot.loops.end(), [&](const Stmt* loop) {
+                    return mcpl::same_int_value(*loop->count, *slot.loops.front()->count);
+                }))
+                continue;
             std::vector<std::optional<int64_t>> counts;
             for (const Stmt* loop : slot.loops) counts.push_back(mcpl::checked_constant_int_value(*loop->count));
             bool all_constant = std::all_of(counts.begin(), counts.end(), [](const auto& c) { return c.has_value(); });

@@ -25,7 +25,8 @@
 //   way down from the root (siblings share a slot, whose size is the
 //   largest of their counts; a loop that may be smaller than its slot is
 //   guarded: every loop of a shared slot but, where all of their counts
-//   are constants, those of the largest count).
+//   are constants, those of the largest count, and none where all counts
+//   are the same value, mcpl::same_int_value).
 //   Item loops align at the innermost: a loop that heads a nest of h item
 //   loops takes the h-th slot from the last, so that every innermost item
 //   loop takes the last slot. The innermost slot of a level takes

@@ -146,6 +146,43 @@ std::optional<int64_t> checked_constant_int_value(const Expr& e, const ConstantP
     return checked_value(e, problems, in_progress);
 }
 
+namespace {
+
+bool same_int_value_within(const Expr& a, const Expr& b, int depth) {
+    auto ca = checked_constant_int_value(a), cb = checked_constant_int_value(b);
+    if (ca || cb) return ca && cb && *ca == *cb;
+    if (depth > 16) return false;
+    // a scalar that nothing writes has the value it was declared with
+    auto declared_value = [](const Expr& e) -> const Expr* {
+        bool scalar = e.kind == Expr::Kind::Var && e.var.size() == 1 && e.var[0].indices.empty() && e.decl &&
+                      !e.decl->is_written && !e.type.is_array();
+        return scalar ? e.decl->init.get() : nullptr;
+    };
+    if (a.kind == Expr::Kind::Var && b.kind == Expr::Kind::Var && a.decl && a.decl == b.decl)
+        return a.var.size() == 1 && b.var.size() == 1 && a.var[0].indices.empty() && b.var[0].indices.empty() &&
+               !a.decl->is_written && !a.type.is_array();
+    const Expr* value_a = declared_value(a);
+    const Expr* value_b = declared_value(b);
+    if (value_a || value_b)
+        return same_int_value_within(value_a ? *value_a : a, value_b ? *value_b : b, depth + 1);
+    if (a.kind != b.kind || a.op != b.op || a.args.size() != b.args.size()) return false;
+    switch (a.kind) {
+    case Expr::Kind::Call:
+        if (a.function || b.function || a.callee != b.callee) return false;
+        break;
+    case Expr::Kind::Unary:
+    case Expr::Kind::Binary: break;
+    default: return false;
+    }
+    for (size_t i = 0; i < a.args.size(); ++i)
+        if (!same_int_value_within(*a.args[i], *b.args[i], depth + 1)) return false;
+    return true;
+}
+
+}  // namespace
+
+bool same_int_value(const Expr& a, const Expr& b) { return same_int_value_within(a, b, 0); }
+
 std::optional<ConstantLoop> constant_loop(const Stmt& loop) {
     const Decl& index = *loop.decl;
     auto names_index = [&](const Expr* e) { return e && e->kind == Expr::Kind::Var && e->decl == &index; };

@@ -58,6 +58,13 @@ struct ConstantLoop {
 };
 std::optional<ConstantLoop> constant_loop(const Stmt& for_loop);
 
+// Whether `a` and `b` are equal wherever a unit evaluates both: they fold
+// to the same constant, or they apply the same operators and builtin
+// calls (divide_up, min, ...) to the same scalars that nothing writes, or
+// to unwritten scalars declared with such values (translation's
+// `nrWarps_t = divide_up(T, nrThreads_t)` of two sibling loops).
+bool same_int_value(const Expr& a, const Expr& b);
+
 // The array extents of a record field, outermost first (empty for a scalar
 // field). The checker requires them to be constant (literals or `const`
 // ints); 0 stands for one that does not fold, which only a program with

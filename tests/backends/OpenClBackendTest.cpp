@@ -95,6 +95,43 @@ hopper void k(int n, float[n, 64] x) {
     EXPECT_THAT(glue, HasSubstr("mcl_items_0 = std::max<long long>({(long long)(2), (long long)(1), 0LL});"));
 }
 
+// Counts that are the same value make the slot exactly as large as each:
+// the same parameter, or scalars declared with the same value of it.
+TEST(OpenClBackend, LoopsOfTheSameCountShareASlotUnguarded) {
+    Generated g = generate_opencl(R"(module same;
+import hopper;
+hopper void k(int n, int w, float[n, 64] x) {
+    foreach (int b in n blocks) {
+        const int warps = divide_up(w, 32);
+        const int warps2 = divide_up(w, 32);
+        foreach (int v in warps warps) { foreach (int t in 32 threads) { x[b, (v * 32 + t) % 64] = 1.0; } }
+        foreach (int v2 in warps2 warps) { foreach (int t2 in 32 threads) { x[b, t2] += 1.0; } }
+        foreach (int v3 in divide_up(w, 32) + 1 warps) { foreach (int t3 in 32 threads) { x[b, t3] += 2.0; } }
+    }
+}
+)");
+    std::string cl = g.file("same.cl");
+    ASSERT_FALSE(cl.empty()) << g.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("if (v < warps)"));  // the third loop's count is larger
+    Generated equal = generate_opencl(R"(module same;
+import hopper;
+hopper void k(int n, int w, float[n, 64] x) {
+    foreach (int b in n blocks) {
+        const int warps = divide_up(w, 32);
+        const int warps2 = divide_up(w, 32);
+        foreach (int v in warps warps) { foreach (int t in 32 threads) { x[b, (v * 32 + t) % 64] = 1.0; } }
+        foreach (int v2 in warps2 warps) { foreach (int t2 in 32 threads) { x[b, t2] += 1.0; } }
+        foreach (int v3 in divide_up(w, 32) warps) { foreach (int t3 in 32 threads) { x[b, t3] += 2.0; } }
+    }
+}
+)");
+    cl = equal.file("same.cl");
+    ASSERT_FALSE(cl.empty()) << equal.diagnostics();
+    EXPECT_THAT(cl, Not(HasSubstr("if (v < warps)")));
+    EXPECT_THAT(cl, Not(HasSubstr("if (v2 < warps2)")));
+    EXPECT_THAT(cl, Not(HasSubstr("if (v3 < ")));
+}
+
 TEST(OpenClBackend, GuardOfALoopWhoseIndexHidesItsCount) {
     // The guard sits where the index hides the parameter `m`.
     Generated g = generate_opencl(R"(module hid;
@@ -279,6 +316,25 @@ hopper void k(int n, float[n] x) {
     EXPECT_TRUE(g.files.empty());
     EXPECT_THAT(g.diagnostics(), HasSubstr("5:5: error: the opencl backend runs a kernel as launches of its "
                                            "top-level foreach loops"));
+}
+
+// A call outside the foreach loops would run device code on the host, a
+// kernel's own launches included: refused, saying so.
+TEST(OpenClBackend, CallsOutsideForeachAreErrors) {
+    Generated g = generate_opencl(R"(module calls;
+export twice;
+import hopper;
+hopper void fill(int n, float[n] x) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int i in 32 threads) {
+        if (i == 0) { x[b] = 1.0; } } } }
+}
+hopper void twice(int n, float[n] x) {
+    fill(n, x);
+}
+)");
+    EXPECT_TRUE(g.files.empty());
+    EXPECT_THAT(g.diagnostics(), HasSubstr("9:5: error: the opencl backend cannot call 'fill' outside the foreach "
+                                           "loops: a kernel's statements there run on the host"));
 }
 
 // A time loop around launches runs on the host, which passes the scalars

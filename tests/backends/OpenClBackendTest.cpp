@@ -98,7 +98,8 @@ hopper void k(int n, float[n, 64] x) {
 // Counts that are the same value make the slot exactly as large as each:
 // the same parameter, or scalars declared with the same value of it.
 TEST(OpenClBackend, LoopsOfTheSameCountShareASlotUnguarded) {
-    Generated g = generate_opencl(R"(module same;
+    auto siblings = [](const std::string& third_count) {
+        return generate_opencl(R"(module same;
 import hopper;
 hopper void k(int n, int w, float[n, 64] x) {
     foreach (int b in n blocks) {
@@ -106,30 +107,22 @@ hopper void k(int n, int w, float[n, 64] x) {
         const int warps2 = divide_up(w, 32);
         foreach (int v in warps warps) { foreach (int t in 32 threads) { x[b, (v * 32 + t) % 64] = 1.0; } }
         foreach (int v2 in warps2 warps) { foreach (int t2 in 32 threads) { x[b, t2] += 1.0; } }
-        foreach (int v3 in divide_up(w, 32) + 1 warps) { foreach (int t3 in 32 threads) { x[b, t3] += 2.0; } }
+        foreach (int v3 in )" + third_count + R"( warps) { foreach (int t3 in 32 threads) { x[b, t3] += 2.0; } }
     }
 }
 )");
-    std::string cl = g.file("same.cl");
-    ASSERT_FALSE(cl.empty()) << g.diagnostics();
-    EXPECT_THAT(cl, HasSubstr("if (v < warps)"));  // the third loop's count is larger
-    Generated equal = generate_opencl(R"(module same;
-import hopper;
-hopper void k(int n, int w, float[n, 64] x) {
-    foreach (int b in n blocks) {
-        const int warps = divide_up(w, 32);
-        const int warps2 = divide_up(w, 32);
-        foreach (int v in warps warps) { foreach (int t in 32 threads) { x[b, (v * 32 + t) % 64] = 1.0; } }
-        foreach (int v2 in warps2 warps) { foreach (int t2 in 32 threads) { x[b, t2] += 1.0; } }
-        foreach (int v3 in divide_up(w, 32) warps) { foreach (int t3 in 32 threads) { x[b, t3] += 2.0; } }
-    }
-}
-)");
-    cl = equal.file("same.cl");
+    };
+    Generated equal = siblings("divide_up(w, 32)");
+    std::string cl = equal.file("same.cl");
     ASSERT_FALSE(cl.empty()) << equal.diagnostics();
     EXPECT_THAT(cl, Not(HasSubstr("if (v < warps)")));
     EXPECT_THAT(cl, Not(HasSubstr("if (v2 < warps2)")));
     EXPECT_THAT(cl, Not(HasSubstr("if (v3 < ")));
+    Generated larger = siblings("divide_up(w, 32) + 1");
+    cl = larger.file("same.cl");
+    ASSERT_FALSE(cl.empty()) << larger.diagnostics();
+    EXPECT_THAT(cl, HasSubstr("if (v < warps)"));
+    EXPECT_THAT(cl, HasSubstr("if (v2 < warps2)"));
 }
 
 TEST(OpenClBackend, GuardOfALoopWhoseIndexHidesItsCount) {

@@ -32,9 +32,8 @@ public:
     // loop), hardware values (their number), scalar variables (a symbol
     // each; a `const int` with a value, a module's constants, and a local
     // assigned only where it is declared, are replaced by their value's
-    // expression). nullopt when
-    // `e` reads an array or calls a function: the quantity is then not
-    // expressible.
+    // expression). nullopt when `e` reads an array or calls a function: the
+    // quantity is then not expressible.
     std::optional<GiNaC::ex> expression(const mcpl::Expr& e);
 
     // Remembers the value of a `const` declaration so that later uses of

@@ -105,7 +105,9 @@ void CFamilyEmitter::add_constants_in(const Expr& e) {
 void CFamilyEmitter::collect_constants(const Function& f) {
     for (const auto& p : f.params)
         for (const Expr* extent : all_extents(p->forms.front().type)) add_constants_in(*extent);
-    mcpl::for_each_stmt(*f.body, [&](const Stmt& s) { mcpl::for_each_own_expr(s, [&](const Expr& e) { add_constants_in(e); }); });
+    mcpl::for_each_stmt(*f.body, [&](const Stmt& s) {
+        mcpl::for_each_own_expr(s, [&](const Expr& e) { add_constants_in(e); });
+    });
 }
 
 // --- names and types ----------------------------------------------------------------

@@ -153,16 +153,13 @@ bool same_int_value_within(const Expr& a, const Expr& b, int depth) {
     if (ca || cb) return ca && cb && *ca == *cb;
     if (depth > 16) return false;
     // a scalar that nothing writes has the value it was declared with
-    auto declared_value = [](const Expr& e) -> const Expr* {
-        bool scalar = e.kind == Expr::Kind::Var && e.var.size() == 1 && e.var[0].indices.empty() && e.decl &&
-                      !e.decl->is_written && !e.type.is_array();
-        return scalar ? e.decl->init.get() : nullptr;
+    auto unwritten_scalar = [](const Expr& e) {
+        return e.kind == Expr::Kind::Var && e.var.size() == 1 && e.var[0].indices.empty() && e.decl &&
+               !e.decl->is_written && !e.type.is_array();
     };
-    if (a.kind == Expr::Kind::Var && b.kind == Expr::Kind::Var && a.decl && a.decl == b.decl)
-        return a.var.size() == 1 && b.var.size() == 1 && a.var[0].indices.empty() && b.var[0].indices.empty() &&
-               !a.decl->is_written && !a.type.is_array();
-    const Expr* value_a = declared_value(a);
-    const Expr* value_b = declared_value(b);
+    if (unwritten_scalar(a) && unwritten_scalar(b) && a.decl == b.decl) return true;
+    const Expr* value_a = unwritten_scalar(a) ? a.decl->init.get() : nullptr;
+    const Expr* value_b = unwritten_scalar(b) ? b.decl->init.get() : nullptr;
     if (value_a || value_b)
         return same_int_value_within(value_a ? *value_a : a, value_b ? *value_b : b, depth + 1);
     if (a.kind != b.kind || a.op != b.op || a.args.size() != b.args.size()) return false;

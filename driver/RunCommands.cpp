@@ -17,6 +17,7 @@
 #include "backends/Backend.h"
 #include "backends/cfamily/AsyncCopies.h"
 #include "compiler/interpret/Interpreter.h"
+#include "compiler/lower/LowerUnitReturns.h"
 #include "compiler/translate/Translate.h"
 #include "driver/BackendRunner.h"
 #include "driver/GenCommands.h"
@@ -39,19 +40,27 @@ struct LoadedKernel {
     const mcpl::Function* kernel = nullptr;
 };
 
-// Loads `file`, translates it to `leaf` when one is given, and finds the
-// kernel named `kernel_name` (or the first kernel). Null, with the
-// diagnostics printed to `err`, when that fails; `usage` is set when the
-// kernel name is the problem.
+// What a kernel is loaded for: the interpreter runs MCPL as written; the
+// llvm engine and the backends run it with the returns inside foreach loops
+// lowered (LowerUnitReturns.h), which means the same.
+enum class RunBy { Interpreter, Engines };
+
+// Loads `file`, translates it to `leaf` when one is given, lowers it for
+// the engines when `run_by` says so, and finds the kernel named
+// `kernel_name` (or the first kernel). Null, with the diagnostics printed
+// to `err`, when that fails; `usage` is set when the kernel name is the
+// problem.
 std::unique_ptr<LoadedKernel> load_kernel(const FrontendOptions& options, const std::string& file,
-                                          const std::string& kernel_name, const std::string& leaf, std::ostream& err,
-                                          bool* usage = nullptr) {
+                                          const std::string& kernel_name, const std::string& leaf, RunBy run_by,
+                                          std::ostream& err, bool* usage = nullptr) {
     auto loaded = std::make_unique<LoadedKernel>();
     loaded->session = std::make_unique<Session>(options.hardware);
     Session& session = *loaded->session;
     loaded->program = load_and_check(session, options, {file});
     if (!session.diags.has_errors() && !leaf.empty())
         translate::translate_program(loaded->program, leaf, session.library, session.diags);
+    if (!session.diags.has_errors() && run_by == RunBy::Engines)
+        lower::lower_unit_returns(loaded->program, session.library, session.diags);
     if (session.diags.has_errors() || loaded->program.roots.empty()) {
         session.report(err);
         return nullptr;
@@ -240,7 +249,8 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
         return kUsageError;
     }
     bool usage = false;
-    auto loaded = load_kernel(options, file, run.execution.kernel, run.target, err, &usage);
+    const RunBy run_by = run.backend.empty() && engine_name == "interp" ? RunBy::Interpreter : RunBy::Engines;
+    auto loaded = load_kernel(options, file, run.execution.kernel, run.target, run_by, err, &usage);
     if (!loaded) return usage ? kUsageError : 1;
     const mcpl::Function& kernel = *loaded->kernel;
     std::map<std::string, double> values;
@@ -329,7 +339,8 @@ public:
 
     int run(const std::vector<std::string>& files) {
         bool usage = false;
-        auto reference = load_kernel(options_, files.front(), verify_.execution.kernel, "", err_, &usage);
+        auto reference = load_kernel(options_, files.front(), verify_.execution.kernel, "", RunBy::Interpreter, err_,
+                                     &usage);
         if (!reference) return usage ? kUsageError : 1;
         kernel_name_ = reference->kernel->name;
         std::map<std::string, double> values;
@@ -378,7 +389,7 @@ private:
         interpret::InterpretOptions reverse;
         reverse.order = interpret::UnitOrder::Reverse;
         check_interpreter(reference, file, fmt::format("interpreter at {}, units in reverse order", level), reverse);
-        check_engines(reference, file, level);
+        if (auto lowered = load_for_engines(file, "", level)) check_engines(*lowered, file, level);
         return true;
     }
 
@@ -560,21 +571,36 @@ private:
         for (BackendJob& job : jobs) finish_backend(job, file);
     }
 
+    // The version as the engines run it, translated to `leaf` when one is
+    // given; null, with the refusal reported, when it cannot be lowered.
+    std::unique_ptr<LoadedKernel> load_for_engines(const std::string& file, const std::string& leaf,
+                                                   const std::string& level) {
+        std::ostringstream diagnostics;
+        auto version = load_kernel(options_, file, kernel_name_, leaf, RunBy::Engines, diagnostics);
+        if (!version) {
+            std::string text = diagnostics.str();
+            report(file, fmt::format("engines and backends at {}", level),
+                   fmt::format("refused: {}", text.substr(0, text.find('\n'))), true);
+        }
+        return version;
+    }
+
     void verify_version(const std::string& file, bool own_level) {
         if (own_level) {
             std::ostringstream diagnostics;
-            auto version = load_kernel(options_, file, kernel_name_, "", diagnostics);
+            auto version = load_kernel(options_, file, kernel_name_, "", RunBy::Interpreter, diagnostics);
             if (!version) {
                 report(file, "interpreter", fmt::format("does not load: {}", diagnostics.str()));
                 return;
             }
             check_interpreter(*version, file, fmt::format("interpreter at {}", version->kernel->hardware), {});
-            check_engines(*version, file, version->kernel->hardware);
+            const std::string& own = version->kernel->hardware;
+            if (auto lowered = load_for_engines(file, "", own)) check_engines(*lowered, file, own);
         }
         std::string level;
         {
             std::ostringstream ignored;
-            auto version = load_kernel(options_, file, kernel_name_, "", ignored);
+            auto version = load_kernel(options_, file, kernel_name_, "", RunBy::Interpreter, ignored);
             if (!version) return;
             level = version->kernel->hardware;
         }
@@ -586,14 +612,18 @@ private:
                 continue;
             if (leaf != level && !probe.library.is_ancestor(level, leaf)) continue;
             std::ostringstream diagnostics;
-            auto version = load_kernel(options_, file, kernel_name_, leaf, diagnostics);
-            if (!version) {
-                std::string text = diagnostics.str();
-                report(file, fmt::format("translation to {}", leaf), fmt::format("refused: {}", text.substr(0, text.find('\n'))),
-                       true);
-                continue;
+            {
+                auto version = load_kernel(options_, file, kernel_name_, leaf, RunBy::Interpreter, diagnostics);
+                if (!version) {
+                    std::string text = diagnostics.str();
+                    report(file, fmt::format("translation to {}", leaf),
+                           fmt::format("refused: {}", text.substr(0, text.find('\n'))), true);
+                    continue;
+                }
+                check_interpreter(*version, file, fmt::format("interpreter at {}", leaf), {});
             }
-            check_interpreter(*version, file, fmt::format("interpreter at {}", leaf), {});
+            auto version = load_for_engines(file, leaf, leaf);
+            if (!version) continue;
             check_engines(*version, file, leaf);
             std::optional<backends::TargetConfig> config = load_config(*version->session, leaf, config_path);
             if (config) check_asynchronous_copies(*version, file, leaf, *config);
@@ -613,7 +643,7 @@ private:
                 bool runnable = runs_here(b, *config->backend(b));
                 const backends::Backend* backend = backends::find_backend(b);
                 if (!backend || !runnable || std::find(wanted.begin(), wanted.end(), b) == wanted.end()) continue;
-                auto fresh = load_kernel(options_, file, kernel_name_, leaf, diagnostics);
+                auto fresh = load_kernel(options_, file, kernel_name_, leaf, RunBy::Engines, diagnostics);
                 if (fresh && same_parameters(*fresh->kernel, file, fmt::format("{} at {}", b, leaf)))
                     jobs.push_back(prepare_backend(std::move(fresh), leaf, *config, *backend));
             }

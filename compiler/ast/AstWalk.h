@@ -2,6 +2,8 @@
 // which fields of a node hold sub-expressions and sub-statements.
 #pragma once
 
+#include <set>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -34,6 +36,29 @@ template <typename S, typename Visit>
 void for_each_stmt(S& s, Visit&& visit) {
     visit(s);
     for_each_child_stmt(s, [&](S& child) { for_each_stmt(child, visit); });
+}
+
+// Whether running `s` may run a `return` that ends the unit running it (the
+// function's, or the innermost foreach's around it): a return inside a
+// foreach nested in `s` ends that loop's unit instead.
+inline bool may_return(const Stmt& s) {
+    if (s.kind == Stmt::Kind::Return) return true;
+    if (s.kind == Stmt::Kind::Foreach) return false;
+    bool returns = false;
+    for_each_child_stmt(s, [&](const Stmt& child) { returns = returns || may_return(child); });
+    return returns;
+}
+
+// The names declared in `s` and the statements inside it: variables and
+// `as` views.
+inline std::set<std::string> declared_names(const Stmt& s) {
+    std::set<std::string> names;
+    for_each_stmt(s, [&](const Stmt& c) {
+        if (c.decl)
+            for (const auto& form : c.decl->forms) names.insert(form.name);
+        for (const auto& v : c.views) names.insert(v.name);
+    });
+    return names;
 }
 
 // Calls `visit(E&)` on each top-level expression that `s` itself evaluates

@@ -856,6 +856,8 @@ private:
             return;
         }
         case Stmt::Kind::Barrier:
+            // Once all units returned, none waits here.
+            if (std::find(units.returned.begin(), units.returned.end(), false) == units.returned.end()) return;
             if (std::find(units.returned.begin(), units.returned.end(), true) != units.returned.end())
                 fault(s.location, fmt::format("barrier({}) is not reached by units that returned before it", s.name));
             barrier_orders(units);

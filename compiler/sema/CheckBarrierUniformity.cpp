@@ -162,11 +162,10 @@ private:
 
     // A return inside the if `s`, and a barrier after it: in the statements
     // that follow it in the blocks around it, or in a loop around it (the
-    // next iteration), up to the top of the function.
+    // next iteration), up to the foreach whose unit it ends (or the top of
+    // the function).
     void check_return_before_barrier(const Stmt& s) {
-        bool returns = false;
-        for_each_stmt(s, [&](const Stmt& inner) { returns = returns || inner.kind == Stmt::Kind::Return; });
-        if (!returns) return;
+        if (!may_return(s)) return;
         int scope = BarrierScopes::kNoBarrier;
         const Stmt* later = nullptr;
         auto consider = [&](const Stmt& candidate) {
@@ -179,6 +178,7 @@ private:
         const Stmt* child = &s;
         for (auto ancestor = path_.rbegin(); ancestor != path_.rend(); child = *ancestor++) {
             const Stmt& a = **ancestor;
+            if (a.kind == Stmt::Kind::Foreach) break;
             if (a.kind == Stmt::Kind::For) consider(*a.loop_body);
             if (a.kind != Stmt::Kind::Block) continue;
             auto at = std::find_if(a.body.begin(), a.body.end(), [&](const StmtPtr& b) { return b.get() == child; });

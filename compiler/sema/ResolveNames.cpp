@@ -428,7 +428,9 @@ private:
             check_decl(*s.decl, loop, false, true);
             s.decl->is_const = true;  // the index of a unit is fixed: writing it is an error
             foreach_indices_.insert(s.decl.get());
+            ++foreach_depth_;
             check_nested(*s.loop_body, loop);
+            --foreach_depth_;
             break;
         }
         case Stmt::Kind::Barrier: break;  // its memory space is checked with the mapping
@@ -465,7 +467,11 @@ private:
             return;
         }
         Type got = check_expr(*s.value, scope);
-        if (want.is_void()) {
+        if (foreach_depth_ > 0) {
+            diags_.error(s.value->location,
+                         fmt::format("a return inside a foreach ends only the unit that runs it; it cannot return a "
+                                     "value from '{}'", function_->name));
+        } else if (want.is_void()) {
             diags_.error(s.value->location, fmt::format("'{}' returns void, not a value", function_->name));
         } else if (got.valid() && want.valid() && !assignable(want, got)) {
             diags_.error(s.value->location,
@@ -763,6 +769,7 @@ private:
     std::set<const Decl*> foreach_indices_;
     const Module* module_ = nullptr;
     const Function* function_ = nullptr;
+    int foreach_depth_ = 0;  // foreach loops around the statement being checked
     const hdl::HardwareModel* model_ = nullptr;
 };
 

@@ -45,23 +45,6 @@ void update_imports(mcpl::Program& program, mcpl::Module& m, const std::string& 
     imported.push_back(to);
 }
 
-// The names a function may see besides its own, which generated names must
-// leave alone.
-OuterNames outer_names(const mcpl::Program& program, const hdl::HardwareLibrary& library) {
-    OuterNames names;
-    for (const auto& m : program.modules) {
-        for (const auto& c : m->constants) names.program.insert(c->name());
-        for (const auto& r : m->records) names.program.insert(r->name);
-        for (const auto& f : m->functions) names.program.insert(f->name);
-    }
-    for (const std::string& d : library.names()) names.descriptions.insert(d);
-    for (const auto& m : program.modules)
-        for (const auto& c : m->constants)
-            if (c->forms.front().resolved_type.primitive == mcpl::Primitive::Int)
-                if (auto value = mcpl::checked_constant_int_value(*c->init)) names.constant_values[c.get()] = *value;
-    return names;
-}
-
 }  // namespace
 
 bool translate_program(mcpl::Program& program, const std::string& target, const hdl::HardwareLibrary& library,

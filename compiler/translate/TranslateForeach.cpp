@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/ast/AstBuild.h"
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
 #include "compiler/sema/GuardPushing.h"
@@ -22,111 +23,7 @@ using mcpl::Expr;
 using mcpl::ExprPtr;
 using mcpl::Stmt;
 using mcpl::StmtPtr;
-
-// --- building AST nodes -------------------------------------------------------
-
-ExprPtr var(const std::string& name, SourceLocation loc) {
-    auto e = std::make_unique<Expr>();
-    e->kind = Expr::Kind::Var;
-    e->location = loc;
-    e->var.push_back(mcpl::VarPart{name, {}, loc});
-    return e;
-}
-
-ExprPtr int_literal(int64_t value, SourceLocation loc) {
-    auto e = std::make_unique<Expr>();
-    e->kind = Expr::Kind::IntLiteral;
-    e->location = loc;
-    e->int_value = value;
-    return e;
-}
-
-ExprPtr dotted(const std::vector<std::string>& parts, SourceLocation loc) {
-    auto e = std::make_unique<Expr>();
-    e->kind = Expr::Kind::Var;
-    e->location = loc;
-    for (const std::string& p : parts) e->var.push_back(mcpl::VarPart{p, {}, loc});
-    return e;
-}
-
-// An expression of `kind` with operands a and b, located at a.
-ExprPtr with_operands(Expr::Kind kind, ExprPtr a, ExprPtr b) {
-    auto e = std::make_unique<Expr>();
-    e->kind = kind;
-    e->location = a->location;
-    e->args.push_back(std::move(a));
-    e->args.push_back(std::move(b));
-    return e;
-}
-
-ExprPtr binary(const char* op, ExprPtr a, ExprPtr b) {
-    ExprPtr e = with_operands(Expr::Kind::Binary, std::move(a), std::move(b));
-    e->op = op;
-    return e;
-}
-
-ExprPtr call(const char* callee, ExprPtr a, ExprPtr b) {
-    ExprPtr e = with_operands(Expr::Kind::Call, std::move(a), std::move(b));
-    e->callee = callee;
-    return e;
-}
-
-StmtPtr const_int(const std::string& name, ExprPtr init, SourceLocation loc) {
-    auto d = std::make_unique<mcpl::Decl>();
-    d->is_const = true;
-    d->location = loc;
-    mcpl::TypeExpr t;
-    t.primitive = mcpl::Primitive::Int;
-    t.location = loc;
-    d->forms.push_back(mcpl::BasicDecl{std::move(t), name, loc, {}});
-    d->init = std::move(init);
-    auto s = std::make_unique<Stmt>();
-    s->kind = Stmt::Kind::Decl;
-    s->location = loc;
-    s->decl = std::move(d);
-    return s;
-}
-
-StmtPtr assignment(ExprPtr target, ExprPtr value) {
-    auto s = std::make_unique<Stmt>();
-    s->kind = Stmt::Kind::Assign;
-    s->location = target->location;
-    s->op = std::string(1, '=');  // not from a literal: GCC 12 -O3 warns falsely (-Wrestrict) on that assignment
-    s->target = std::move(target);
-    s->value = std::move(value);
-    return s;
-}
-
-StmtPtr block(std::vector<StmtPtr> body, SourceLocation loc) {
-    auto s = std::make_unique<Stmt>();
-    s->kind = Stmt::Kind::Block;
-    s->location = loc;
-    s->body = std::move(body);
-    return s;
-}
-
-StmtPtr if_then(ExprPtr condition, StmtPtr then_branch) {
-    auto s = std::make_unique<Stmt>();
-    s->kind = Stmt::Kind::If;
-    s->location = condition->location;
-    s->condition = std::move(condition);
-    s->then_branch = std::move(then_branch);
-    return s;
-}
-
-StmtPtr foreach_stmt(const std::string& index, ExprPtr count, const std::string& group, StmtPtr body,
-                     SourceLocation loc) {
-    auto s = std::make_unique<Stmt>();
-    s->kind = Stmt::Kind::Foreach;
-    s->location = loc;
-    s->decl = const_int(index, nullptr, loc)->decl->clone();
-    s->decl->is_const = false;
-    s->count = std::move(count);
-    s->name = group;
-    s->name_location = loc;
-    s->loop_body = std::move(body);
-    return s;
-}
+using namespace mcpl::build;
 
 // --- analysis helpers ------------------------------------------------------
 
@@ -155,24 +52,13 @@ public:
     void run() { translate_list(f_.body->body); }
 
 private:
-    // Names declared in `s` and the statements inside it.
-    static std::set<std::string> declared_in(const Stmt& s) {
-        std::set<std::string> names;
-        mcpl::for_each_stmt(s, [&](const Stmt& c) {
-            if (c.decl)
-                for (const auto& form : c.decl->forms) names.insert(form.name);
-            for (const auto& v : c.views) names.insert(v.name);
-        });
-        return names;
-    }
-
     // A generated name must not capture a name the code refers to nor hide
     // one it may refer to: it differs from every name of the function, of
     // the program's modules and of the descriptions.
     void collect_names(const OuterNames& outer) {
         for (const auto& p : f_.params)
             for (const auto& form : p->forms) user_names_.insert(form.name);
-        for (const std::string& n : declared_in(*f_.body)) user_names_.insert(n);
+        for (const std::string& n : mcpl::declared_names(*f_.body)) user_names_.insert(n);
         user_names_.insert(outer.program.begin(), outer.program.end());
         names_ = user_names_;
         names_.insert(outer.descriptions.begin(), outer.descriptions.end());
@@ -376,7 +262,7 @@ private:
         const size_t k = groups.size();
         // The guard and the index statement sit where the index (and the
         // body's declarations) hide the names the count was written with.
-        std::set<std::string> hiding = declared_in(*loop.loop_body);
+        std::set<std::string> hiding = mcpl::declared_names(*loop.loop_body);
         hiding.insert(index);
         if (mentions_any(*loop.count, hiding)) {
             std::string count = fresh(fmt::format("count_{}", index));
@@ -609,6 +495,21 @@ private:
 };
 
 }  // namespace
+
+OuterNames outer_names(const mcpl::Program& program, const hdl::HardwareLibrary& library) {
+    OuterNames names;
+    for (const auto& m : program.modules) {
+        for (const auto& c : m->constants) names.program.insert(c->name());
+        for (const auto& r : m->records) names.program.insert(r->name);
+        for (const auto& f : m->functions) names.program.insert(f->name);
+    }
+    for (const std::string& d : library.names()) names.descriptions.insert(d);
+    for (const auto& m : program.modules)
+        for (const auto& c : m->constants)
+            if (c->forms.front().resolved_type.primitive == mcpl::Primitive::Int)
+                if (auto value = mcpl::checked_constant_int_value(*c->init)) names.constant_values[c.get()] = *value;
+    return names;
+}
 
 void translate_foreach(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& mapping,
                        const OuterNames& outer, DiagnosticEngine& diags) {

@@ -46,7 +46,9 @@
 #include <string>
 
 #include "compiler/ast/Ast.h"
+#include "compiler/sema/Program.h"
 #include "compiler/translate/ParGroupMapping.h"
+#include "hdl/HardwareLibrary.h"
 #include "hdl/HardwareModel.h"
 #include "support/Diagnostics.h"
 
@@ -61,6 +63,10 @@ struct OuterNames {
     // one names its description, so translation does not change it).
     std::map<const mcpl::Decl*, int64_t> constant_values;
 };
+
+// The names of `program`'s modules and of `library`'s descriptions, and the
+// values of the module constants, for translating any of its functions.
+OuterNames outer_names(const mcpl::Program& program, const hdl::HardwareLibrary& library);
 
 void translate_foreach(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& mapping,
                        const OuterNames& outer, DiagnosticEngine& diags);

@@ -100,6 +100,29 @@ TEST(CheckBarrierUniformity, ReturnAfterTheLastBarrierOrOfEveryThreadDoesNotWarn
     EXPECT_THAT(text, Not(HasSubstr("warning")));
 }
 
+// A return ends the unit of the innermost foreach around it: the threads of
+// a sibling loop (or of a nested one) are units of their own, which all
+// reach that loop's barrier.
+TEST(CheckBarrierUniformity, ReturnInAnotherThreadLoopDoesNotWarn) {
+    CheckedText r = check_text("module t;\nimport gpu;\n"
+                               "gpu void k(int n, float[n] a) {\n"
+                               "    foreach (int b in divide_up(n, 64) blocks) {\n"
+                               "        local float[64] t;\n"
+                               "        foreach (int i in 64 threads) {\n"
+                               "            if (b * 64 + i >= n) { return; }\n"
+                               "            t[i] = a[b * 64 + i];\n"
+                               "        }\n"
+                               "        foreach (int i in 64 threads) {\n"
+                               "            float mine = t[63 - i];\n"
+                               "            barrier(local);\n"
+                               "            t[i] = mine;\n"
+                               "        }\n"
+                               "    }\n"
+                               "}\n");
+    EXPECT_FALSE(r.diags->has_errors()) << r.text();
+    EXPECT_THAT(r.text(), Not(HasSubstr("warning")));
+}
+
 TEST(CheckBarrierUniformity, BarrierReachedThroughACallIsNamed) {
     CheckedText r = check_text(
         "module t;\nimport gpu;\n"

@@ -226,6 +226,31 @@ TEST(Interpreter, BarrierUnderDivergentConditionIsAnError) {
     EXPECT_EQ(r.where(), "7:19");  // the condition
 }
 
+// Units that return before a barrier leave the others waiting there, unless
+// every unit of the block returned: then none waits.
+TEST(Interpreter, BarrierAfterEveryUnitReturnedWaitsForNone) {
+    const std::string text = "module m; import gpu;\n"
+                             "gpu void f(int n, int[4] out) {\n"
+                             "    foreach (int b in 1 blocks) {\n"
+                             "        local int[4] tile;\n"
+                             "        foreach (int t in 4 threads) {\n"
+                             "            if (t < n) { return; }\n"
+                             "            tile[t] = t;\n"
+                             "            barrier(local);\n"
+                             "            out[t] = tile[3 - t];\n"
+                             "        }\n    }\n}\n";
+    KernelRun none = run(text, {{0}, {0, 0, 0, 0}});
+    ASSERT_FALSE(none.error) << none.error->message;
+    EXPECT_EQ(none.values(1), (std::vector<double>{3, 2, 1, 0}));
+    KernelRun all = run(text, {{4}, {5, 5, 5, 5}});
+    ASSERT_FALSE(all.error) << all.error->message;
+    EXPECT_EQ(all.values(1), (std::vector<double>{5, 5, 5, 5}));
+    KernelRun some = run(text, {{2}, {0, 0, 0, 0}});
+    ASSERT_TRUE(some.error);
+    EXPECT_THAT(some.error->message, HasSubstr("barrier(local) is not reached by units that returned before it"));
+    EXPECT_EQ(some.where(), "8:13");
+}
+
 // barrier(main) at perfect synchronises every thread: what a grid-wide
 // barrier means, and what the interpreter runs.
 TEST(Interpreter, BarrierOnMainAtPerfectSynchronisesAllThreads) {

@@ -8,7 +8,7 @@
 
 #include "backends/Backend.h"
 #include "backends/TargetConfig.h"
-#include "compiler/lower/LowerUnitReturns.h"
+#include "compiler/lower/Lower.h"
 #include "compiler/translate/Translate.h"
 #include "support/Spelling.h"
 
@@ -97,7 +97,7 @@ int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostr
     // elements a loop writes.
     backends::WriteCoverage coverage = backends::WriteCoverage::of(*program.roots.front());
     translate::translate_program(program, gen.target, session.library, session.diags);
-    if (!session.diags.has_errors()) lower::lower_unit_returns(program, session.library, session.diags);
+    if (!session.diags.has_errors()) lower::lower_for_engines(program, session.library, session.diags);
     if (session.diags.has_errors()) return session.report(err);
 
     const mcpl::Module& module = *program.roots.front();

@@ -17,7 +17,7 @@
 #include "backends/Backend.h"
 #include "backends/cfamily/AsyncCopies.h"
 #include "compiler/interpret/Interpreter.h"
-#include "compiler/lower/LowerUnitReturns.h"
+#include "compiler/lower/Lower.h"
 #include "compiler/translate/Translate.h"
 #include "driver/BackendRunner.h"
 #include "driver/GenCommands.h"
@@ -41,8 +41,8 @@ struct LoadedKernel {
 };
 
 // What a kernel is loaded for: the interpreter runs MCPL as written; the
-// llvm engine and the backends run it with the returns inside foreach loops
-// lowered (LowerUnitReturns.h), which means the same.
+// llvm engine and the backends run it lowered (compiler/lower/Lower.h),
+// which means the same.
 enum class RunBy { Interpreter, Engines };
 
 // Loads `file`, translates it to `leaf` when one is given, lowers it for
@@ -60,7 +60,7 @@ std::unique_ptr<LoadedKernel> load_kernel(const FrontendOptions& options, const 
     if (!session.diags.has_errors() && !leaf.empty())
         translate::translate_program(loaded->program, leaf, session.library, session.diags);
     if (!session.diags.has_errors() && run_by == RunBy::Engines)
-        lower::lower_unit_returns(loaded->program, session.library, session.diags);
+        lower::lower_for_engines(loaded->program, session.library, session.diags);
     if (session.diags.has_errors() || loaded->program.roots.empty()) {
         session.report(err);
         return nullptr;

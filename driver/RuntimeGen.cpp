@@ -15,7 +15,7 @@
 #include "backends/starpu/CodeletGenerator.h"
 #include "backends/starpu/VersionTable.h"
 #include "cnc/GenerateGraph.h"
-#include "compiler/lower/LowerUnitReturns.h"
+#include "compiler/lower/Lower.h"
 #include "compiler/translate/Translate.h"
 #include "feedback/RunFeedback.h"
 #include "feedback/Symbolic.h"
@@ -227,7 +227,7 @@ int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, s
             mcpl::Program program = load_and_check(session, options, {v.file});
             if (session.diags.has_errors()) return session.report(err);
             translate::translate_program(program, impl.leaf, session.library, session.diags);
-            if (!session.diags.has_errors()) lower::lower_unit_returns(program, session.library, session.diags);
+            if (!session.diags.has_errors()) lower::lower_for_engines(program, session.library, session.diags);
             if (session.diags.has_errors()) return session.report(err);
             std::string ns = "mcl_leaf_" + backends::host_identifier(impl.leaf) + "_" + backend_name + "::" +
                              backends::host_identifier(v.module->name);

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
                                                    {"--no-module-constants", &options.moduleConstants},
                                                    {"--no-doubles", &options.doubles},
                                                    {"--no-early-returns", &options.earlyReturns},
+                                                   {"--no-unit-returns", &options.unitReturns},
                                                    {"--no-compound-updates", &options.compoundUpdates},
                                                    {"--no-bytes", &options.bytes},
                                                    {"--no-powers", &options.powers},

@@ -46,6 +46,11 @@
 //   each thread's the same pair as in the nest, and a sibling may run
 //   fewer threads in one dimension, each over its own element as in the
 //   nest);
+// - a unit of a foreach returns early (`if (c) return;`, the other units
+//   then do more) only after each array its nest writes holds the unit's
+//   values, so that later nests read defined elements whichever units
+//   returned, and at gpu level only where no barrier follows in its thread
+//   loop;
 // - no recursion: a device function calls only functions defined before it;
 //   one that takes an array (`const int len, const float[len] arr`) reads
 //   it only at indices inside len, and a call passes an array of that
@@ -303,6 +308,7 @@ private:
     bool genLocalWrite(int depth, bool unconditional);
     void genBarrier();
     void finishWrites(int depth);
+    void genUnitReturn(int depth);
     bool genAtomicUpdate(Histogram& h, int depth);
     void genHistogramZeroing(const Histogram& h);
     void genHistogramCount(Histogram& h);
@@ -1527,6 +1533,25 @@ void Generator::finishWrites(int depth) {
     }
 }
 
+// A return that ends some units of the foreach early, once every array the
+// nest writes holds the unit's values, and work that only the units that
+// go on do: statements, and a sink of their own that goes into an output.
+void Generator::genUnitReturn(int depth) {
+    open("if (" + genCondition(1) + ")");
+    line("return;");
+    close();
+    // the code after the caller's scope goes on with the caller's sink
+    const std::string outerSink = sink_;
+    const Elem outerElem = sinkElem_;
+    const int outerDepth = sinkForeachDepth_;
+    beginSink(Elem::Float);
+    genStatements(random_.between(1, 2), depth);
+    finishWrites(depth);
+    sink_ = outerSink;
+    sinkElem_ = outerElem;
+    sinkForeachDepth_ = outerDepth;
+}
+
 // --- program structure ---------------------------------------------------
 
 // Device functions: pure functions of scalars returning a value (int
@@ -1874,6 +1899,7 @@ void Generator::genPerfectNest() {
     if (twoD) genStatements(random_.between(1, 3), 1);
     else genStatements(random_.between(2, 5), 2);
     finishWrites(1);
+    if (options_.unitReturns && extras_.chance(25)) genUnitReturn(1);
     --foreachDepth_;
     for (std::size_t k = 0; k < indices.size(); ++k) {
         popScope();
@@ -2157,12 +2183,15 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
     ownIndices_ = globals;
     genStatements(random_.between(1, 3), 1);
     finishWrites(1);
+    // a thread that returns here reaches no barrier after it: none follows
+    bool unitReturn = options_.unitReturns && extras_.chance(20);
+    if (unitReturn) genUnitReturn(1);
     ownIndices_.clear();
     nestCovered_.insert(ownWritten_.begin(), ownWritten_.end());
     popScope();
     close();
     uniform_ = true;
-    if (random_.chance(30)) genUniformItems(random_.between(1, 2), 0);
+    if (!unitReturn && random_.chance(30)) genUniformItems(random_.between(1, 2), 0);
     for (std::size_t k = 0; k < loops; ++k) {
         popScope();
         close();

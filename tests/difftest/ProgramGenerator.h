@@ -20,6 +20,7 @@ struct GeneratorOptions {
     bool moduleConstants = true; // now and then that count, or a block's thread count, a module-level constant
     bool doubles = true;         // now and then float arithmetic in double precision (toDouble, toFloat)
     bool earlyReturns = true;    // now and then a device function returns early, under an if
+    bool unitReturns = true;     // now and then a unit of a foreach returns early, and the others do more
     bool compoundUpdates = true; // now and then -=, %=, >>=, *= on ints, and an if's condition in a bool
     bool bytes = true;           // now and then byte arrays (an input, an output stored modulo 256) and byte locals
     bool powers = true;          // now and then `a ^ b`: ints to small powers, floats squared or to the power 0.5

@@ -20,7 +20,7 @@
 #include "backends/TargetConfig.h"
 #include "compiler/ast/AstJson.h"
 #include "compiler/interpret/Interpreter.h"
-#include "compiler/lower/LowerUnitReturns.h"
+#include "compiler/lower/Lower.h"
 #include "compiler/print/PrintMcpl.h"
 #include "compiler/sema/CheckProgram.h"
 #include "compiler/sema/LoadModules.h"
@@ -122,7 +122,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         mcl::translate::translate_program(program, target, library, diags);
         if (!diags.has_errors()) {
             (void)mcl::feedback::run_feedback(program, *program.roots.front(), library, params);
-            if (mcl::lower::lower_unit_returns(program, library, diags)) generate_all(program, target, sources, diags);
+            if (mcl::lower::lower_for_engines(program, library, diags)) generate_all(program, target, sources, diags);
         }
     }
     for (const auto& m : program.modules) {

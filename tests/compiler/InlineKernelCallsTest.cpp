@@ -1,0 +1,147 @@
+// Inlining a kernel's host-level calls of other kernels: the printed result
+// (parameters bound, by value or renamed to the argument passed by
+// reference, the callee's names made fresh, calls in the callee inlined in
+// turn), and the calls that stay: a callee that returns outside its foreach
+// loops, one that would see an argument in another shape, one whose module
+// constant a caller's name hides, and a call inside a foreach.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "compiler/lower/InlineKernelCalls.h"
+#include "compiler/print/PrintMcpl.h"
+#include "tests/compiler/CompilerTestSupport.h"
+
+namespace mcl::mcpl::testing {
+namespace {
+
+using ::testing::HasSubstr;
+
+// The module `text` with its kernel calls inlined, printed.
+std::string inlined(const std::string& text) {
+    CheckedText c = check_text(text);
+    expect_clean(c);
+    bool ok = !c.diags->has_errors() && lower::inline_kernel_calls(c.program, *c.library, *c.diags);
+    EXPECT_TRUE(ok) << c.text();
+    return ok ? print_module(*c.module()) : "";
+}
+
+// A callee for the tests: scales x by `by` and counts the calls in `calls`.
+const std::string kScale = R"(module t;
+import perfect;
+
+const int TILE = 4;
+
+perfect void scale(int n, float[n] x, float by, int calls) {
+    float twice = by * 2.0;
+    foreach (int i in n threads) {
+        x[i] = x[i] * twice + toFloat(TILE);
+    }
+    calls = calls + 1;
+}
+)";
+
+TEST(InlineKernelCalls, ParametersAreBoundAndNamesFresh) {
+    std::string out = inlined(kScale + R"(
+perfect void f(int m, float[m] a, float twice) {
+    int count = 0;
+    scale(m, a, twice + 1.0, count);
+    foreach (int i in 1 threads) {
+        a[i] = toFloat(count);
+    }
+}
+)");
+    EXPECT_THAT(out, HasSubstr(R"(perfect void f(int m, float[m] a, float twice) {
+    int count = 0;
+    const int n = m;
+    const float by = twice + 1.0;
+    float twice_2 = by * 2.0;
+    foreach (int i_2 in n threads) {
+        a[i_2] = a[i_2] * twice_2 + toFloat(TILE);
+    }
+    count = count + 1;
+    foreach (int i in 1 threads) {
+)")) << out;
+}
+
+TEST(InlineKernelCalls, CallsInTheCalleeAreInlinedInTurn) {
+    std::string out = inlined(kScale + R"(
+perfect void twice(int n, float[n] x) {
+    int calls = 0;
+    scale(n, x, 2.0, calls);
+}
+
+perfect void f(int n, float[n] a) {
+    for (int r = 0; r < 2; r++) {
+        twice(n, a);
+    }
+}
+)");
+    EXPECT_THAT(out, HasSubstr(R"(perfect void f(int n, float[n] a) {
+    for (int r = 0; r < 2; r++) {
+        const int n_2 = n;
+        int calls = 0;
+        const int n_2_2 = n_2;
+        const float by = 2.0;
+        float twice_2 = by * 2.0;
+        foreach (int i in n_2_2 threads) {
+            a[i] = a[i] * twice_2 + toFloat(TILE);
+        }
+        calls = calls + 1;
+    }
+}
+)")) << out;
+}
+
+TEST(InlineKernelCalls, CallsThatCannotBeInlinedStay) {
+    // returns outside its foreach loops
+    std::string out = inlined(R"(module t;
+import perfect;
+perfect void early(int n, float[n] x) {
+    if (n < 4) {
+        return;
+    }
+    foreach (int i in n threads) {
+        x[i] = 1.0;
+    }
+}
+perfect void f(int n, float[n] a) {
+    early(n, a);
+}
+)");
+    EXPECT_THAT(out, HasSubstr("    early(n, a);\n")) << out;
+    // sees the argument in another shape: [n, w] as [w, n]
+    out = inlined(R"(module t;
+import perfect;
+perfect void rows(int m, int k, float[m, k] x) {
+    foreach (int i in m threads) {
+        x[i, 0] = 1.0;
+    }
+}
+perfect void f(int n, int w, float[n, w] b) {
+    rows(w, n, b);
+    rows(n, w, b);
+}
+)");
+    EXPECT_THAT(out, HasSubstr("    rows(w, n, b);\n    const int m = n;\n")) << out;
+    // TILE would read the caller's variable
+    out = inlined(kScale + R"(
+perfect void f(int n, float[n] a) {
+    int TILE = 7;
+    int calls = 0;
+    scale(n, a, toFloat(TILE), calls);
+}
+)");
+    EXPECT_THAT(out, HasSubstr("    scale(n, a, toFloat(TILE), calls);\n")) << out;
+    // an element passed where the callee writes the scalar (by reference)
+    out = inlined(kScale + R"(
+perfect void f(int n, float[n] a, int[1] calls) {
+    scale(n, a, 2.0, calls[0]);
+}
+)");
+    EXPECT_THAT(out, HasSubstr("    scale(n, a, 2.0, calls[0]);\n")) << out;
+}
+
+}  // namespace
+}  // namespace mcl::mcpl::testing

@@ -571,18 +571,25 @@ private:
         for (BackendJob& job : jobs) finish_backend(job, file);
     }
 
-    // The version as the engines run it, translated to `leaf` when one is
-    // given; null, with the refusal reported, when it cannot be lowered.
-    std::unique_ptr<LoadedKernel> load_for_engines(const std::string& file, const std::string& leaf,
-                                                   const std::string& level) {
+    // The version translated to `leaf` when one is given, for `run_by`;
+    // null, with its first error reported as the refusal of `what`, when it
+    // does not load.
+    std::unique_ptr<LoadedKernel> load_or_refuse(const std::string& file, const std::string& leaf, RunBy run_by,
+                                                 const std::string& what) {
         std::ostringstream diagnostics;
-        auto version = load_kernel(options_, file, kernel_name_, leaf, RunBy::Engines, diagnostics);
+        auto version = load_kernel(options_, file, kernel_name_, leaf, run_by, diagnostics);
         if (!version) {
             std::string text = diagnostics.str();
-            report(file, fmt::format("engines and backends at {}", level),
-                   fmt::format("refused: {}", text.substr(0, text.find('\n'))), true);
+            report(file, what, fmt::format("refused: {}", text.substr(0, text.find('\n'))), true);
         }
         return version;
+    }
+
+    // The version as the engines run it (lowered), translated to `leaf`
+    // when one is given.
+    std::unique_ptr<LoadedKernel> load_for_engines(const std::string& file, const std::string& leaf,
+                                                   const std::string& level) {
+        return load_or_refuse(file, leaf, RunBy::Engines, fmt::format("engines and backends at {}", level));
     }
 
     void verify_version(const std::string& file, bool own_level) {
@@ -611,15 +618,9 @@ private:
                 std::find(verify_.targets.begin(), verify_.targets.end(), leaf) == verify_.targets.end())
                 continue;
             if (leaf != level && !probe.library.is_ancestor(level, leaf)) continue;
-            std::ostringstream diagnostics;
             {
-                auto version = load_kernel(options_, file, kernel_name_, leaf, RunBy::Interpreter, diagnostics);
-                if (!version) {
-                    std::string text = diagnostics.str();
-                    report(file, fmt::format("translation to {}", leaf),
-                           fmt::format("refused: {}", text.substr(0, text.find('\n'))), true);
-                    continue;
-                }
+                auto version = load_or_refuse(file, leaf, RunBy::Interpreter, fmt::format("translation to {}", leaf));
+                if (!version) continue;
                 check_interpreter(*version, file, fmt::format("interpreter at {}", leaf), {});
             }
             auto version = load_for_engines(file, leaf, leaf);
@@ -643,7 +644,8 @@ private:
                 bool runnable = runs_here(b, *config->backend(b));
                 const backends::Backend* backend = backends::find_backend(b);
                 if (!backend || !runnable || std::find(wanted.begin(), wanted.end(), b) == wanted.end()) continue;
-                auto fresh = load_kernel(options_, file, kernel_name_, leaf, RunBy::Engines, diagnostics);
+                std::ostringstream ignored;  // it loaded for the engines above
+                auto fresh = load_kernel(options_, file, kernel_name_, leaf, RunBy::Engines, ignored);
                 if (fresh && same_parameters(*fresh->kernel, file, fmt::format("{} at {}", b, leaf)))
                     jobs.push_back(prepare_backend(std::move(fresh), leaf, *config, *backend));
             }

@@ -633,8 +633,12 @@ void CFamilyEmitter::declaration(const Decl& d, bool with_value) {
     } else {
         std::string init = d.init && with_value ? initialiser(d) : (t.record ? "{}" : "0");
         // A variable the kernel only writes (or only updates from itself) is
-        // the user's to keep; not worth a warning either.
-        std::string unused = read_beyond_own_updates_.count(&d) ? unused_prefix(d) : unused_attribute();
+        // the user's to keep; not worth a warning either. Nor is a constant
+        // that sizes a local array, whose size a backend may fold.
+        bool folded_constant =
+            sizes_arrays_.count(&d) && d.is_const && d.init && mcpl::checked_constant_int_value(*d.init);
+        std::string unused = read_beyond_own_updates_.count(&d) && !folded_constant ? unused_prefix(d)
+                                                                                   : unused_attribute();
         // A scalar of device memory declared in code is the running item's
         // own (each item runs the declaration), as private arrays are;
         // OpenCL C allows no `__global` variable at function scope.
@@ -739,6 +743,13 @@ void CFamilyEmitter::note_own_uses(const Stmt& s) {
         return;
     }
     mcpl::for_each_own_expr(s, [&](const Expr& e) { note_uses(e); });
+    if (s.kind == Stmt::Kind::Decl && s.decl->forms.front().resolved_type.is_array())
+        for (const mcpl::BasicDecl& form : s.decl->forms)
+            for (const auto& group : form.type.dimensions)
+                for (const mcpl::ExprPtr& extent : group)
+                    mcpl::for_each_var(*extent, [&](const Expr& v) {
+                        if (v.decl) sizes_arrays_.insert(v.decl);
+                    });
 }
 
 void CFamilyEmitter::for_each_printed_stmt(const Stmt& s, const std::function<void(const Stmt&)>& visit) const {

@@ -199,6 +199,7 @@ protected:
     void forget_uses() {
         used_.clear();
         used_forms_.clear();
+        sizes_arrays_.clear();
     }
     // Records in read_beyond_own_updates_ the variables of `f` that are read
     // anywhere but in an update of themselves (`x /= 3`, `x++`,
@@ -260,6 +261,7 @@ protected:
     const mcpl::Function* function_ = nullptr;     // the function being printed (begin_function)
     std::set<const mcpl::Decl*> used_;             // variables the code being printed uses
     std::set<const mcpl::BasicDecl*> used_forms_;  // and the forms (names) it uses them by
+    std::set<const mcpl::Decl*> sizes_arrays_;     // read in the extents of a local array, which may be folded
     std::set<const mcpl::Decl*> read_beyond_own_updates_;  // see note_reads_beyond_own_updates
 
 private:

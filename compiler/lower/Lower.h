@@ -3,9 +3,10 @@
 // written, so `mclc verify` compares the two.
 //
 // Needs: a checked program, translated to its leaf when one is the target.
-// Does: InlineKernelCalls (a kernel's host-level calls of other kernels),
-//   then LowerUnitReturns (returns inside foreach loops, the inlined ones'
-//   included).
+// Does: RenameShadowingLocals (no local hides a name the C-family code
+//   would then read), InlineKernelCalls (a kernel's host-level calls of
+//   other kernels), then LowerUnitReturns (returns inside foreach loops,
+//   the inlined ones' included).
 // Guarantees: the program means what it meant and checks again; false when
 //   a pass reported an error.
 #pragma once

@@ -107,6 +107,17 @@ StmtPtr if_then(ExprPtr condition, StmtPtr then_branch) {
     return s;
 }
 
+StmtPtr counting_loop(const std::string& index, ExprPtr count, StmtPtr body, SourceLocation loc) {
+    StmtPtr s = stmt_of(Stmt::Kind::For, loc);
+    s->decl = local(Primitive::Int, index, int_literal(0, loc), loc)->decl->clone();
+    s->condition = binary("<", var(index, loc), std::move(count));
+    s->step = stmt_of(Stmt::Kind::Step, loc);
+    s->step->target = var(index, loc);
+    s->step->op = "++";
+    s->loop_body = std::move(body);
+    return s;
+}
+
 StmtPtr foreach_stmt(const std::string& index, ExprPtr count, const std::string& group, StmtPtr body,
                      SourceLocation loc) {
     StmtPtr s = stmt_of(Stmt::Kind::Foreach, loc);

@@ -33,6 +33,8 @@ StmtPtr assignment(ExprPtr target, ExprPtr value);
 StmtPtr block(std::vector<StmtPtr> body, SourceLocation loc);
 // `if (condition) then_branch`, located at the condition
 StmtPtr if_then(ExprPtr condition, StmtPtr then_branch);
+// `for (int index = 0; index < count; index++) body`
+StmtPtr counting_loop(const std::string& index, ExprPtr count, StmtPtr body, SourceLocation loc);
 // `foreach (int index in count group) body`
 StmtPtr foreach_stmt(const std::string& index, ExprPtr count, const std::string& group, StmtPtr body,
                      SourceLocation loc);

@@ -146,7 +146,7 @@ private:
             result.push_back(std::move(outer));
             return result;
         }
-        report_imperfect_nest(innermost, outer->name);
+        sequentialize_imperfect_nests(innermost, outer->name);
         if (entry->to.size() == 1) {
             for (Stmt* s : nest) s->name = entry->to[0]->name;
             translate_slot(innermost.loop_body);
@@ -241,15 +241,47 @@ private:
     }
 
     // A foreach over the same par_group deeper in the body, but not as a
-    // perfect nest, cannot be split consistently.
-    void report_imperfect_nest(const Stmt& innermost, const std::string& group) {
-        mcpl::for_each_stmt(*innermost.loop_body, [&](const Stmt& s) {
-            if (s.kind == Stmt::Kind::Foreach && s.name == group)
+    // perfect nest, cannot be split consistently: its units run one after
+    // another in each unit around it instead, in a for loop (an order of
+    // its units that MCPL allows), with a note saying so. Units that wait
+    // at a barrier or return (which would then end the unit around them)
+    // cannot, and are reported.
+    void sequentialize_imperfect_nests(Stmt& innermost, const std::string& group) {
+        mcpl::for_each_stmt(*innermost.loop_body, [&](Stmt& s) {
+            if (s.kind != Stmt::Kind::Foreach || s.name != group) return;
+            const char* why = mcpl::reaches_barrier(*s.loop_body) ? "its units reach a barrier"
+                              : mcpl::may_return(*s.loop_body)   ? "its units return"
+                                                                 : nullptr;
+            if (why) {
                 diags_.error(s.location,
                              fmt::format("cannot translate this foreach over '{}' to '{}': it is nested in another "
-                                         "foreach over '{}' with other statements around it; nest them directly",
-                                         group, to_.name, group));
+                                         "foreach over '{}' with other statements around it, and {}; nest them "
+                                         "directly",
+                                         group, to_.name, group, why));
+                return;
+            }
+            diags_.report(Severity::Note, s.location,
+                          fmt::format("the units of this foreach over '{}' run one after another in each unit of "
+                                      "the foreach at line {} on '{}': it is nested there with other statements "
+                                      "around it; nest them directly to run them in parallel",
+                                      group, innermost.location.line, to_.name));
+            s = std::move(*sequential_loop(std::move(s)));
         });
+    }
+
+    // `foreach (int k in count g) body` as `{ const int count_k = count;
+    // for (int k = 0; k < count_k; k++) body }`: the count is read once.
+    StmtPtr sequential_loop(Stmt&& loop) {
+        const std::string index = loop.decl->name();
+        const SourceLocation loc = loop.location;
+        mcpl::ExprPtr count = std::move(loop.count);
+        if (count->kind == mcpl::Expr::Kind::IntLiteral)
+            return counting_loop(index, std::move(count), std::move(loop.loop_body), loc);
+        std::vector<StmtPtr> body;
+        const std::string name = fresh(fmt::format("count_{}", index));
+        body.push_back(const_int(name, std::move(count), loc));
+        body.push_back(counting_loop(index, var(name, loc), std::move(loop.loop_body), loc));
+        return block(std::move(body), loc);
     }
 
     // Replaces `loop` (moved out of its slot by the caller; `outer` are the

@@ -28,7 +28,11 @@
 //   barriers (its own or those of functions it calls) the guard is pushed
 //   into the statements between them, through the `if` and `for`
 //   statements around them (GuardPushing.h); where that is not possible
-//   the foreach is reported as untranslatable, where it fails. A
+//   the foreach is reported as untranslatable, where it fails. A foreach
+//   nested in one over the same par_group with other statements around it
+//   (not a perfect nest) becomes a for loop over its count, read once,
+//   with a note: its units run one after another in each unit around it;
+//   one whose units reach a barrier or return is reported instead. A
 //   count that names the index or a variable the body declares (`foreach
 //   (int n in n threads)`) is first hoisted into `const int count_n = n;`,
 //   so that the guard and the dimensions read the count the user meant.

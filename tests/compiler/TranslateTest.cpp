@@ -731,14 +731,45 @@ TEST(Translate, UnknownTarget) {
     EXPECT_THAT(errors, HasSubstr("mclc: error: unknown hardware description 'hoper'; did you mean 'hopper'?"));
 }
 
+// A foreach nested with statements around it in one over the same
+// par_group runs its units one after another in each outer unit; units
+// that return or reach a barrier cannot.
 TEST(Translate, ImperfectNestOverOnePargroup) {
+    std::string notes;
+    std::string out = translate_text("nest.mcl", R"(module nest;
+import perfect;
+perfect void f(int n, float[n,n] a) {
+    foreach (int i in n threads) {
+        float x = 1.0;
+        foreach (int j in n threads) { a[i,j] = x; }
+        foreach (int k in 4 threads) { a[i,k] += x; }
+    }
+}
+)",
+                                     "gpu", &notes);
+    EXPECT_THAT(out, HasSubstr(R"(                float x = 1.0;
+                {
+                    const int count_j = n;
+                    for (int j = 0; j < count_j; j++) {
+                        a[i, j] = x;
+                    }
+                }
+                for (int k = 0; k < 4; k++) {
+                    a[i, k] += x;
+                }
+)")) << out;
+    EXPECT_THAT(notes, HasSubstr("nest.mcl:6:9: note: the units of this foreach over 'threads' run one after another "
+                                 "in each unit of the foreach at line 4 on 'accelerator'"));
     std::string errors;
     EXPECT_EQ(translate_text("nest.mcl", R"(module nest;
 import perfect;
 perfect void f(int n, float[n,n] a) {
     foreach (int i in n threads) {
         float x = 1.0;
-        foreach (int j in n threads) { a[i,j] = x; }
+        foreach (int j in n threads) {
+            if (j > i) { return; }
+            a[i,j] = x;
+        }
     }
 }
 )",
@@ -746,7 +777,7 @@ perfect void f(int n, float[n,n] a) {
               "");
     EXPECT_THAT(errors, HasSubstr("nest.mcl:6:9: error: cannot translate this foreach over 'threads' to "
                                   "'accelerator': it is nested in another foreach over 'threads' with other "
-                                  "statements around it"));
+                                  "statements around it, and its units return"));
 }
 
 // A child of gpu that breaks the rules of thesis section 3.6.1: its threads

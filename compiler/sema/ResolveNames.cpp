@@ -663,6 +663,13 @@ private:
         if (s && s->kind == Symbol::Kind::Function) return check_user_call(e, *s->function, args);
         for (const BuiltinFunction& b : kBuiltins)
             if (e.callee == b.name) return check_builtin_call(e, b, args);
+        if (s) {
+            auto& d = diags_.error(e.location, fmt::format("cannot call '{}': it names a {} here", e.callee,
+                                                           s->kind == Symbol::Kind::Record ? "record type" : "variable"));
+            DiagnosticEngine::add_note(d, s->location,
+                                       fmt::format("'{}' is declared here, hiding any function of that name", e.callee));
+            return Type{};
+        }
         std::vector<std::string> candidates = scope.visible_names();
         for (const BuiltinFunction& b : kBuiltins) candidates.emplace_back(b.name);
         diags_.error(e.location, fmt::format("call to undeclared function '{}'{}", e.callee,

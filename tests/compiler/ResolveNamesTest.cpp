@@ -121,7 +121,7 @@ std::vector<BadCase> bad_cases() {
          "t.mcl:4:31: error: cannot call 'x': it names a variable here"},
         {"calling a function a local hides",
          module("perfect float g(float y) { return y; }\nperfect void f(float x) { float g = 1.0; x = g(x); }\n"),
-         "t.mcl:5:51: error: cannot call 'g': it names a variable here"},
+         "t.mcl:5:46: error: cannot call 'g': it names a variable here"},
         {"function used as a variable", module("perfect float g() { return 1.0; }\nperfect void f(float x) { x = g; }\n"),
          "t.mcl:5:31: error: 'g' is a function; call it with (...)"},
         {"record containing itself", module("type R { float x; R next; }\nperfect void f() { }\n"),

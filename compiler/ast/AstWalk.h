@@ -61,6 +61,20 @@ inline std::set<std::string> declared_names(const Stmt& s) {
     return names;
 }
 
+// The names a function declares: its parameters' and its body's.
+inline std::set<std::string> function_names(const Function& f) {
+    std::set<std::string> names = declared_names(*f.body);
+    for (const auto& p : f.params)
+        for (const auto& form : p->forms) names.insert(form.name);
+    return names;
+}
+
+// The form a variable reference names: the `as` view it was used through,
+// or its declaration's first (a reference built by a pass names no view).
+inline const BasicDecl* named_form(const Expr& var) {
+    return var.form ? var.form : var.decl ? &var.decl->forms.front() : nullptr;
+}
+
 // Calls `visit(E&)` on each top-level expression that `s` itself evaluates
 // (not those of its child statements): declared array extents and
 // initializers, `as` view extents, targets, values, calls, conditions and

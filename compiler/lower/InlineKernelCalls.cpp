@@ -6,13 +6,11 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "compiler/ast/AstBuild.h"
 #include "compiler/ast/AstWalk.h"
 #include "compiler/print/PrintMcpl.h"
 #include "compiler/sema/CheckProgram.h"
-#include "compiler/translate/TranslateForeach.h"
+#include "compiler/translate/OuterNames.h"
 
 namespace mcl::lower {
 
@@ -39,11 +37,6 @@ bool whole_variable(const Expr& e) {
     return e.kind == Expr::Kind::Var && e.var.size() == 1 && e.var[0].indices.empty() && e.decl && !e.hardware;
 }
 
-// The form a variable reference names (a view's own, or the declaration's).
-const BasicDecl* form_of(const Expr& var) {
-    return var.form ? var.form : var.decl ? &var.decl->forms.front() : nullptr;
-}
-
 // MCPL passes arrays, records and scalars the callee writes by reference.
 bool by_reference(const mcpl::Decl& p) {
     const mcpl::Type& t = p.forms.front().resolved_type;
@@ -53,7 +46,7 @@ bool by_reference(const mcpl::Decl& p) {
 // `e` with the references to the forms in `values` replaced by those values.
 ExprPtr substituted(const Expr& e, const std::map<const BasicDecl*, const Expr*>& values) {
     if (e.kind == Expr::Kind::Var) {
-        auto it = values.find(form_of(e));
+        auto it = values.find(mcpl::named_form(e));
         if (it != values.end()) return it->second->clone();
     }
     ExprPtr copy = e.clone();
@@ -75,14 +68,8 @@ void for_each_var_in(S& s, Visit&& visit) {
 
 class KernelCallInliner {
 public:
-    KernelCallInliner(mcpl::Function& caller, const translate::OuterNames& outer) : caller_(caller) {
-        for (const auto& p : caller.params)
-            for (const auto& form : p->forms) caller_names_.insert(form.name);
-        caller_names_.merge(mcpl::declared_names(*caller.body));
-        taken_ = caller_names_;
-        taken_.insert(outer.program.begin(), outer.program.end());
-        taken_.insert(outer.descriptions.begin(), outer.descriptions.end());
-    }
+    KernelCallInliner(mcpl::Function& caller, const translate::OuterNames& outer)
+        : caller_(caller), caller_names_(mcpl::function_names(caller)), names_(caller, outer) {}
 
     // Whether a call was inlined.
     bool run() {
@@ -162,7 +149,7 @@ private:
         for (size_t k = 0; k < callee->params.size(); ++k) {
             const BasicDecl& form = callee->params[k]->forms.front();
             if (!values.count(&form)) continue;
-            names[&form] = fresh(form.name);
+            names[&form] = names_.fresh(form.name);
             StmtPtr binding = mcpl::build::local(mcpl::Primitive::Int, names[&form], call.args[k]->clone(), s.location);
             binding->decl->forms.front().type = form.type.clone();  // the parameter's type, which converts the value
             binding->decl->is_const = true;
@@ -171,7 +158,7 @@ private:
         StmtPtr body = callee->body->clone();
         rename_declared(*callee->body, *body, names);
         for_each_var_in(*body, [&](Expr& v) {
-            auto it = names.find(form_of(v));
+            auto it = names.find(mcpl::named_form(v));
             if (it != names.end()) v.var[0].name = it->second;
         });
         for (StmtPtr& inner : body->body) out.push_back(std::move(inner));
@@ -184,7 +171,7 @@ private:
     // the same extents after the first (which the layout does not use), each
     // of a value nothing changes.
     bool same_layout(const BasicDecl& param, const Expr& arg, const std::map<const BasicDecl*, const Expr*>& values) {
-        const BasicDecl* declared = form_of(arg);
+        const BasicDecl* declared = mcpl::named_form(arg);
         const auto& want = param.type.dimensions;
         const auto& have = declared->type.dimensions;
         if (want.size() != have.size()) return false;
@@ -207,7 +194,7 @@ private:
     bool reads_hidden_name(const Stmt& body, const std::set<const BasicDecl*>& own) {
         bool hidden = false;
         for_each_var_in(body, [&](const Expr& v) {
-            if (v.hardware || !own.count(form_of(v))) hidden = hidden || caller_names_.count(v.var[0].name) > 0;
+            if (v.hardware || !own.count(mcpl::named_form(v))) hidden = hidden || caller_names_.count(v.var[0].name) > 0;
         });
         return hidden;
     }
@@ -216,9 +203,9 @@ private:
     void rename_declared(const Stmt& original, Stmt& copy, std::map<const BasicDecl*, std::string>& names) {
         if (original.decl)
             for (size_t k = 0; k < original.decl->forms.size(); ++k)
-                copy.decl->forms[k].name = names[&original.decl->forms[k]] = fresh(original.decl->forms[k].name);
+                copy.decl->forms[k].name = names[&original.decl->forms[k]] = names_.fresh(original.decl->forms[k].name);
         for (size_t k = 0; k < original.views.size(); ++k)
-            copy.views[k].name = names[&original.views[k]] = fresh(original.views[k].name);
+            copy.views[k].name = names[&original.views[k]] = names_.fresh(original.views[k].name);
         std::vector<const Stmt*> from;
         std::vector<Stmt*> to;
         mcpl::for_each_child_stmt(original, [&](const Stmt& child) { from.push_back(&child); });
@@ -226,16 +213,9 @@ private:
         for (size_t k = 0; k < from.size(); ++k) rename_declared(*from[k], *to[k], names);
     }
 
-    std::string fresh(const std::string& wanted) {
-        std::string name = wanted;
-        for (int n = 2; taken_.count(name); ++n) name = fmt::format("{}_{}", wanted, n);
-        taken_.insert(name);
-        return name;
-    }
-
     mcpl::Function& caller_;
     std::set<std::string> caller_names_;  // declared by the caller: they could hide the callee's outer names
-    std::set<std::string> taken_;         // what a fresh name must differ from
+    translate::FreshNames names_;         // for the callee's locals
     bool changed_ = false;
 };
 

@@ -1,7 +1,6 @@
 #include "compiler/lower/LowerUnitReturns.h"
 
 #include <iterator>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -10,7 +9,7 @@
 #include "compiler/ast/AstBuild.h"
 #include "compiler/ast/AstWalk.h"
 #include "compiler/sema/CheckProgram.h"
-#include "compiler/translate/TranslateForeach.h"
+#include "compiler/translate/OuterNames.h"
 
 namespace mcl::lower {
 
@@ -44,12 +43,7 @@ bool counting_step(const Stmt& loop) {
 class UnitReturnLowering {
 public:
     UnitReturnLowering(mcpl::Function& f, const translate::OuterNames& outer, DiagnosticEngine& diags)
-        : diags_(diags) {
-        for (const auto& p : f.params)
-            for (const auto& form : p->forms) taken_.insert(form.name);
-        taken_.merge(mcpl::declared_names(*f.body));
-        taken_.insert(outer.program.begin(), outer.program.end());
-        taken_.insert(outer.descriptions.begin(), outer.descriptions.end());
+        : diags_(diags), names_(f, outer) {
         // Collected first: lowering moves statements into new blocks, not
         // the foreach loops themselves.
         mcpl::for_each_stmt(*f.body, [&](Stmt& s) {
@@ -66,7 +60,7 @@ public:
 
 private:
     void lower(Stmt& foreach_loop) {
-        flag_ = fresh("unit_returned");
+        flag_ = names_.fresh("unit_returned");
         SourceLocation at = foreach_loop.loop_body->location;
         std::vector<StmtPtr> body = statement_list(std::move(foreach_loop.loop_body));
         lower_list(body);
@@ -148,15 +142,8 @@ private:
         return assignment(var(name, at), var(name, at));
     }
 
-    std::string fresh(const std::string& wanted) {
-        std::string name = wanted;
-        for (int n = 2; taken_.count(name); ++n) name = fmt::format("{}_{}", wanted, n);
-        taken_.insert(name);
-        return name;
-    }
-
     DiagnosticEngine& diags_;
-    std::set<std::string> taken_;  // the names a flag must not capture nor hide, and the flags
+    translate::FreshNames names_;  // the flags: each neither captures nor hides a name
     std::vector<Stmt*> loops_;     // the foreach loops whose bodies return
     std::string flag_;             // of the loop being lowered
 };

@@ -5,11 +5,9 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "compiler/ast/AstWalk.h"
 #include "compiler/sema/CheckProgram.h"
-#include "compiler/translate/TranslateForeach.h"
+#include "compiler/translate/OuterNames.h"
 
 namespace mcl::lower {
 
@@ -21,18 +19,14 @@ using mcpl::Stmt;
 
 class ShadowRenamer {
 public:
-    ShadowRenamer(mcpl::Function& f, const mcpl::Program& program, const translate::OuterNames& outer) : f_(f) {
+    ShadowRenamer(mcpl::Function& f, const mcpl::Program& program, const translate::OuterNames& outer)
+        : f_(f), names_(f, outer) {
         visible_.emplace_back();  // module constants: of any module, which is more than a function sees
         for (const auto& m : program.modules)
             for (const auto& c : m->constants) visible_.back().insert(c->name());
         visible_.emplace_back();
         for (const auto& p : f.params)
             for (const BasicDecl& form : p->forms) visible_.back().insert(form.name);
-        taken_ = visible_.front();
-        taken_.insert(visible_.back().begin(), visible_.back().end());
-        taken_.merge(mcpl::declared_names(*f.body));
-        taken_.insert(outer.program.begin(), outer.program.end());
-        taken_.insert(outer.descriptions.begin(), outer.descriptions.end());
     }
 
     // Whether a local was renamed.
@@ -42,8 +36,7 @@ public:
         mcpl::for_each_stmt(*f_.body, [&](Stmt& s) {
             mcpl::for_each_own_expr(s, [&](Expr& e) {
                 mcpl::for_each_var(e, [&](Expr& v) {
-                    const BasicDecl* form = v.form ? v.form : v.decl ? &v.decl->forms.front() : nullptr;
-                    auto it = renamed_.find(form);
+                    auto it = renamed_.find(mcpl::named_form(v));
                     if (it != renamed_.end()) v.var[0].name = it->second;
                 });
             });
@@ -68,18 +61,15 @@ private:
         bool hides = false;
         for (const auto& scope : visible_) hides = hides || scope.count(form.name) > 0;
         if (hides) {
-            std::string name = form.name;
-            for (int n = 2; taken_.count(name); ++n) name = fmt::format("{}_{}", form.name, n);
-            taken_.insert(name);
-            renamed_[&form] = name;
-            form.name = name;
+            form.name = names_.fresh(form.name);
+            renamed_[&form] = form.name;
         }
         visible_.back().insert(form.name);
     }
 
     mcpl::Function& f_;
     std::vector<std::set<std::string>> visible_;  // the names of the scopes around, outermost first
-    std::set<std::string> taken_;                  // what a new name must differ from
+    translate::FreshNames names_;                  // the new names
     std::map<const BasicDecl*, std::string> renamed_;
 };
 

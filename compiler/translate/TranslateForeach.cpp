@@ -45,32 +45,11 @@ class ForeachTranslator {
 public:
     ForeachTranslator(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& m,
                       const OuterNames& outer, DiagnosticEngine& diags)
-        : f_(f), to_(to), mapping_(m), diags_(diags), user_constants_(outer.constant_values) {
-        collect_names(outer);
-    }
+        : f_(f), to_(to), mapping_(m), diags_(diags), names_(f, outer), user_constants_(outer.constant_values) {}
 
     void run() { translate_list(f_.body->body); }
 
 private:
-    // A generated name must not capture a name the code refers to nor hide
-    // one it may refer to: it differs from every name of the function, of
-    // the program's modules and of the descriptions.
-    void collect_names(const OuterNames& outer) {
-        for (const auto& p : f_.params)
-            for (const auto& form : p->forms) user_names_.insert(form.name);
-        for (const std::string& n : mcpl::declared_names(*f_.body)) user_names_.insert(n);
-        user_names_.insert(outer.program.begin(), outer.program.end());
-        names_ = user_names_;
-        names_.insert(outer.descriptions.begin(), outer.descriptions.end());
-    }
-
-    std::string fresh(const std::string& wanted) {
-        std::string name = wanted;
-        for (int n = 2; names_.count(name); ++n) name = fmt::format("{}_{}", wanted, n);
-        names_.insert(name);
-        return name;
-    }
-
     // Constant values of `const int` declarations seen so far, for deciding
     // whether a guard is needed: the user's by declaration (one name may
     // stand for different variables in different scopes), the generated ones,
@@ -206,7 +185,7 @@ private:
             flat_name += (flat_name.empty() ? "" : "_") + loop->decl->name();
             indices.insert(loop->decl->name());
         }
-        const std::string flat = fresh(flat_name);
+        const std::string flat = names_.fresh(flat_name);
         ExprPtr count = outer.count->clone();
         for (size_t i = 1; i < nest.size(); ++i) count = binary("*", std::move(count), nest[i]->count->clone());
 
@@ -278,7 +257,7 @@ private:
         if (count->kind == mcpl::Expr::Kind::IntLiteral)
             return counting_loop(index, std::move(count), std::move(loop.loop_body), loc);
         std::vector<StmtPtr> body;
-        const std::string name = fresh(fmt::format("count_{}", index));
+        const std::string name = names_.fresh(fmt::format("count_{}", index));
         body.push_back(const_int(name, std::move(count), loc));
         body.push_back(counting_loop(index, var(name, loc), std::move(loop.loop_body), loc));
         return block(std::move(body), loc);
@@ -297,7 +276,7 @@ private:
         std::set<std::string> hiding = mcpl::declared_names(*loop.loop_body);
         hiding.insert(index);
         if (mentions_any(*loop.count, hiding)) {
-            std::string count = fresh(fmt::format("count_{}", index));
+            std::string count = names_.fresh(fmt::format("count_{}", index));
             StmtPtr hoisted = const_int(count, std::move(loop.count), loc);
             note_constant(*hoisted);
             out.push_back(std::move(hoisted));
@@ -309,8 +288,8 @@ private:
         // cover the rest of the range unless their count is exact.
         for (size_t j = k; j-- > 0;) {
             const hdl::ParGroup& g = *groups[j];
-            dims[j] = fresh(fmt::format("nr{}_{}", capitalized(g.name), index));
-            indices[j] = fresh(fmt::format("{}_{}", g.name.substr(0, 1), index));
+            dims[j] = names_.fresh(fmt::format("nr{}_{}", capitalized(g.name), index));
+            indices[j] = names_.fresh(fmt::format("{}_{}", g.name.substr(0, 1), index));
             bool exact = g.units.bound == hdl::UnitCount::Bound::Exact;
             if (j + 1 == k && !exact && k == 2) {
                 dim_values[j] = units_filling_processors(loop, outer, *groups[0], g, loc);
@@ -366,7 +345,7 @@ private:
     // `to.hierarchy.<groups down to g>.nr_units` or `.max_nr_units`; the
     // count itself where a user's name hides the description `to`.
     ExprPtr hardware_count(const hdl::ParGroup& g, SourceLocation loc) {
-        if (user_names_.count(to_.name)) return int_literal(g.units.count.value, loc);
+        if (names_.declared_by_user(to_.name)) return int_literal(g.units.count.value, loc);
         return hardware_value(g, g.units.bound == hdl::UnitCount::Bound::Exact ? "nr_units" : "max_nr_units",
                               g.units.count.value, loc);
     }
@@ -410,7 +389,7 @@ private:
         for (const Stmt* o : outer) nest_names.insert(o->decl->name());
         bool counts_outside = !mentions_any(*loop.count, nest_names);
         for (const Stmt* o : outer) counts_outside &= !mentions_any(*o->count, nest_names);
-        if (user_names_.count(to_.name) || inner.units.count.unlimited || processors == 0 || width == 0 ||
+        if (names_.declared_by_user(to_.name) || inner.units.count.unlimited || processors == 0 || width == 0 ||
             inner.units.count.value <= width || !counts_outside)
             return hardware_count(inner, loc);
         auto processors_value = [&] { return hardware_value(outer_group, "nr_processors", processors, loc); };
@@ -520,28 +499,12 @@ private:
     const hdl::HardwareModel& to_;
     const ParGroupMapping& mapping_;
     DiagnosticEngine& diags_;
-    std::set<std::string> user_names_;  // declared by the user: the function and the modules
-    std::set<std::string> names_;       // taken: the user's, the descriptions' and the generated ones
+    FreshNames names_;
     std::map<const mcpl::Decl*, int64_t> user_constants_;
     std::map<std::string, int64_t> generated_constants_;
 };
 
 }  // namespace
-
-OuterNames outer_names(const mcpl::Program& program, const hdl::HardwareLibrary& library) {
-    OuterNames names;
-    for (const auto& m : program.modules) {
-        for (const auto& c : m->constants) names.program.insert(c->name());
-        for (const auto& r : m->records) names.program.insert(r->name);
-        for (const auto& f : m->functions) names.program.insert(f->name);
-    }
-    for (const std::string& d : library.names()) names.descriptions.insert(d);
-    for (const auto& m : program.modules)
-        for (const auto& c : m->constants)
-            if (c->forms.front().resolved_type.primitive == mcpl::Primitive::Int)
-                if (auto value = mcpl::checked_constant_int_value(*c->init)) names.constant_values[c.get()] = *value;
-    return names;
-}
 
 void translate_foreach(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& mapping,
                        const OuterNames& outer, DiagnosticEngine& diags) {

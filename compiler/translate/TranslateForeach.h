@@ -44,33 +44,13 @@
 //   description; errors are located at the user's code.
 #pragma once
 
-#include <cstdint>
-#include <map>
-#include <set>
-#include <string>
-
 #include "compiler/ast/Ast.h"
-#include "compiler/sema/Program.h"
+#include "compiler/translate/OuterNames.h"
 #include "compiler/translate/ParGroupMapping.h"
-#include "hdl/HardwareLibrary.h"
 #include "hdl/HardwareModel.h"
 #include "support/Diagnostics.h"
 
 namespace mcl::translate {
-
-// Names visible to a function besides its own parameters and locals.
-struct OuterNames {
-    std::set<std::string> program;       // constants, records and functions of every module
-    std::set<std::string> descriptions;  // hardware descriptions, which hardware values start with
-    // The values of the module-level int constants that fold (a count of
-    // `THREADS` threads is as constant as one of 128; a hardware value in
-    // one names its description, so translation does not change it).
-    std::map<const mcpl::Decl*, int64_t> constant_values;
-};
-
-// The names of `program`'s modules and of `library`'s descriptions, and the
-// values of the module constants, for translating any of its functions.
-OuterNames outer_names(const mcpl::Program& program, const hdl::HardwareLibrary& library);
 
 void translate_foreach(mcpl::Function& f, const hdl::HardwareModel& to, const ParGroupMapping& mapping,
                        const OuterNames& outer, DiagnosticEngine& diags);

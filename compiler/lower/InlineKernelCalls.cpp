@@ -37,6 +37,10 @@ bool whole_variable(const Expr& e) {
     return e.kind == Expr::Kind::Var && e.var.size() == 1 && e.var[0].indices.empty() && e.decl && !e.hardware;
 }
 
+bool same_scalar_type(const mcpl::Type& a, const mcpl::Type& b) {
+    return !a.is_array() && !b.is_array() && !a.record && !b.record && a.primitive && a.primitive == b.primitive;
+}
+
 // MCPL passes arrays, records and scalars the callee writes by reference.
 bool by_reference(const mcpl::Decl& p) {
     const mcpl::Type& t = p.forms.front().resolved_type;
@@ -130,6 +134,13 @@ private:
             } else {
                 if (!p.memory_spaces.empty()) return std::nullopt;
                 values[&p.forms.front()] = &arg;
+                // A scalar of the same type that nothing writes: the callee
+                // reads the caller's variable, so that extents read from
+                // parameters still read parameters (the hls backend sizes
+                // its device arrays only from those).
+                if (whole_variable(arg) && !arg.decl->is_written &&
+                    same_scalar_type(p.forms.front().resolved_type, mcpl::named_form(arg)->resolved_type))
+                    names[&p.forms.front()] = arg.var[0].name;
             }
         }
         for (size_t k = 0; k < callee->params.size(); ++k)
@@ -148,7 +159,7 @@ private:
         std::vector<StmtPtr> out;
         for (size_t k = 0; k < callee->params.size(); ++k) {
             const BasicDecl& form = callee->params[k]->forms.front();
-            if (!values.count(&form)) continue;
+            if (!values.count(&form) || names.count(&form)) continue;
             names[&form] = names_.fresh(form.name);
             StmtPtr binding = mcpl::build::local(mcpl::Primitive::Int, names[&form], call.args[k]->clone(), s.location);
             binding->decl->forms.front().type = form.type.clone();  // the parameter's type, which converts the value

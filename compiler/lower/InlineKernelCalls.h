@@ -12,7 +12,9 @@
 //     first must be those of the argument (the callee would see the
 //     elements in another shape otherwise);
 //   - each other parameter a declaration initialised with the argument,
-//     which converts it as the call did;
+//     which converts it as the call did, or, where the argument is a
+//     variable of the parameter's type that nothing writes, renamed to it
+//     (extents read from the caller's parameters keep reading those);
 //   - every name the callee declares renamed to a fresh one, so that none
 //     captures or hides a name of the caller.
 //   Calls in the inlined code are inlined in turn (the checker refuses

@@ -1,6 +1,7 @@
 // Inlining a kernel's host-level calls of other kernels: the printed result
-// (parameters bound, by value or renamed to the argument passed by
-// reference, the callee's names made fresh, calls in the callee inlined in
+// (parameters bound by value, or renamed to the argument passed by
+// reference or to a variable of the caller that nothing writes, the
+// callee's names made fresh, calls in the callee inlined in
 // turn), and the calls that stay: a callee that returns outside its foreach
 // loops, one that would see an argument in another shape, one whose module
 // constant a caller's name hides, and a call inside a foreach.
@@ -54,15 +55,31 @@ perfect void f(int m, float[m] a, float twice) {
 )");
     EXPECT_THAT(out, HasSubstr(R"(perfect void f(int m, float[m] a, float twice) {
     int count = 0;
-    const int n = m;
     const float by = twice + 1.0;
     float twice_2 = by * 2.0;
-    foreach (int i_2 in n threads) {
+    foreach (int i_2 in m threads) {
         a[i_2] = a[i_2] * twice_2 + toFloat(TILE);
     }
     count = count + 1;
     foreach (int i in 1 threads) {
 )")) << out;
+}
+
+TEST(InlineKernelCalls, AScalarTheCallerWritesIsBoundToItsValueAtTheCall) {
+    std::string out = inlined(kScale + R"(
+perfect void f(int n, float[n] a, int[1] counts) {
+    int k = n / 2;
+    int calls = 0;
+    scale(k, a, 2.0, calls);
+    k = calls;
+    counts[0] = k;
+}
+)");
+    EXPECT_THAT(out, HasSubstr(R"(    int calls = 0;
+    const int n_2 = k;
+    const float by = 2.0;
+    float twice = by * 2.0;
+    foreach (int i in n_2 threads) {)")) << out;
 }
 
 TEST(InlineKernelCalls, CallsInTheCalleeAreInlinedInTurn) {
@@ -80,12 +97,10 @@ perfect void f(int n, float[n] a) {
 )");
     EXPECT_THAT(out, HasSubstr(R"(perfect void f(int n, float[n] a) {
     for (int r = 0; r < 2; r++) {
-        const int n_2 = n;
         int calls = 0;
-        const int n_2_2 = n_2;
         const float by = 2.0;
         float twice_2 = by * 2.0;
-        foreach (int i in n_2_2 threads) {
+        foreach (int i in n threads) {
             a[i] = a[i] * twice_2 + toFloat(TILE);
         }
         calls = calls + 1;
@@ -124,7 +139,7 @@ perfect void f(int n, int w, float[n, w] b) {
     rows(n, w, b);
 }
 )");
-    EXPECT_THAT(out, HasSubstr("    rows(w, n, b);\n    const int m = n;\n")) << out;
+    EXPECT_THAT(out, HasSubstr("    rows(w, n, b);\n    foreach (int i in n threads) {\n        b[i, 0] = 1.0;\n")) << out;
     // TILE would read the caller's variable
     out = inlined(kScale + R"(
 perfect void f(int n, float[n] a) {

@@ -45,7 +45,10 @@ int main(int argc, char** argv) {
                                                    {"--no-phase-reads", &options.phaseReads},
                                                    {"--no-copy-fills", &options.copyFills},
                                                    {"--no-sibling-depths", &options.siblingDepths},
-                                                   {"--no-shorter-siblings", &options.shorterSiblings}};
+                                                   {"--no-shorter-siblings", &options.shorterSiblings},
+                                                   {"--no-imperfect-nests", &options.imperfectNests},
+                                                   {"--no-kernel-calls", &options.kernelCalls},
+                                                   {"--no-hiding-locals", &options.hidingLocals}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];

@@ -51,6 +51,12 @@
 //   values, so that later nests read defined elements whichever units
 //   returned, and at gpu level only where no barrier follows in its thread
 //   loop;
+// - an imperfect nest (perfect level: declarations of the outer unit between
+//   the two foreach loops of a nest over n x m) declares only values its
+//   inner units read, never write, and none of its units returns early;
+// - a local that hides a name (an int in a block of its own, named like an
+//   inner extent of an array) is read only inside that block, together with
+//   an element of that array whose indices do not mention the name;
 // - no recursion: a device function calls only functions defined before it;
 //   one that takes an array (`const int len, const float[len] arr`) reads
 //   it only at indices inside len, and a call passes an array of that
@@ -196,14 +202,24 @@ std::string floatLiteral(double value) {
 }
 
 // Whether `text` uses the identifier `name`.
-bool mentions(const std::string& text, const std::string& name) {
+// Where `name` occurs in `text` as a whole word, from `from` on (npos: nowhere).
+std::size_t findWord(const std::string& text, const std::string& name, std::size_t from = 0) {
     auto isIdentifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
-    for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    for (std::size_t at = text.find(name, from); at != std::string::npos; at = text.find(name, at + 1)) {
         bool startsWord = at == 0 || !isIdentifier(text[at - 1]);
         bool endsWord = at + name.size() == text.size() || !isIdentifier(text[at + name.size()]);
-        if (startsWord && endsWord) return true;
+        if (startsWord && endsWord) return at;
     }
-    return false;
+    return std::string::npos;
+}
+
+bool mentions(const std::string& text, const std::string& name) { return findWord(text, name) != std::string::npos; }
+
+// `text` with every whole-word `name` replaced by `replacement`.
+std::string replaceWord(std::string text, const std::string& name, const std::string& replacement) {
+    for (std::size_t at = findWord(text, name); at != std::string::npos; at = findWord(text, name, at + replacement.size()))
+        text.replace(at, name.size(), replacement);
+    return text;
 }
 
 std::int64_t magnitude(IntRange r) { return std::max(std::llabs(r.lo), std::llabs(r.hi)); }
@@ -305,6 +321,7 @@ private:
     void genRecordLocal(int depth);
     bool genVoidCall(int depth);
     bool genSwap();
+    bool genHidingBlock(int depth);
     bool genLocalWrite(int depth, bool unconditional);
     void genBarrier();
     void finishWrites(int depth);
@@ -993,6 +1010,7 @@ void Generator::genStatement(int depth) {
     if (!histograms_.empty() && foreachDepth_ > 0 && extras_.chance(12) &&
         genAtomicUpdate(anyHistogram(), depth))
         return;
+    if (options_.hidingLocals && extras_.chance(12) && genHidingBlock(depth)) return;
     for (;;) {
         int kind = random_.below(20);
         if (kind < 4) return genDeclaration(depth);
@@ -1481,6 +1499,48 @@ bool Generator::genSwap() {
     return true;
 }
 
+// A block whose int local is named like an inner extent of an array (a
+// size, a constant), which the array's element offsets read, and a read of
+// that array inside: `{ int m = ...; sink += a[i, k] + m; }` over
+// `float[n, m] a`. The indices are written before the local hides the name
+// and must not mention it.
+bool Generator::genHidingBlock(int depth) {
+    if (sink_.empty()) return false;
+    auto isName = [](const std::string& text) {
+        return !text.empty() && !std::isdigit(static_cast<unsigned char>(text[0])) &&
+               std::all_of(text.begin(), text.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    };
+    std::vector<std::pair<std::size_t, std::string>> candidates;
+    for (std::size_t k = 0; k < arrays_.size(); ++k) {
+        const Array& a = arrays_[k];
+        if (a.elem == Elem::Record || (sinkElem_ == Elem::Int && a.elem != Elem::Int)) continue;
+        for (const auto& group : a.groups)
+            for (std::size_t d = 1; d < group.size(); ++d)
+                if (isName(group[d].text)) candidates.emplace_back(k, group[d].text);
+    }
+    if (candidates.empty()) return false;
+    const auto& [chosen, hidden] = candidates[static_cast<std::size_t>(extras_.below(static_cast<int>(candidates.size())))];
+    auto index = readableIndex(arrays_[chosen]);
+    if (!index) return false;
+    for (const auto& text : *index)
+        if (mentions(text, hidden)) return false;
+    const Array& a = arrays_[chosen];
+    Value init = clampInt(genInt(depth + 1), kIntLimit);
+    std::string element = indexText(a, *index);
+    if (a.isByte) element = parenthesized(element);
+    else if (a.arbitraryInts) element = "min(max(" + element + ", -1000), 1000)";
+    else if (a.elem == Elem::Float && a.floatBound > kFloatLimit) element = "min(max(" + element + ", -10000.0), 10000.0)";
+    line("{");
+    ++indent_;
+    line("int " + hidden + " = " + init.text + ";");
+    if (sinkElem_ == Elem::Int) line(sink_ + " = min(max(" + sink_ + " + " + element + " + " + hidden + ", -1000), 1000);");
+    else
+        line(sink_ + " = min(max(" + sink_ + " + " + (a.elem == Elem::Int ? "toFloat(" + element + ")" : element) + " + toFloat(" +
+             hidden + "), -10000.0), 10000.0);");
+    close();
+    return true;
+}
+
 // gpu: this thread's slot of a local array, when no thread reads the array
 // across slots in this phase. Unconditional writes at the top of the thread
 // body fill the array.
@@ -1885,13 +1945,34 @@ void Generator::genPerfectNest() {
     writtenInNest_ = std::set<std::string>(written.begin(), written.end());
     writtenNow_.clear();
     ownWritten_.clear();
+    // An imperfect nest: each outer unit declares values its inner units
+    // read (translation runs the inner units one after another). They
+    // return no unit early: translation refuses that in such a nest.
+    bool imperfect = twoD && options_.imperfectNests && extras_.chance(35);
+    std::vector<std::size_t> outerValues;
     for (const auto& index : indices) {
         open("foreach (int " + index.name + " in " + index.count + " threads)");
         pushScope();
         addScalar(index.name, Elem::Int, {0, countMax(index.count) - 1}, 0, false);
+        if (imperfect && outerValues.empty()) {
+            ownIndices_ = {indices.front()};
+            for (int k = random_.between(1, 2); k > 0; --k) {
+                bool isInt = extras_.chance(50);
+                Value v = isInt ? genInt(1) : genFloat(1);
+                std::string name = fresh(isInt ? "v" : "f");
+                line(std::string(isInt ? "int " : "float ") + name + " = " + v.text + ";");
+                addScalar(name, isInt ? Elem::Int : Elem::Float, v.range, v.bound, false);
+                outerValues.push_back(scalars_.size() - 1);
+            }
+        }
     }
     ++foreachDepth_;
     beginSink(Elem::Float);
+    for (std::size_t k : outerValues) {
+        const Scalar& v = scalars_[k];
+        std::string term = v.elem == Elem::Int ? "toFloat(min(max(" + v.name + ", -1000), 1000))" : "min(max(" + v.name + ", -10000.0), 10000.0)";
+        line(sink_ + " = min(max(" + sink_ + " + " + term + ", -10000.0), 10000.0);");
+    }
     ownIndices_ = indices;
     allowSizeLoops_ = !twoD;
     // n x m units: less work each, so that the interpreter runs a program at
@@ -1899,7 +1980,7 @@ void Generator::genPerfectNest() {
     if (twoD) genStatements(random_.between(1, 3), 1);
     else genStatements(random_.between(2, 5), 2);
     finishWrites(1);
-    if (options_.unitReturns && extras_.chance(25)) genUnitReturn(1);
+    if (options_.unitReturns && !imperfect && extras_.chance(25)) genUnitReturn(1);
     --foreachDepth_;
     for (std::size_t k = 0; k < indices.size(); ++k) {
         popScope();
@@ -2383,7 +2464,31 @@ std::string Generator::run() {
                      "    return other;\n"
                      "}\n\n";
     if (!moduleConstants_.empty()) header += moduleConstants_ + "\n";
-    return header + functions + signature + " {\n" + body_ + "}\n";
+    std::string kernels = signature + " {\n" + body_ + "}\n";
+    // A kernel that calls the generated one with its own parameters, named
+    // differently: the callee's sizes, extents and arrays become the
+    // caller's. Parameters with `as` views are passed reshaped, which the
+    // grid backends refuse, so such kernels are left as they are.
+    bool hasViews = std::any_of(parameterTexts_.begin(), parameterTexts_.end(),
+                                [](const std::string& p) { return p.find(" as ") != std::string::npos; });
+    if (options_.kernelCalls && !hasViews && extras_.chance(30)) {
+        std::vector<std::pair<std::string, std::string>> renamed{{"n", fresh("rows")}};
+        if (useM_) renamed.emplace_back("m", fresh("cols"));
+        for (const auto& p : parameterTexts_) renamed.emplace_back(p.substr(p.rfind(' ') + 1), fresh("arg"));
+        std::string callee = fresh("computeBody");
+        std::string caller = hwd + " void compute(int " + renamed[0].second;
+        if (useM_) caller += ", int " + renamed[1].second;
+        std::string arguments;
+        for (std::size_t k = 0; k < renamed.size(); ++k) arguments += (k > 0 ? ", " : "") + renamed[k].second;
+        for (const auto& p : parameterTexts_) {
+            std::string text = p;
+            for (const auto& [from, to] : renamed) text = replaceWord(text, from, to);
+            caller += ",\n        " + text;
+        }
+        caller += ") {\n    " + callee + "(" + arguments + ");\n}\n";
+        kernels = replaceWord(signature, "compute", callee) + " {\n" + body_ + "}\n\n" + caller;
+    }
+    return header + functions + kernels;
 }
 
 } // namespace

@@ -48,7 +48,7 @@
 //   nest);
 // - a unit of a foreach returns early (`if (c) return;`, the other units
 //   then do more) only after each array its nest writes holds the unit's
-//   values, so that later nests read defined elements whichever units
+//   values (written unconditionally: a write under an if does not count), so that later nests read defined elements whichever units
 //   returned, and at gpu level only where no barrier follows in its thread
 //   loop;
 // - an imperfect nest (perfect level: declarations of the outer unit between
@@ -1597,6 +1597,12 @@ void Generator::finishWrites(int depth) {
 // nest writes holds the unit's values, and work that only the units that
 // go on do: statements, and a sink of their own that goes into an output.
 void Generator::genUnitReturn(int depth) {
+    // what the unit wrote only under a condition or in a loop may not hold
+    // its values yet: written once more, unconditionally
+    for (const auto& name : std::set<std::string>(writtenInNest_)) {
+        Array* a = findArray(name);
+        if (!ownWritten_.count(name) && a && ownIndex(*a, ownIndices_, nullptr, true)) genOwnedWrite(depth, name);
+    }
     open("if (" + genCondition(1) + ")");
     line("return;");
     close();

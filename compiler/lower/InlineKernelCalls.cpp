@@ -154,7 +154,7 @@ private:
                 for (const BasicDecl& form : inner.decl->forms) own.insert(&form);
             for (const BasicDecl& view : inner.views) own.insert(&view);
         });
-        if (reads_hidden_name(*callee->body, own)) return std::nullopt;
+        if (reads_hidden_name(*callee, own)) return std::nullopt;
 
         std::vector<StmtPtr> out;
         for (size_t k = 0; k < callee->params.size(); ++k) {
@@ -201,12 +201,19 @@ private:
 
     // Whether the callee reads a name it does not declare (a module
     // constant, a description of a hardware value) that one of the
-    // caller's names would hide.
-    bool reads_hidden_name(const Stmt& body, const std::set<const BasicDecl*>& own) {
+    // caller's names would hide: in its body, or in its parameters'
+    // extents, which give the layout its indices read the arguments with
+    // (and which same_layout compares as written).
+    bool reads_hidden_name(const mcpl::Function& callee, const std::set<const BasicDecl*>& own) {
         bool hidden = false;
-        for_each_var_in(body, [&](const Expr& v) {
+        auto visit = [&](const Expr& v) {
             if (v.hardware || !own.count(mcpl::named_form(v))) hidden = hidden || caller_names_.count(v.var[0].name) > 0;
-        });
+        };
+        for_each_var_in(*callee.body, visit);
+        for (const auto& p : callee.params)
+            for (const BasicDecl& form : p->forms)
+                for (const auto& group : form.type.dimensions)
+                    for (const auto& extent : group) mcpl::for_each_var(*extent, visit);
         return hidden;
     }
 

@@ -21,7 +21,8 @@
 //   recursion). A call that does not meet these conditions (arguments that
 //   are elements or expressions where a reference is passed, a callee that
 //   returns outside its foreach loops, one that reads a module constant a
-//   name of the caller hides) stays as it is, for the backend to run or
+//   name of the caller hides, in its body or its parameters' extents)
+//   stays as it is, for the backend to run or
 //   refuse with its located error.
 // Guarantees: the program means what it meant (arguments are evaluated
 //   once, before the callee's statements, as a call does) and checks again.

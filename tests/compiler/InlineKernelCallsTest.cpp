@@ -4,7 +4,8 @@
 // callee's names made fresh, calls in the callee inlined in
 // turn), and the calls that stay: a callee that returns outside its foreach
 // loops, one that would see an argument in another shape, one whose module
-// constant a caller's name hides, and a call inside a foreach.
+// constant (in its body or its parameters' extents) a caller's name hides,
+// and a call inside a foreach.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -149,6 +150,21 @@ perfect void f(int n, float[n] a) {
 }
 )");
     EXPECT_THAT(out, HasSubstr("    scale(n, a, toFloat(TILE), calls);\n")) << out;
+    // TILE sizes the callee's parameter: the caller's TILE would give the
+    // rows another length, so the callee would read other elements
+    out = inlined(R"(module t;
+import perfect;
+const int TILE = 3;
+perfect void second(int n, float[n, TILE] x) {
+    foreach (int i in n threads) {
+        x[i, 1] = 1.0;
+    }
+}
+perfect void f(int n, int TILE, float[n, TILE] a) {
+    second(n, a);
+}
+)");
+    EXPECT_THAT(out, HasSubstr("    second(n, a);\n")) << out;
     // an element passed where the callee writes the scalar (by reference)
     out = inlined(kScale + R"(
 perfect void f(int n, float[n] a, int[1] calls) {

@@ -180,7 +180,11 @@ private:
 
     // Whether the callee sees `arg`'s elements where the argument has them:
     // the same extents after the first (which the layout does not use), each
-    // of a value nothing changes.
+    // of a value nothing changes. Compared as written, once the callee's
+    // by-value parameters are replaced by their arguments: a name both
+    // extents read means the same there only if neither side writes it (a
+    // written scalar parameter of the callee is the caller's argument
+    // renamed, whatever the caller's variable of that name holds).
     bool same_layout(const BasicDecl& param, const Expr& arg, const std::map<const BasicDecl*, const Expr*>& values) {
         const BasicDecl* declared = mcpl::named_form(arg);
         const auto& want = param.type.dimensions;
@@ -191,7 +195,11 @@ private:
             for (size_t d = 0; d < want[g].size(); ++d) {
                 if (g == 0 && d == 0) continue;
                 bool fixed = true;
-                mcpl::for_each_var(*have[g][d], [&](const Expr& v) { fixed = fixed && (!v.decl || !v.decl->is_written); });
+                auto unwritten = [&](const Expr& v) { fixed = fixed && (!v.decl || !v.decl->is_written); };
+                mcpl::for_each_var(*have[g][d], unwritten);
+                mcpl::for_each_var(*want[g][d], [&](const Expr& v) {
+                    if (!values.count(mcpl::named_form(v))) unwritten(v);
+                });
                 if (!fixed || mcpl::print_expr(*substituted(*want[g][d], values)) != mcpl::print_expr(*have[g][d]))
                     return false;
             }

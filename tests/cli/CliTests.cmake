@@ -264,10 +264,14 @@ mclc_test(verify_regression.lockstep_call_private_arguments 0 "\\n[0-9]+ ok, 0 f
           verify ${VERIFY_INPUTS}/lockstep_call_private_arguments.mcl)
 set_tests_properties(cli.verify_regression.lockstep_call_private_arguments PROPERTIES LABELS verify)
 # A callee's parameter sized by a module constant that a parameter of the
-# caller hides: the call stays a call (opencl refuses it, located), and
-# what runs it agrees with the reference.
+# caller hides, or by a scalar parameter the callee writes: the call stays
+# a call (opencl refuses it, located), and what runs it agrees with the
+# reference.
 mclc_test(verify_regression.kernel_call_hidden_extent 0 "\\n[0-9]+ ok, 0 failed, [0-9]+ skipped"
           verify --param K=4 ${INPUTS}/mcpl/backends/kernel_call_hidden_extent.mcl)
+mclc_test(verify_regression.kernel_call_written_extent 0 "\\n[0-9]+ ok, 0 failed, [0-9]+ skipped"
+          verify --param k=4 --param j=3 ${INPUTS}/mcpl/backends/kernel_call_written_extent.mcl)
+set_tests_properties(cli.verify_regression.kernel_call_written_extent PROPERTIES LABELS verify)
 mclc_test(gen_kernel_call_hidden_extent 1 "kernel_call_hidden_extent.mcl:23:5: error: the cuda backend cannot call 'fill' outside the foreach loops"
           gen --target hopper --backend cuda ${INPUTS}/mcpl/backends/kernel_call_hidden_extent.mcl -o gen_out)
 set_tests_properties(cli.verify_regression.kernel_call_hidden_extent PROPERTIES LABELS verify)

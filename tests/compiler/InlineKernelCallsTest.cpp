@@ -165,6 +165,21 @@ perfect void f(int n, int TILE, float[n, TILE] a) {
 }
 )");
     EXPECT_THAT(out, HasSubstr("    second(n, a);\n")) << out;
+    // k sizes the callee's parameter and the callee writes it: it is the
+    // caller's j renamed, not the caller's k its argument's extent reads
+    out = inlined(R"(module t;
+import perfect;
+perfect void g(int m, int k, float[m, k] x) {
+    foreach (int i in m threads) {
+        x[i, 1] = 1.0;
+    }
+    k = k + 0;
+}
+perfect void f(int n, int k, int j, float[n, k] b) {
+    g(n, j, b);
+}
+)");
+    EXPECT_THAT(out, HasSubstr("    g(n, j, b);\n")) << out;
     // an element passed where the callee writes the scalar (by reference)
     out = inlined(kScale + R"(
 perfect void f(int n, float[n] a, int[1] calls) {

@@ -282,6 +282,9 @@ private:
     // then compute with the module's constant).
     std::string intConstant(const std::string& stem, std::int64_t value);
     void beginSink(Elem elem);
+    // `sink += term`, clamped as the sink's type is (an int sink to
+    // kIntLimit, a float one to kFloatLimit).
+    void addToSink(const std::string& term);
     void consumeUnused(std::size_t firstScalar, std::size_t firstArray);
     bool isRead(const std::string& name, std::size_t from) const;
     std::int64_t multiplicity(const Scalar& s) const;
@@ -491,10 +494,12 @@ void Generator::consumeUnused(std::size_t firstScalar, std::size_t firstArray) {
         terms.push_back(a.elem == Elem::Int && sinkElem_ == Elem::Float ? "toFloat(" + indexText(a, zeros) + ")" : indexText(a, zeros));
         used_.insert(a.name);
     }
-    for (const auto& term : terms) {
-        if (sinkElem_ == Elem::Int) line(sink_ + " = min(max(" + sink_ + " + " + term + ", -1000), 1000);");
-        else line(sink_ + " = min(max(" + sink_ + " + " + term + ", -10000.0), 10000.0);");
-    }
+    for (const auto& term : terms) addToSink(term);
+}
+
+void Generator::addToSink(const std::string& term) {
+    if (sinkElem_ == Elem::Int) line(sink_ + " = min(max(" + sink_ + " + " + term + ", -1000), 1000);");
+    else line(sink_ + " = min(max(" + sink_ + " + " + term + ", -10000.0), 10000.0);");
 }
 
 std::int64_t Generator::multiplicity(const Scalar& s) const {
@@ -1533,10 +1538,8 @@ bool Generator::genHidingBlock(int depth) {
     line("{");
     ++indent_;
     line("int " + hidden + " = " + init.text + ";");
-    if (sinkElem_ == Elem::Int) line(sink_ + " = min(max(" + sink_ + " + " + element + " + " + hidden + ", -1000), 1000);");
-    else
-        line(sink_ + " = min(max(" + sink_ + " + " + (a.elem == Elem::Int ? "toFloat(" + element + ")" : element) + " + toFloat(" +
-             hidden + "), -10000.0), 10000.0);");
+    if (sinkElem_ == Elem::Int) addToSink(element + " + " + hidden);
+    else addToSink((a.elem == Elem::Int ? "toFloat(" + element + ")" : element) + " + toFloat(" + hidden + ")");
     close();
     return true;
 }
@@ -1977,7 +1980,7 @@ void Generator::genPerfectNest() {
     for (std::size_t k : outerValues) {
         const Scalar& v = scalars_[k];
         std::string term = v.elem == Elem::Int ? "toFloat(min(max(" + v.name + ", -1000), 1000))" : "min(max(" + v.name + ", -10000.0), 10000.0)";
-        line(sink_ + " = min(max(" + sink_ + " + " + term + ", -10000.0), 10000.0);");
+        addToSink(term);
     }
     ownIndices_ = indices;
     allowSizeLoops_ = !twoD;

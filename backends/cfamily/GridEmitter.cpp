@@ -23,7 +23,7 @@ bool GridEmitter::plan_kernels() {
     if (!levels) return false;
     levels_ = *levels;
     for (const Function* k : kernels_) {
-        auto plan = plan_grid(*k, config_, levels_, in_.target.path, module_constants_, diags_);
+        auto plan = plan_grid(in_.program, *k, config_, levels_, in_.target.path, module_constants_, diags_);
         if (!plan) return false;
         if (copies_asynchronously())
             for (const GridLaunch& launch : plan->launches)

@@ -9,6 +9,7 @@
 
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
+#include "compiler/lower/InlineKernelCalls.h"
 #include "compiler/sema/GuardPushing.h"
 
 namespace mcl::backends {
@@ -110,9 +111,10 @@ namespace {
 
 class GridPlanner {
 public:
-    GridPlanner(const Function& kernel, const BackendConfig& config, const std::array<GridLevelConfig, 2>& levels,
-                const std::string& path, const std::set<const Decl*>& module_constants, DiagnosticEngine& diags)
-        : kernel_(kernel), config_(config), levels_(levels), path_(path), diags_(diags),
+    GridPlanner(const mcpl::Program& program, const Function& kernel, const BackendConfig& config,
+                const std::array<GridLevelConfig, 2>& levels, const std::string& path,
+                const std::set<const Decl*>& module_constants, DiagnosticEngine& diags)
+        : program_(program), kernel_(kernel), config_(config), levels_(levels), path_(path), diags_(diags),
           host_known_(module_constants), prologue_known_(module_constants) {}
 
     std::optional<GridPlan> run() {
@@ -180,13 +182,18 @@ private:
         case Stmt::Kind::Step:
             if (host_statement(s)) return;
             break;
-        case Stmt::Kind::Call:
-            diags_.error(s.location,
-                         fmt::format("the {} backend cannot call '{}' outside the foreach loops: a kernel's "
-                                     "statements there run on the host, which runs no device code; call it inside a "
-                                     "foreach, or, for a kernel, write its foreach loops here",
-                                     config_.backend, s.call->callee));
+        case Stmt::Kind::Call: {
+            Diagnostic& refusal =
+                diags_.error(s.location, fmt::format("the {} backend cannot call '{}' outside the foreach loops: a "
+                                                     "kernel's statements there run on the host, which runs no device "
+                                                     "code; call it inside a foreach, or, for a kernel, write its "
+                                                     "foreach loops here",
+                                                     config_.backend, s.call->callee));
+            if (auto why = lower::why_kernel_call_stays(program_, kernel_, s))
+                DiagnosticEngine::add_note(refusal, s.location,
+                                           fmt::format("'{}' is not inlined here: {}", s.call->callee, *why));
             return;
+        }
         default: break;
         }
         diags_.error(s.location,
@@ -470,6 +477,7 @@ private:
         launch_->split_statements.insert(pushed.split.begin(), pushed.split.end());
     }
 
+    const mcpl::Program& program_;
     const Function& kernel_;
     const BackendConfig& config_;
     const std::array<GridLevelConfig, 2>& levels_;
@@ -484,10 +492,10 @@ private:
 
 }  // namespace
 
-std::optional<GridPlan> plan_grid(const Function& kernel, const BackendConfig& config,
+std::optional<GridPlan> plan_grid(const mcpl::Program& program, const Function& kernel, const BackendConfig& config,
                                   const std::array<GridLevelConfig, 2>& levels, const std::string& config_path,
                                   const std::set<const mcpl::Decl*>& module_constants, DiagnosticEngine& diags) {
-    return GridPlanner(kernel, config, levels, config_path, module_constants, diags).run();
+    return GridPlanner(program, kernel, config, levels, config_path, module_constants, diags).run();
 }
 
 }  // namespace mcl::backends

@@ -75,6 +75,7 @@
 
 #include "backends/TargetConfig.h"
 #include "compiler/ast/Ast.h"
+#include "compiler/sema/Program.h"
 #include "hdl/HardwareModel.h"
 #include "support/Diagnostics.h"
 
@@ -148,8 +149,9 @@ std::optional<std::array<GridLevelConfig, 2>> grid_levels(const BackendConfig& c
                                                           DiagnosticEngine& diags);
 
 // `module_constants`: the program's module-level constants, which the host
-// glue defines too, so that counts and sizes may read them.
-std::optional<GridPlan> plan_grid(const mcpl::Function& kernel, const BackendConfig& config,
+// glue defines too, so that counts and sizes may read them. `program`, the
+// kernel's, says why a kernel call it refuses was not inlined.
+std::optional<GridPlan> plan_grid(const mcpl::Program& program, const mcpl::Function& kernel, const BackendConfig& config,
                                   const std::array<GridLevelConfig, 2>& levels, const std::string& config_path,
                                   const std::set<const mcpl::Decl*>& module_constants, DiagnosticEngine& diags);
 

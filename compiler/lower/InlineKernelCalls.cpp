@@ -1,10 +1,14 @@
 #include "compiler/lower/InlineKernelCalls.h"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "compiler/ast/AstBuild.h"
 #include "compiler/ast/AstWalk.h"
@@ -70,10 +74,175 @@ void for_each_var_in(S& s, Visit&& visit) {
     });
 }
 
+// How a call's callee is inlined: what its names become in the caller.
+struct InlinePlan {
+    std::map<const BasicDecl*, std::string> names;   // the callee's forms -> their names here
+    std::map<const BasicDecl*, const Expr*> values;  // its parameters passed by value -> the arguments
+    std::set<const BasicDecl*> own;                  // the forms it declares, parameters included
+};
+
+// Whether and how the calls of one caller can be inlined.
+class CallPlanner {
+public:
+    CallPlanner(const mcpl::Function& caller, const std::map<const mcpl::Decl*, int64_t>& constant_values)
+        : caller_(caller), caller_names_(mcpl::function_names(caller)), constant_values_(constant_values) {}
+
+    // Whether the call statement `s` calls a kernel: a function of the
+    // caller's module and description whose body holds foreach loops.
+    bool calls_kernel(const Stmt& s) const {
+        const mcpl::Function* callee = s.call->function;
+        return callee && !callee->builtin_body && callee->module == caller_.module &&
+               callee->hardware == caller_.hardware && holds_foreach(*callee->body);
+    }
+
+    // The plan for inlining the kernel call `s`, or why it stays a call.
+    std::variant<InlinePlan, std::string> plan(const Stmt& s) const {
+        const Expr& call = *s.call;
+        const mcpl::Function& callee = *call.function;
+        if (mcpl::may_return(*callee.body)) return std::string("it returns outside its foreach loops");
+        InlinePlan plan;
+        for (size_t k = 0; k < callee.params.size(); ++k) {
+            const mcpl::Decl& p = *callee.params[k];
+            const Expr& arg = *call.args[k];
+            if (p.forms.size() != 1) return fmt::format("its parameter '{}' has an 'as' view", p.name());
+            if (by_reference(p)) {
+                if (!whole_variable(arg))
+                    return fmt::format("it takes '{}' by reference, and the argument '{}' is not a whole variable",
+                                       p.name(), mcpl::print_expr(arg));
+                plan.names[&p.forms.front()] = arg.var[0].name;
+            } else {
+                if (!p.memory_spaces.empty())
+                    return fmt::format("its scalar parameter '{}' names a memory space", p.name());
+                plan.values[&p.forms.front()] = &arg;
+                // A scalar of the same type that nothing writes: the callee
+                // reads the caller's variable, so that extents read from
+                // parameters still read parameters (the hls backend sizes
+                // its device arrays only from those).
+                if (whole_variable(arg) && !arg.decl->is_written &&
+                    same_scalar_type(p.forms.front().resolved_type, mcpl::named_form(arg)->resolved_type))
+                    plan.names[&p.forms.front()] = arg.var[0].name;
+            }
+        }
+        for (const auto& p : callee.params) plan.own.insert(&p->forms.front());
+        mcpl::for_each_stmt(*callee.body, [&](const Stmt& inner) {
+            if (inner.decl)
+                for (const BasicDecl& form : inner.decl->forms) plan.own.insert(&form);
+            for (const BasicDecl& view : inner.views) plan.own.insert(&view);
+        });
+        if (auto hidden = hidden_name(callee, plan.own))
+            return fmt::format("it reads '{0}', which the caller's '{0}' hides", *hidden);
+        for (size_t k = 0; k < callee.params.size(); ++k) {
+            const BasicDecl& param = callee.params[k]->forms.front();
+            if (param.resolved_type.is_array() && !same_layout(param, *call.args[k], plan))
+                return fmt::format("its parameter '{}', of type {} here, would not see the elements of '{}', of type "
+                                   "{}, where they are: the extents after the first differ, or read a name a "
+                                   "kernel writes",
+                                   param.name, mcpl::print_type(type_here(param, plan)),
+                                   mcpl::print_expr(*call.args[k]),
+                                   mcpl::print_type(mcpl::named_form(*call.args[k])->type));
+        }
+        return plan;
+    }
+
+    // A visitor that replaces a reference to a hidden name of the callee's
+    // (in a clone) by its value, where hidden_constant knows one.
+    std::function<void(Expr&)> hidden_constant_replacer(const std::set<const BasicDecl*>& own) const {
+        return [this, &own](Expr& v) {
+            if (ExprPtr value = hidden_constant(v, own)) v = std::move(*value);
+        };
+    }
+
+private:
+    // The value of `v`, a reference to a name outside the callee that one
+    // of the caller's names hides, where it has one the program fixes: a
+    // hardware value (a parameter named like the description it starts
+    // with) or a module constant that folds. Null where `v` is not hidden
+    // or has no such value.
+    ExprPtr hidden_constant(const Expr& v, const std::set<const BasicDecl*>& own) const {
+        if (!caller_names_.count(v.var[0].name)) return nullptr;
+        if (v.hardware) return mcpl::build::int_literal(v.hardware->value, v.location);
+        if (own.count(mcpl::named_form(v))) return nullptr;
+        auto value = constant_values_.find(v.decl);
+        return value == constant_values_.end() ? nullptr : mcpl::build::int_literal(value->second, v.location);
+    }
+
+    // A name the callee reads and does not declare (a module constant, a
+    // description of a hardware value) that one of the caller's names
+    // would hide and whose value hidden_constant does not know: in its
+    // body, or in its parameters' extents, which give the layout its
+    // indices read the arguments with (and which same_layout compares as
+    // written).
+    std::optional<std::string> hidden_name(const mcpl::Function& callee, const std::set<const BasicDecl*>& own) const {
+        std::optional<std::string> hidden;
+        auto visit = [&](const Expr& v) {
+            if (!hidden && (v.hardware || !own.count(mcpl::named_form(v))) && caller_names_.count(v.var[0].name) &&
+                !hidden_constant(v, own))
+                hidden = v.var[0].name;
+        };
+        for_each_var_in(*callee.body, visit);
+        for (const auto& p : callee.params)
+            for (const BasicDecl& form : p->forms)
+                for (const auto& group : form.type.dimensions)
+                    for (const auto& extent : group) mcpl::for_each_var(*extent, visit);
+        return hidden;
+    }
+
+    // Whether the callee sees `arg`'s elements where the argument has them:
+    // the same extents after the first (which the layout does not use), each
+    // of a value nothing changes. Compared as written, the callee's as the
+    // caller sees it (type_here): a name both extents read means the
+    // same there only if neither side writes it (a written scalar parameter
+    // of the callee is the caller's argument renamed, whatever the caller's
+    // variable of that name holds).
+    bool same_layout(const BasicDecl& param, const Expr& arg, const InlinePlan& plan) const {
+        const BasicDecl* declared = mcpl::named_form(arg);
+        const auto& want = param.type.dimensions;
+        const mcpl::TypeExpr want_here = type_here(param, plan);
+        const auto& have = declared->type.dimensions;
+        if (want.size() != have.size()) return false;
+        for (size_t g = 0; g < want.size(); ++g) {
+            if (want[g].size() != have[g].size()) return false;
+            for (size_t d = 0; d < want[g].size(); ++d) {
+                if (g == 0 && d == 0) continue;
+                bool fixed = true;
+                auto unwritten = [&](const Expr& v) { fixed = fixed && (!v.decl || !v.decl->is_written); };
+                mcpl::for_each_var(*have[g][d], unwritten);
+                mcpl::for_each_var(*want[g][d], [&](const Expr& v) {
+                    if (!plan.values.count(mcpl::named_form(v))) unwritten(v);
+                });
+                if (!fixed || mcpl::print_expr(*want_here.dimensions[g][d]) != mcpl::print_expr(*have[g][d]))
+                    return false;
+            }
+        }
+        return true;
+    }
+
+    // The type of `param` as the caller sees it once inlined: its hidden
+    // constants replaced by their values, the parameters it reads by the
+    // arguments (or the names they are renamed to).
+    mcpl::TypeExpr type_here(const BasicDecl& param, const InlinePlan& plan) const {
+        mcpl::TypeExpr type = param.type.clone();
+        for (auto& group : type.dimensions)
+            for (ExprPtr& extent : group) {
+                mcpl::for_each_var(*extent, hidden_constant_replacer(plan.own));
+                mcpl::for_each_var(*extent, [&](Expr& v) {
+                    auto it = plan.names.find(mcpl::named_form(v));
+                    if (it != plan.names.end()) v.var[0].name = it->second;
+                });
+                extent = substituted(*extent, plan.values);
+            }
+        return type;
+    }
+
+    const mcpl::Function& caller_;
+    std::set<std::string> caller_names_;  // declared by the caller: they could hide the callee's outer names
+    const std::map<const mcpl::Decl*, int64_t>& constant_values_;
+};
+
 class KernelCallInliner {
 public:
     KernelCallInliner(mcpl::Function& caller, const translate::OuterNames& outer)
-        : caller_(caller), caller_names_(mcpl::function_names(caller)), names_(caller, outer) {}
+        : caller_(caller), planner_(caller, outer.constant_values), names_(caller, outer) {}
 
     // Whether a call was inlined.
     bool run() {
@@ -117,112 +286,35 @@ private:
     // The statements that replace the call statement `s`, or nothing when
     // it stays a call.
     std::optional<std::vector<StmtPtr>> inline_call(const Stmt& s, int depth) {
+        if (depth >= kMaxInlineDepth || !planner_.calls_kernel(s)) return std::nullopt;
+        auto planned = planner_.plan(s);
+        if (!std::holds_alternative<InlinePlan>(planned)) return std::nullopt;
+        InlinePlan& plan = std::get<InlinePlan>(planned);
         const Expr& call = *s.call;
-        const mcpl::Function* callee = call.function;
-        if (!callee || callee->builtin_body || depth >= kMaxInlineDepth || callee->module != caller_.module ||
-            callee->hardware != caller_.hardware || !holds_foreach(*callee->body) || mcpl::may_return(*callee->body))
-            return std::nullopt;
-        std::map<const BasicDecl*, std::string> names;    // the callee's forms -> their names here
-        std::map<const BasicDecl*, const Expr*> values;   // its parameters passed by value -> the arguments
-        for (size_t k = 0; k < callee->params.size(); ++k) {
-            const mcpl::Decl& p = *callee->params[k];
-            const Expr& arg = *call.args[k];
-            if (p.forms.size() != 1) return std::nullopt;
-            if (by_reference(p)) {
-                if (!whole_variable(arg)) return std::nullopt;
-                names[&p.forms.front()] = arg.var[0].name;
-            } else {
-                if (!p.memory_spaces.empty()) return std::nullopt;
-                values[&p.forms.front()] = &arg;
-                // A scalar of the same type that nothing writes: the callee
-                // reads the caller's variable, so that extents read from
-                // parameters still read parameters (the hls backend sizes
-                // its device arrays only from those).
-                if (whole_variable(arg) && !arg.decl->is_written &&
-                    same_scalar_type(p.forms.front().resolved_type, mcpl::named_form(arg)->resolved_type))
-                    names[&p.forms.front()] = arg.var[0].name;
-            }
-        }
-        for (size_t k = 0; k < callee->params.size(); ++k)
-            if (callee->params[k]->forms.front().resolved_type.is_array() &&
-                !same_layout(callee->params[k]->forms.front(), *call.args[k], values))
-                return std::nullopt;
-        std::set<const BasicDecl*> own;
-        for (const auto& p : callee->params) own.insert(&p->forms.front());
-        mcpl::for_each_stmt(*callee->body, [&](const Stmt& inner) {
-            if (inner.decl)
-                for (const BasicDecl& form : inner.decl->forms) own.insert(&form);
-            for (const BasicDecl& view : inner.views) own.insert(&view);
-        });
-        if (reads_hidden_name(*callee, own)) return std::nullopt;
+        const mcpl::Function& callee = *call.function;
 
         std::vector<StmtPtr> out;
-        for (size_t k = 0; k < callee->params.size(); ++k) {
-            const BasicDecl& form = callee->params[k]->forms.front();
-            if (!values.count(&form) || names.count(&form)) continue;
-            names[&form] = names_.fresh(form.name);
-            StmtPtr binding = mcpl::build::local(mcpl::Primitive::Int, names[&form], call.args[k]->clone(), s.location);
+        for (size_t k = 0; k < callee.params.size(); ++k) {
+            const BasicDecl& form = callee.params[k]->forms.front();
+            if (!plan.values.count(&form) || plan.names.count(&form)) continue;
+            plan.names[&form] = names_.fresh(form.name);
+            StmtPtr binding =
+                mcpl::build::local(mcpl::Primitive::Int, plan.names[&form], call.args[k]->clone(), s.location);
             binding->decl->forms.front().type = form.type.clone();  // the parameter's type, which converts the value
             binding->decl->is_const = true;
             out.push_back(std::move(binding));
         }
-        StmtPtr body = callee->body->clone();
-        rename_declared(*callee->body, *body, names);
+        StmtPtr body = callee.body->clone();
+        for_each_var_in(*body, planner_.hidden_constant_replacer(plan.own));
+        rename_declared(*callee.body, *body, plan.names);
         for_each_var_in(*body, [&](Expr& v) {
-            auto it = names.find(mcpl::named_form(v));
-            if (it != names.end()) v.var[0].name = it->second;
+            auto it = plan.names.find(mcpl::named_form(v));
+            if (it != plan.names.end()) v.var[0].name = it->second;
         });
         for (StmtPtr& inner : body->body) out.push_back(std::move(inner));
         visit_list(out, depth + 1);
         changed_ = true;
         return out;
-    }
-
-    // Whether the callee sees `arg`'s elements where the argument has them:
-    // the same extents after the first (which the layout does not use), each
-    // of a value nothing changes. Compared as written, once the callee's
-    // by-value parameters are replaced by their arguments: a name both
-    // extents read means the same there only if neither side writes it (a
-    // written scalar parameter of the callee is the caller's argument
-    // renamed, whatever the caller's variable of that name holds).
-    bool same_layout(const BasicDecl& param, const Expr& arg, const std::map<const BasicDecl*, const Expr*>& values) {
-        const BasicDecl* declared = mcpl::named_form(arg);
-        const auto& want = param.type.dimensions;
-        const auto& have = declared->type.dimensions;
-        if (want.size() != have.size()) return false;
-        for (size_t g = 0; g < want.size(); ++g) {
-            if (want[g].size() != have[g].size()) return false;
-            for (size_t d = 0; d < want[g].size(); ++d) {
-                if (g == 0 && d == 0) continue;
-                bool fixed = true;
-                auto unwritten = [&](const Expr& v) { fixed = fixed && (!v.decl || !v.decl->is_written); };
-                mcpl::for_each_var(*have[g][d], unwritten);
-                mcpl::for_each_var(*want[g][d], [&](const Expr& v) {
-                    if (!values.count(mcpl::named_form(v))) unwritten(v);
-                });
-                if (!fixed || mcpl::print_expr(*substituted(*want[g][d], values)) != mcpl::print_expr(*have[g][d]))
-                    return false;
-            }
-        }
-        return true;
-    }
-
-    // Whether the callee reads a name it does not declare (a module
-    // constant, a description of a hardware value) that one of the
-    // caller's names would hide: in its body, or in its parameters'
-    // extents, which give the layout its indices read the arguments with
-    // (and which same_layout compares as written).
-    bool reads_hidden_name(const mcpl::Function& callee, const std::set<const BasicDecl*>& own) {
-        bool hidden = false;
-        auto visit = [&](const Expr& v) {
-            if (v.hardware || !own.count(mcpl::named_form(v))) hidden = hidden || caller_names_.count(v.var[0].name) > 0;
-        };
-        for_each_var_in(*callee.body, visit);
-        for (const auto& p : callee.params)
-            for (const BasicDecl& form : p->forms)
-                for (const auto& group : form.type.dimensions)
-                    for (const auto& extent : group) mcpl::for_each_var(*extent, visit);
-        return hidden;
     }
 
     // Gives the names `copy` (a clone of `original`) declares fresh names.
@@ -240,8 +332,8 @@ private:
     }
 
     mcpl::Function& caller_;
-    std::set<std::string> caller_names_;  // declared by the caller: they could hide the callee's outer names
-    translate::FreshNames names_;         // for the callee's locals
+    CallPlanner planner_;
+    translate::FreshNames names_;  // for the callee's locals
     bool changed_ = false;
 };
 
@@ -257,6 +349,16 @@ bool inline_kernel_calls(mcpl::Program& program, const hdl::HardwareLibrary& lib
                 !mcpl::check_program(program, library, diags, {.launch_barriers = false, .barrier_uniformity = false}))
                 return false;
     return true;
+}
+
+std::optional<std::string> why_kernel_call_stays(const mcpl::Program& program, const mcpl::Function& caller,
+                                                 const mcpl::Stmt& call) {
+    const std::map<const mcpl::Decl*, int64_t> constant_values = translate::module_constant_values(program);
+    CallPlanner planner(caller, constant_values);
+    if (call.kind != Stmt::Kind::Call || !planner.calls_kernel(call)) return std::nullopt;
+    auto planned = planner.plan(call);
+    if (const std::string* why = std::get_if<std::string>(&planned)) return *why;
+    return std::nullopt;
 }
 
 }  // namespace mcl::lower

@@ -16,18 +16,24 @@
 //     variable of the parameter's type that nothing writes, renamed to it
 //     (extents read from the caller's parameters keep reading those);
 //   - every name the callee declares renamed to a fresh one, so that none
-//     captures or hides a name of the caller.
+//     captures or hides a name of the caller;
+//   - every name outside the callee that a name of the caller hides (a
+//     module constant, the description a hardware value starts with)
+//     replaced by its value, where the program fixes one (hardware values,
+//     int module constants that fold).
 //   Calls in the inlined code are inlined in turn (the checker refuses
 //   recursion). A call that does not meet these conditions (arguments that
 //   are elements or expressions where a reference is passed, a callee that
-//   returns outside its foreach loops, one that reads a module constant a
-//   name of the caller hides, in its body or its parameters' extents)
-//   stays as it is, for the backend to run or
-//   refuse with its located error.
+//   returns outside its foreach loops, one that reads a hidden name of no
+//   fixed value, in its body or its parameters' extents) stays as it is,
+//   for the backend to run or refuse with its located error.
 // Guarantees: the program means what it meant (arguments are evaluated
 //   once, before the callee's statements, as a call does) and checks again.
 //   Returns false when checking it again reported an error.
 #pragma once
+
+#include <optional>
+#include <string>
 
 #include "compiler/sema/Program.h"
 #include "hdl/HardwareLibrary.h"
@@ -36,5 +42,12 @@
 namespace mcl::lower {
 
 bool inline_kernel_calls(mcpl::Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags);
+
+// Why the call statement `call` in `caller`, a kernel call, stays a call
+// (for a backend's note when it refuses the call); nothing where `call`
+// calls no kernel of the caller's module and description, or would be
+// inlined.
+std::optional<std::string> why_kernel_call_stays(const mcpl::Program& program, const mcpl::Function& caller,
+                                                 const mcpl::Stmt& call);
 
 }  // namespace mcl::lower

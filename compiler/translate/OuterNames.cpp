@@ -15,11 +15,17 @@ OuterNames outer_names(const mcpl::Program& program, const hdl::HardwareLibrary&
         for (const auto& f : m->functions) names.program.insert(f->name);
     }
     for (const std::string& d : library.names()) names.descriptions.insert(d);
+    names.constant_values = module_constant_values(program);
+    return names;
+}
+
+std::map<const mcpl::Decl*, int64_t> module_constant_values(const mcpl::Program& program) {
+    std::map<const mcpl::Decl*, int64_t> values;
     for (const auto& m : program.modules)
         for (const auto& c : m->constants)
             if (c->forms.front().resolved_type.primitive == mcpl::Primitive::Int)
-                if (auto value = mcpl::checked_constant_int_value(*c->init)) names.constant_values[c.get()] = *value;
-    return names;
+                if (auto value = mcpl::checked_constant_int_value(*c->init)) values[c.get()] = *value;
+    return values;
 }
 
 FreshNames::FreshNames(const mcpl::Function& f, const OuterNames& outer) : user_(mcpl::function_names(f)) {

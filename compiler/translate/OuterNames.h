@@ -33,6 +33,9 @@ struct OuterNames {
 // values of the module constants, for translating any of its functions.
 OuterNames outer_names(const mcpl::Program& program, const hdl::HardwareLibrary& library);
 
+// The values of `program`'s module-level int constants that fold.
+std::map<const mcpl::Decl*, int64_t> module_constant_values(const mcpl::Program& program);
+
 // The names taken in one function, and new ones that differ from them.
 class FreshNames {
 public:

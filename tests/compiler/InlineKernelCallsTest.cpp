@@ -2,10 +2,11 @@
 // (parameters bound by value, or renamed to the argument passed by
 // reference or to a variable of the caller that nothing writes, the
 // callee's names made fresh, calls in the callee inlined in
-// turn), and the calls that stay: a callee that returns outside its foreach
-// loops, one that would see an argument in another shape, one whose module
-// constant (in its body or its parameters' extents) a caller's name hides,
-// and a call inside a foreach.
+// turn, hidden names of fixed value replaced by it), and the calls that
+// stay: a callee that returns outside its foreach loops, one that would see
+// an argument in another shape (a hidden module constant in its extents
+// compared by value), and a call inside a foreach; and why a call stays,
+// which the grid backends that refuse it say in a note.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -110,6 +111,43 @@ perfect void f(int n, float[n] a) {
 )")) << out;
 }
 
+TEST(InlineKernelCalls, HiddenNamesOfFixedValueAreReplacedByTheirValues) {
+    // the caller's TILE hides the module constant the callee reads
+    std::string out = inlined(kScale + R"(
+perfect void f(int n, float[n] a) {
+    int TILE = 7;
+    int calls = 0;
+    scale(n, a, toFloat(TILE), calls);
+}
+)");
+    EXPECT_THAT(out, HasSubstr(R"(    const float by = toFloat(TILE);
+    float twice = by * 2.0;
+    foreach (int i in n threads) {
+        a[i] = a[i] * twice + toFloat(4);
+    }
+)")) << out;
+    // a module constant in the callee's extent, compared by its value; and a
+    // parameter named like the description a hardware value starts with
+    out = inlined(R"(module t;
+import gpu;
+const int TILE = 3;
+gpu void second(int n, float[n, TILE] x) {
+    const int threads = gpu.hierarchy.blocks.block.threads.max_nr_units;
+    foreach (int b in n blocks) {
+        foreach (int t in threads threads) {
+            x[b, 1] = toFloat(t);
+        }
+    }
+}
+gpu void f(int n, int TILE, int gpu, float[n, 3] a) {
+    second(n, a);
+}
+)");
+    EXPECT_THAT(out, HasSubstr(R"(gpu void f(int n, int TILE, int gpu, float[n, 3] a) {
+    const int threads = 1024;
+    foreach (int b in n blocks) {)")) << out;
+}
+
 TEST(InlineKernelCalls, CallsThatCannotBeInlinedStay) {
     // returns outside its foreach loops
     std::string out = inlined(R"(module t;
@@ -141,15 +179,6 @@ perfect void f(int n, int w, float[n, w] b) {
 }
 )");
     EXPECT_THAT(out, HasSubstr("    rows(w, n, b);\n    foreach (int i in n threads) {\n        b[i, 0] = 1.0;\n")) << out;
-    // TILE would read the caller's variable
-    out = inlined(kScale + R"(
-perfect void f(int n, float[n] a) {
-    int TILE = 7;
-    int calls = 0;
-    scale(n, a, toFloat(TILE), calls);
-}
-)");
-    EXPECT_THAT(out, HasSubstr("    scale(n, a, toFloat(TILE), calls);\n")) << out;
     // TILE sizes the callee's parameter: the caller's TILE would give the
     // rows another length, so the callee would read other elements
     out = inlined(R"(module t;
@@ -187,6 +216,61 @@ perfect void f(int n, float[n] a, int[1] calls) {
 }
 )");
     EXPECT_THAT(out, HasSubstr("    scale(n, a, 2.0, calls[0]);\n")) << out;
+}
+
+// Why the first call statement of the module's last function, a kernel
+// call, stays a call; "" where it would be inlined.
+std::string why_first_call_stays(const std::string& text) {
+    CheckedText c = check_text(text);
+    expect_clean(c);
+    const Function& caller = *c.module()->functions.back();
+    for (const auto& s : caller.body->body)
+        if (s->kind == Stmt::Kind::Call) return lower::why_kernel_call_stays(c.program, caller, *s).value_or("");
+    ADD_FAILURE() << "no call statement";
+    return "";
+}
+
+TEST(InlineKernelCalls, WhyACallStaysIsSaid) {
+    EXPECT_EQ(why_first_call_stays(kScale + R"(
+perfect void f(int n, float[n] a, int[1] calls) {
+    scale(n, a, 2.0, calls[0]);
+}
+)"),
+              "it takes 'calls' by reference, and the argument 'calls[0]' is not a whole variable");
+    EXPECT_EQ(why_first_call_stays(R"(module t;
+import perfect;
+const float SCALE = 2.0;
+perfect void g(int n, float[n] x) {
+    foreach (int i in n threads) {
+        x[i] = SCALE;
+    }
+}
+perfect void f(int n, float SCALE, float[n] a) {
+    g(n, a);
+}
+)"),
+              "it reads 'SCALE', which the caller's 'SCALE' hides");
+    EXPECT_THAT(why_first_call_stays(R"(module t;
+import perfect;
+perfect void g(int m, int k, float[m, k] x) {
+    foreach (int i in m threads) {
+        x[i, 1] = 1.0;
+    }
+    k = k + 0;
+}
+perfect void f(int n, int k, int j, float[n, k] b) {
+    g(n, j, b);
+}
+)"),
+                HasSubstr("its parameter 'x', of type float[n, j] here, would not see the elements of 'b', of type "
+                          "float[n, k], where they are"));
+    EXPECT_EQ(why_first_call_stays(kScale + R"(
+perfect void f(int n, float[n] a) {
+    int calls = 0;
+    scale(n, a, 2.0, calls);
+}
+)"),
+              "");
 }
 
 }  // namespace

@@ -130,7 +130,7 @@ public:
             for (const BasicDecl& view : inner.views) plan.own.insert(&view);
         });
         if (auto hidden = hidden_name(callee, plan.own))
-            return fmt::format("it reads '{0}', which the caller's '{0}' hides", *hidden);
+            return fmt::format("it refers to '{0}', which the caller's '{0}' hides", *hidden);
         for (size_t k = 0; k < callee.params.size(); ++k) {
             const BasicDecl& param = callee.params[k]->forms.front();
             if (param.resolved_type.is_array() && !same_layout(param, *call.args[k], plan))
@@ -166,24 +166,29 @@ private:
         return value == constant_values_.end() ? nullptr : mcpl::build::int_literal(value->second, v.location);
     }
 
-    // A name the callee reads and does not declare (a module constant, a
-    // description of a hardware value) that one of the caller's names
-    // would hide and whose value hidden_constant does not know: in its
-    // body, or in its parameters' extents, which give the layout its
-    // indices read the arguments with (and which same_layout compares as
-    // written).
+    // A name the callee refers to and does not declare (a module constant,
+    // a description of a hardware value, a function it calls) that one of
+    // the caller's names would hide and whose value hidden_constant does
+    // not know: in its body, or in its parameters' extents, which give the
+    // layout its indices read the arguments with (and which same_layout
+    // compares as written). A builtin's name stays a call of the builtin
+    // where a variable hides it.
     std::optional<std::string> hidden_name(const mcpl::Function& callee, const std::set<const BasicDecl*>& own) const {
         std::optional<std::string> hidden;
-        auto visit = [&](const Expr& v) {
-            if (!hidden && (v.hardware || !own.count(mcpl::named_form(v))) && caller_names_.count(v.var[0].name) &&
-                !hidden_constant(v, own))
-                hidden = v.var[0].name;
+        auto visit = [&](const Expr& e) {
+            if (hidden) return;
+            if (e.kind == Expr::Kind::Call && e.function && caller_names_.count(e.callee)) hidden = e.callee;
+            if (e.kind == Expr::Kind::Var && (e.hardware || !own.count(mcpl::named_form(e))) &&
+                caller_names_.count(e.var[0].name) && !hidden_constant(e, own))
+                hidden = e.var[0].name;
         };
-        for_each_var_in(*callee.body, visit);
+        mcpl::for_each_stmt(*callee.body, [&](const Stmt& inner) {
+            mcpl::for_each_own_expr(inner, [&](const Expr& e) { mcpl::for_each_expr(e, visit); });
+        });
         for (const auto& p : callee.params)
             for (const BasicDecl& form : p->forms)
                 for (const auto& group : form.type.dimensions)
-                    for (const auto& extent : group) mcpl::for_each_var(*extent, visit);
+                    for (const auto& extent : group) mcpl::for_each_expr(*extent, visit);
         return hidden;
     }
 

@@ -24,9 +24,10 @@
 //   Calls in the inlined code are inlined in turn (the checker refuses
 //   recursion). A call that does not meet these conditions (arguments that
 //   are elements or expressions where a reference is passed, a callee that
-//   returns outside its foreach loops, one that reads a hidden name of no
-//   fixed value, in its body or its parameters' extents) stays as it is,
-//   for the backend to run or refuse with its located error.
+//   returns outside its foreach loops, one that refers to a hidden name of
+//   no fixed value (a function it calls included), in its body or its
+//   parameters' extents) stays as it is, for the backend to run or refuse
+//   with its located error.
 // Guarantees: the program means what it meant (arguments are evaluated
 //   once, before the callee's statements, as a call does) and checks again.
 //   Returns false when checking it again reported an error.

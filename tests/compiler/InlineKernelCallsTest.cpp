@@ -249,7 +249,22 @@ perfect void f(int n, float SCALE, float[n] a) {
     g(n, a);
 }
 )"),
-              "it reads 'SCALE', which the caller's 'SCALE' hides");
+              "it refers to 'SCALE', which the caller's 'SCALE' hides");
+    EXPECT_EQ(why_first_call_stays(R"(module t;
+import perfect;
+perfect float sq(float v) {
+    return v * v;
+}
+perfect void g(int n, float[n] x) {
+    foreach (int i in n threads) {
+        x[i] = sq(x[i]) + min(x[i], 1.0);
+    }
+}
+perfect void f(int n, int sq, int min, float[n] a) {
+    g(n, a);
+}
+)"),
+              "it refers to 'sq', which the caller's 'sq' hides");
     EXPECT_THAT(why_first_call_stays(R"(module t;
 import perfect;
 perfect void g(int m, int k, float[m, k] x) {

@@ -167,12 +167,12 @@ private:
     }
 
     // A name the callee refers to and does not declare (a module constant,
-    // a description of a hardware value, a function it calls) that one of
-    // the caller's names would hide and whose value hidden_constant does
-    // not know: in its body, or in its parameters' extents, which give the
-    // layout its indices read the arguments with (and which same_layout
-    // compares as written). A builtin's name stays a call of the builtin
-    // where a variable hides it.
+    // a description of a hardware value, a function it calls, the record
+    // type of a declaration) that one of the caller's names would hide and
+    // whose value hidden_constant does not know: in its body, or in its
+    // parameters' extents, which give the layout its indices read the
+    // arguments with (and which same_layout compares as written). A
+    // builtin's name stays a call of the builtin where a variable hides it.
     std::optional<std::string> hidden_name(const mcpl::Function& callee, const std::set<const BasicDecl*>& own) const {
         std::optional<std::string> hidden;
         auto visit = [&](const Expr& e) {
@@ -182,8 +182,14 @@ private:
                 caller_names_.count(e.var[0].name) && !hidden_constant(e, own))
                 hidden = e.var[0].name;
         };
+        auto visit_type = [&](const mcpl::TypeExpr& t) {
+            if (!hidden && !t.primitive && caller_names_.count(t.record_name)) hidden = t.record_name;
+        };
         mcpl::for_each_stmt(*callee.body, [&](const Stmt& inner) {
             mcpl::for_each_own_expr(inner, [&](const Expr& e) { mcpl::for_each_expr(e, visit); });
+            if (inner.decl)
+                for (const BasicDecl& form : inner.decl->forms) visit_type(form.type);
+            for (const BasicDecl& view : inner.views) visit_type(view.type);
         });
         for (const auto& p : callee.params)
             for (const BasicDecl& form : p->forms)

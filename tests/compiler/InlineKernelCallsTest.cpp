@@ -265,6 +265,23 @@ perfect void f(int n, int sq, int min, float[n] a) {
 }
 )"),
               "it refers to 'sq', which the caller's 'sq' hides");
+    EXPECT_EQ(why_first_call_stays(R"(module t;
+import perfect;
+type Pt {
+    float x;
+}
+perfect void g(int n, float[n] v) {
+    foreach (int i in n threads) {
+        Pt p;
+        p.x = v[i];
+        v[i] = p.x * 2.0;
+    }
+}
+perfect void f(int n, int Pt, float[n] a) {
+    g(n, a);
+}
+)"),
+              "it refers to 'Pt', which the caller's 'Pt' hides");
     EXPECT_THAT(why_first_call_stays(R"(module t;
 import perfect;
 perfect void g(int m, int k, float[m, k] x) {

@@ -95,7 +95,8 @@ public:
                callee->hardware == caller_.hardware && holds_foreach(*callee->body);
     }
 
-    // The plan for inlining the kernel call `s`, or why it stays a call.
+    // The plan for inlining `s`, a call calls_kernel accepts, or why it
+    // stays a call.
     std::variant<InlinePlan, std::string> plan(const Stmt& s) const {
         const Expr& call = *s.call;
         const mcpl::Function& callee = *call.function;

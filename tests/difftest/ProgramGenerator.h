@@ -35,7 +35,7 @@ struct GeneratorOptions {
     bool siblingDepths = true;    // gpu: now and then the sibling of a 2-D thread nest is one loop over as many threads, the two indices computed from its one
     bool shorterSiblings = true;  // gpu: now and then a block's sibling thread loop runs fewer threads in one dimension than the first
     bool imperfectNests = true;   // perfect: now and then a 2-D nest with declarations between its two foreach loops, read by the inner units
-    bool kernelCalls = true;      // now and then the exported kernel only calls the generated one, a kernel of the same level, passing its own renamed parameters (some named like a module constant, record or function)
+    bool kernelCalls = true;      // now and then the exported kernel only calls the generated one, a kernel of the same level, passing its own renamed parameters (some named like a module constant)
     bool hidingLocals = true;     // now and then a block whose local hides a name an array's inner extent reads (a size, a constant), the array read inside
 };
 

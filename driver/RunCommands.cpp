@@ -500,6 +500,16 @@ private:
         }
     }
 
+    // `refusal` on one line of the report: its first line, which locates
+    // it, and the messages of its notes (why a kernel call was not inlined,
+    // say), which the first line does not give.
+    static std::string refusal_line(const DiagnosticEngine& diags, const Diagnostic& refusal) {
+        std::string text = diags.format_text(refusal);
+        std::string line = text.substr(0, text.find('\n'));
+        for (const Diagnostic& note : refusal.notes) line += fmt::format(" (note: {})", note.message);
+        return line;
+    }
+
     // A backend run of one version at one leaf: generated and set up on this
     // thread, built and run on a worker, compared here again.
     struct BackendJob {
@@ -524,9 +534,8 @@ private:
                                                        session.diags);
         if (session.diags.has_errors()) {
             const auto& all = session.diags.diagnostics();
-            std::string first = all.size() > diagnostics_before ? session.diags.format_text(all[diagnostics_before])
-                                                                : "code generation failed";
-            job.refusal = first.substr(0, first.find('\n'));
+            job.refusal = all.size() > diagnostics_before ? refusal_line(session.diags, all[diagnostics_before])
+                                                          : "code generation failed";
         }
         for (const KernelData& in : inputs_) job.runs.push_back(in.clone());
         job.version = std::move(version);

@@ -100,6 +100,13 @@ StmtPtr block(std::vector<StmtPtr> body, SourceLocation loc) {
     return s;
 }
 
+StmtPtr as_statement(ExprPtr target, std::vector<BasicDecl> views) {
+    StmtPtr s = stmt_of(Stmt::Kind::As, target->location);
+    s->target = std::move(target);
+    s->views = std::move(views);
+    return s;
+}
+
 StmtPtr if_then(ExprPtr condition, StmtPtr then_branch) {
     StmtPtr s = stmt_of(Stmt::Kind::If, condition->location);
     s->condition = std::move(condition);

@@ -31,6 +31,8 @@ StmtPtr local(Primitive primitive, const std::string& name, ExprPtr init, Source
 // `target = value;`, located at target
 StmtPtr assignment(ExprPtr target, ExprPtr value);
 StmtPtr block(std::vector<StmtPtr> body, SourceLocation loc);
+// `target as views[0] as views[1] ...;`, located at target
+StmtPtr as_statement(ExprPtr target, std::vector<BasicDecl> views);
 // `if (condition) then_branch`, located at the condition
 StmtPtr if_then(ExprPtr condition, StmtPtr then_branch);
 // `for (int index = 0; index < count; index++) body`

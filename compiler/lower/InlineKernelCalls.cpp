@@ -74,6 +74,16 @@ void for_each_var_in(S& s, Visit&& visit) {
     });
 }
 
+// Calls `visit(S&)` on `s` and the statements nested in it that the host
+// runs: a foreach loop, whose count the host evaluates, but not the
+// statements inside it.
+template <typename S, typename Visit>
+void for_each_host_stmt(S& s, Visit&& visit) {
+    visit(s);
+    if (s.kind != Stmt::Kind::Foreach)
+        mcpl::for_each_child_stmt(s, [&](S& child) { for_each_host_stmt(child, visit); });
+}
+
 // How a call's callee is inlined: what its names become in the caller.
 struct InlinePlan {
     std::map<const BasicDecl*, std::string> names;   // the callee's forms -> their names here
@@ -105,7 +115,6 @@ public:
         for (size_t k = 0; k < callee.params.size(); ++k) {
             const mcpl::Decl& p = *callee.params[k];
             const Expr& arg = *call.args[k];
-            if (p.forms.size() != 1) return fmt::format("its parameter '{}' has an 'as' view", p.name());
             if (by_reference(p)) {
                 if (!whole_variable(arg))
                     return fmt::format("it takes '{}' by reference, and the argument '{}' is not a whole variable",
@@ -124,7 +133,8 @@ public:
                     plan.names[&p.forms.front()] = arg.var[0].name;
             }
         }
-        for (const auto& p : callee.params) plan.own.insert(&p->forms.front());
+        for (const auto& p : callee.params)
+            for (const BasicDecl& form : p->forms) plan.own.insert(&form);
         mcpl::for_each_stmt(*callee.body, [&](const Stmt& inner) {
             if (inner.decl)
                 for (const BasicDecl& form : inner.decl->forms) plan.own.insert(&form);
@@ -142,6 +152,8 @@ public:
                                    mcpl::print_expr(*call.args[k]),
                                    mcpl::print_type(mcpl::named_form(*call.args[k])->type));
         }
+        for (size_t k = 0; k < callee.params.size(); ++k)
+            if (auto why = why_views_stay(callee, *callee.params[k], *call.args[k], plan)) return *why;
         return plan;
     }
 
@@ -154,6 +166,36 @@ public:
     }
 
 private:
+    // Why the `as` views of the parameter `p` keep the call a call: the
+    // inlined callee views the argument itself (an `as` statement in each
+    // of its foreach loops that reads a view), so it needs an array
+    // argument of the parameter's type exactly, the first extent included
+    // (a view has the size of what it views), and its statements outside
+    // the foreach loops, which have no such statement, must not read a view.
+    std::optional<std::string> why_views_stay(const mcpl::Function& callee, const mcpl::Decl& p, const Expr& arg,
+                                              const InlinePlan& plan) const {
+        if (p.forms.size() == 1) return std::nullopt;
+        const BasicDecl& storage = p.forms.front();
+        if (!storage.resolved_type.is_array()) return fmt::format("its parameter '{}' has an 'as' view", storage.name);
+        if (!same_layout(storage, arg, plan, true))
+            return fmt::format("its parameter '{}' has an 'as' view, and the argument '{}', of type {}, is not of the "
+                               "parameter's type {} here, which the view would need",
+                               storage.name, mcpl::print_expr(arg), mcpl::print_type(mcpl::named_form(arg)->type),
+                               mcpl::print_type(type_here(storage, plan)));
+        std::set<const BasicDecl*> views;
+        for (size_t f = 1; f < p.forms.size(); ++f) views.insert(&p.forms[f]);
+        bool host_reads_view = false;
+        for_each_host_stmt(*callee.body, [&](const Stmt& s) {
+            mcpl::for_each_own_expr(s, [&](const Expr& e) {
+                mcpl::for_each_var(e, [&](const Expr& v) { host_reads_view = host_reads_view || views.count(v.form); });
+            });
+        });
+        if (host_reads_view)
+            return fmt::format("its parameter '{}' has an 'as' view that its statements outside the foreach loops use",
+                               storage.name);
+        return std::nullopt;
+    }
+
     // The value of `v`, a reference to a name outside the callee that one
     // of the caller's names hides, where it has one the program fixes: a
     // hardware value (a parameter named like the description it starts
@@ -200,13 +242,13 @@ private:
     }
 
     // Whether the callee sees `arg`'s elements where the argument has them:
-    // the same extents after the first (which the layout does not use), each
-    // of a value nothing changes. Compared as written, the callee's as the
+    // the same extents after the first (which the layout does not use; all
+    // of them where `whole_type`), each of a value nothing changes. Compared as written, the callee's as the
     // caller sees it (type_here): a name both extents read means the
     // same there only if neither side writes it (a written scalar parameter
     // of the callee is the caller's argument renamed, whatever the caller's
     // variable of that name holds).
-    bool same_layout(const BasicDecl& param, const Expr& arg, const InlinePlan& plan) const {
+    bool same_layout(const BasicDecl& param, const Expr& arg, const InlinePlan& plan, bool whole_type = false) const {
         const BasicDecl* declared = mcpl::named_form(arg);
         const auto& want = param.type.dimensions;
         const mcpl::TypeExpr want_here = type_here(param, plan);
@@ -215,7 +257,7 @@ private:
         for (size_t g = 0; g < want.size(); ++g) {
             if (want[g].size() != have[g].size()) return false;
             for (size_t d = 0; d < want[g].size(); ++d) {
-                if (g == 0 && d == 0) continue;
+                if (g == 0 && d == 0 && !whole_type) continue;
                 bool fixed = true;
                 auto unwritten = [&](const Expr& v) { fixed = fixed && (!v.decl || !v.decl->is_written); };
                 mcpl::for_each_var(*have[g][d], unwritten);
@@ -316,9 +358,12 @@ private:
             binding->decl->is_const = true;
             out.push_back(std::move(binding));
         }
+        for (const auto& p : callee.params)
+            for (size_t f = 1; f < p->forms.size(); ++f) plan.names[&p->forms[f]] = names_.fresh(p->forms[f].name);
         StmtPtr body = callee.body->clone();
-        for_each_var_in(*body, planner_.hidden_constant_replacer(plan.own));
         rename_declared(*callee.body, *body, plan.names);
+        add_view_statements(callee, plan, *body);
+        for_each_var_in(*body, planner_.hidden_constant_replacer(plan.own));
         for_each_var_in(*body, [&](Expr& v) {
             auto it = plan.names.find(mcpl::named_form(v));
             if (it != plan.names.end()) v.var[0].name = it->second;
@@ -327,6 +372,39 @@ private:
         visit_list(out, depth + 1);
         changed_ = true;
         return out;
+    }
+
+    // Puts at the head of each foreach loop of `body` (the callee's, its
+    // names still the callee's) that reads views of the callee's parameters
+    // the `as` statements that declare them: the parameters' storage, which
+    // the renaming makes the arguments, viewed as the parameters view it.
+    // The planner saw to it that nothing outside the foreach loops reads a
+    // view.
+    static void add_view_statements(const mcpl::Function& callee, const InlinePlan& plan, Stmt& body) {
+        for_each_host_stmt(body, [&](Stmt& loop) {
+            if (loop.kind != Stmt::Kind::Foreach) return;
+            std::set<const BasicDecl*> read;
+            for_each_var_in(*loop.loop_body, [&](const Expr& v) { read.insert(v.form); });
+            std::vector<StmtPtr> views;
+            for (const auto& p : callee.params) {
+                std::vector<BasicDecl> read_views;
+                for (size_t f = 1; f < p->forms.size(); ++f)
+                    if (read.count(&p->forms[f]))
+                        read_views.push_back(
+                            BasicDecl{p->forms[f].type.clone(), plan.names.at(&p->forms[f]), loop.location, {}});
+                if (!read_views.empty())
+                    views.push_back(mcpl::build::as_statement(
+                        mcpl::build::var(plan.names.at(&p->forms.front()), loop.location), std::move(read_views)));
+            }
+            if (views.empty()) return;
+            if (loop.loop_body->kind != Stmt::Kind::Block) {
+                std::vector<StmtPtr> single;
+                single.push_back(std::move(loop.loop_body));
+                loop.loop_body = mcpl::build::block(std::move(single), loop.location);
+            }
+            auto& list = loop.loop_body->body;
+            list.insert(list.begin(), std::make_move_iterator(views.begin()), std::make_move_iterator(views.end()));
+        });
     }
 
     // Gives the names `copy` (a clone of `original`) declares fresh names.

@@ -236,7 +236,7 @@ foreach(kernel partial_write index_shadows_count named_like_descriptions time_st
                pushed_guards_split pushed_guards_split_grid module_named_div
                declaration_reads_what_it_hides pure_calls_around_barriers shorter_sibling
                pure_call_before_item_loop module_constants unit_returns unit_returns_gpu
-               kernel_calls kernel_calls_gpu kernel_calls_hidden_names imperfect_nest imperfect_nest_gpu local_hides_extent)
+               kernel_calls kernel_calls_gpu kernel_calls_hidden_names kernel_calls_parameter_views imperfect_nest imperfect_nest_gpu local_hides_extent)
   mclc_test(verify_regression.${kernel} 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify -I ${CMAKE_SOURCE_DIR}/examples
             ${VERIFY_INPUTS}/${kernel}.mcl)
   set_tests_properties(cli.verify_regression.${kernel} PROPERTIES LABELS verify)

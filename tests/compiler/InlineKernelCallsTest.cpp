@@ -5,7 +5,8 @@
 // turn, hidden names of fixed value replaced by it), and the calls that
 // stay: a callee that returns outside its foreach loops, one that would see
 // an argument in another shape (a hidden module constant in its extents
-// compared by value), and a call inside a foreach; and why a call stays,
+// compared by value), and a call inside a foreach; parameters' `as` views
+// made views of the arguments where they are read; and why a call stays,
 // which the grid backends that refuse it say in a note.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -164,6 +165,39 @@ gpu void f(int n, int TILE, int gpu, float[n, 3] a) {
     foreach (int b in n blocks) {)")) << out;
 }
 
+// A callee whose parameters have `as` views: each of its foreach loops
+// that reads a view starts with an `as` statement that views the argument
+// so, in fresh names (the grid backends run no host-level view).
+const std::string kViewedParameters = R"(module t;
+import perfect;
+perfect void spread(int n, float[n, 2] a as float[n * 2] flat, const float[n] w as float[n, 1] col) {
+    foreach (int i in n threads) {
+        flat[i * 2] = flat[i * 2 + 1] + col[i, 0];
+    }
+    foreach (int i in n threads) a[i, 1] = w[i];
+}
+)";
+
+TEST(InlineKernelCalls, ParameterViewsBecomeViewsOfTheArgumentsInTheLoopsThatReadThem) {
+    std::string out = inlined(kViewedParameters + R"(
+perfect void f(int m, float[m, 2] x, float[m] y, float[m] flat) {
+    spread(m, x, y);
+    foreach (int i in m threads) {
+        flat[i] = x[i, 0];
+    }
+}
+)");
+    EXPECT_THAT(out, HasSubstr(R"(perfect void f(int m, float[m, 2] x, float[m] y, float[m] flat) {
+    foreach (int i_2 in m threads) {
+        x as float[m * 2] flat_2;
+        y as float[m, 1] col;
+        flat_2[i_2 * 2] = flat_2[i_2 * 2 + 1] + col[i_2, 0];
+    }
+    foreach (int i_3 in m threads)
+        x[i_3, 1] = y[i_3];
+    foreach (int i in m threads) {)")) << out;
+}
+
 TEST(InlineKernelCalls, CallsThatCannotBeInlinedStay) {
     // returns outside its foreach loops
     std::string out = inlined(R"(module t;
@@ -286,6 +320,26 @@ perfect void f(int n, int Pt, float[n] a) {
 }
 )"),
               "it refers to 'Pt', which the caller's 'Pt' hides");
+    EXPECT_EQ(why_first_call_stays(kViewedParameters + R"(
+perfect void f(int m, float[m, 2] x, float[m] y) {
+    spread(m - 1, x, y);
+}
+)"),
+              "its parameter 'a' has an 'as' view, and the argument 'x', of type float[m, 2], is not of the "
+              "parameter's type float[m - 1, 2] here, which the view would need");
+    EXPECT_EQ(why_first_call_stays(kViewedParameters + R"(
+perfect void g(int n, float[n, 2] a as float[n * 2] flat, float[n] w) {
+    flat as float[n, 2] back;
+    spread(n, back, w);
+    foreach (int i in n threads) {
+        w[i] = 0.0;
+    }
+}
+perfect void f(int m, float[m, 2] x, float[m] y) {
+    g(m, x, y);
+}
+)"),
+              "its parameter 'a' has an 'as' view that its statements outside the foreach loops use");
     EXPECT_THAT(why_first_call_stays(kWrittenExtent),
                 HasSubstr("its parameter 'x', of type float[n, j] here, would not see the elements of 'b', of type "
                           "float[n, k], where they are"));

@@ -125,6 +125,14 @@ private:
                                       c->forms.back().location});
         for (auto& f : m.functions) {
             f->module = &m;
+            // Translation writes calls of the builtins (divide_up, min, max)
+            // by name, and the MCPL it prints is read again: a function of
+            // a builtin's name would take those calls.
+            if (is_builtin_function(f->name)) {
+                diags_.error(f->location, fmt::format("'{}' is a builtin function; a function may not take its name",
+                                                      f->name));
+                continue;
+            }
             declare(f->name, Symbol{Symbol::Kind::Function, nullptr, nullptr, f.get(), nullptr, f->location});
         }
     }

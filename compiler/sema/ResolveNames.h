@@ -8,7 +8,9 @@
 //     an imported module, gets a warning;
 //   - names resolve in scope order: locals and parameters, the module's
 //     constants, records and functions, then the exported names of imported
-//     modules, then builtins; duplicate names in one scope are errors;
+//     modules, then builtins; duplicate names in one scope are errors, and
+//     so is a function named like a builtin (translation calls builtins by
+//     name);
 //   - record types and fields resolve; array dimension and index counts
 //     match the type (`a[i,j]` on `float[n,m]`; tiles `a[i][j]`);
 //   - types check: arithmetic on numbers (int, byte, float, double; mixed

@@ -14,6 +14,7 @@
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
 #include "compiler/sema/GuardPushing.h"
+#include "compiler/sema/ResolveNames.h"
 
 namespace mcl::translate {
 
@@ -32,6 +33,31 @@ bool mentions_any(const Expr& e, const std::set<std::string>& names) {
     bool found = false;
     mcpl::for_each_var(e, [&](const Expr& v) { found |= names.count(v.var[0].name) > 0; });
     return found;
+}
+
+// Whether `count` could have another value when the units of its foreach
+// evaluate it than when the loop starts: it reads memory (an element or a
+// field), calls a function that is not pure, or reads a variable that
+// `body` (the loop's) writes.
+bool may_change_in(const Expr& count, const Stmt& body) {
+    std::set<const mcpl::Decl*> written;
+    mcpl::for_each_stmt(body, [&](const Stmt& s) {
+        if (s.target && s.kind != Stmt::Kind::As) written.insert(s.target->decl);
+        if (s.kind == Stmt::Kind::Swap) written.insert(s.value->decl);
+        mcpl::for_each_own_call(s, [&](const Expr& call) {
+            if (!call.function) return;
+            for (size_t i = 0; i < std::min(call.args.size(), call.function->params.size()); ++i)
+                if (call.function->params[i]->is_written && call.args[i]->kind == Expr::Kind::Var)
+                    written.insert(call.args[i]->decl);
+        });
+    });
+    bool changes = false;
+    mcpl::for_each_expr(count, [&](const Expr& e) {
+        if (e.kind == Expr::Kind::Call) changes |= !mcpl::is_pure_call(e);
+        if (e.kind != Expr::Kind::Var || e.hardware) return;
+        changes |= e.var.size() > 1 || !e.var[0].indices.empty() || written.count(e.decl) > 0;
+    });
+    return changes;
 }
 
 std::string capitalized(std::string s) {
@@ -272,10 +298,12 @@ private:
         const SourceLocation loc = loop.location;
         const size_t k = groups.size();
         // The guard and the index statement sit where the index (and the
-        // body's declarations) hide the names the count was written with.
+        // body's declarations) hide the names the count was written with,
+        // and each unit evaluates the guard: a count that could differ
+        // there is read once, before the loop, as the foreach reads it.
         std::set<std::string> hiding = mcpl::declared_names(*loop.loop_body);
         hiding.insert(index);
-        if (mentions_any(*loop.count, hiding)) {
+        if (mentions_any(*loop.count, hiding) || may_change_in(*loop.count, *loop.loop_body)) {
             std::string count = names_.fresh(fmt::format("count_{}", index));
             StmtPtr hoisted = const_int(count, std::move(loop.count), loc);
             note_constant(*hoisted);

@@ -423,9 +423,13 @@ std::string CFamilyEmitter::call(const Expr& e) {
         if (c == "toFloat") return "((float)" + args[0] + ")";
         if (c == "toDouble") return "((double)" + args[0] + ")";
         if (c == "toInt") return "((int)" + args[0] + ")";
-        // In 64 bits: a + b - 1 overflows int for a near 2^31.
+        // The ceiling of a / b (b > 0): C's division truncates, which is the
+        // ceiling for a <= 0. In 64 bits: a + b - 1 overflows int for a near
+        // 2^31. The arguments are evaluated more than once (the checker lets
+        // no call in them write).
         if (c == "divide_up")
-            return fmt::format("((int)((({}){} + {} - 1) / {}))", wide_int(), args[0], args[1], args[1]);
+            return fmt::format("((int)(({0}){1} > 0 ? (({0}){1} + {2} - 1) / {2} : ({0}){1} / {2}))", wide_int(),
+                               args[0], args[1]);
         if (c == "min" || c == "max") {
             // both of the result's type: OpenCL's and CUDA's overloads take
             // two of one type, and min(uchar, int) is ambiguous. C promotes
@@ -646,9 +650,13 @@ void CFamilyEmitter::declaration(const Decl& d, bool with_value) {
         line(fmt::format("{}{}{}{} {} = {};", unused, qualifier, d.is_const && with_value ? "const " : "",
                          element_spelling(t), name, init));
     }
+    // A view of an array is a pointer into its storage's address space
+    // (`__local float*`), not a variable of that space (CUDA allows no
+    // initialised `__shared__` variable).
+    std::string alias_space = t.is_array() ? pointer_space_of(d) : qualifier;
     for (size_t i = 1; i < d.forms.size(); ++i) {
         const BasicDecl& alias = d.forms[i];
-        line(fmt::format("{}{}{}{} {} = {};", unused_prefix(alias), qualifier, element_spelling(alias.resolved_type),
+        line(fmt::format("{}{}{}{} {} = {};", unused_prefix(alias), alias_space, element_spelling(alias.resolved_type),
                          t.is_array() ? "*" : "", ident(alias.name), name));
     }
 }

@@ -106,7 +106,7 @@ private:
         if (e.callee == "divide_up" && args[1] == 0) return problem(*e.args[1], "divide_up by zero");
         if (!args[0] || !args[1]) return std::nullopt;
         int64_t a = *args[0], b = *args[1];
-        if (e.callee == "divide_up" && b > 0) return in_range(e, (a + b - 1) / b, "the result");
+        if (e.callee == "divide_up" && b > 0) return in_range(e, a > 0 ? (a + b - 1) / b : a / b, "the result");
         if (e.callee == "min") return std::min(a, b);
         if (e.callee == "max") return std::max(a, b);
         return std::nullopt;

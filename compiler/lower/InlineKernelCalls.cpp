@@ -146,8 +146,7 @@ public:
             const BasicDecl& param = callee.params[k]->forms.front();
             if (param.resolved_type.is_array() && !same_layout(param, *call.args[k], plan))
                 return fmt::format("its parameter '{}', of type {} here, would not see the elements of '{}', of type "
-                                   "{}, where they are: the extents after the first differ, or read a name a "
-                                   "kernel writes",
+                                   "{}, where they are: the extents after the first differ",
                                    param.name, mcpl::print_type(type_here(param, plan)),
                                    mcpl::print_expr(*call.args[k]),
                                    mcpl::print_type(mcpl::named_form(*call.args[k])->type));
@@ -243,11 +242,9 @@ private:
 
     // Whether the callee sees `arg`'s elements where the argument has them:
     // the same extents after the first (which the layout does not use; all
-    // of them where `whole_type`), each of a value nothing changes. Compared as written, the callee's as the
-    // caller sees it (type_here): a name both extents read means the
-    // same there only if neither side writes it (a written scalar parameter
-    // of the callee is the caller's argument renamed, whatever the caller's
-    // variable of that name holds).
+    // of them where `whole_type`). Compared as written, the callee's as the
+    // caller sees it (type_here); what an extent names is not written (the
+    // checker sees to it), so the same text is the same value.
     bool same_layout(const BasicDecl& param, const Expr& arg, const InlinePlan& plan, bool whole_type = false) const {
         const BasicDecl* declared = mcpl::named_form(arg);
         const auto& want = param.type.dimensions;
@@ -258,14 +255,7 @@ private:
             if (want[g].size() != have[g].size()) return false;
             for (size_t d = 0; d < want[g].size(); ++d) {
                 if (g == 0 && d == 0 && !whole_type) continue;
-                bool fixed = true;
-                auto unwritten = [&](const Expr& v) { fixed = fixed && (!v.decl || !v.decl->is_written); };
-                mcpl::for_each_var(*have[g][d], unwritten);
-                mcpl::for_each_var(*want[g][d], [&](const Expr& v) {
-                    if (!plan.values.count(mcpl::named_form(v))) unwritten(v);
-                });
-                if (!fixed || mcpl::print_expr(*want_here.dimensions[g][d]) != mcpl::print_expr(*have[g][d]))
-                    return false;
+                if (mcpl::print_expr(*want_here.dimensions[g][d]) != mcpl::print_expr(*have[g][d])) return false;
             }
         }
         return true;

@@ -172,6 +172,10 @@ private:
 
     void check_decl(const Decl& d) {
         for (const BasicDecl& form : d.forms) check_extents(form, diags_);
+        if (d.is_written && !d.memory_space.empty())
+            if (const hdl::MemorySpace* space = model_.find_memory_space(d.memory_space); space && space->read_only)
+                diags_.error(d.location, fmt::format("'{}' is in '{}', a read-only memory space of {}, but is written",
+                                                     d.name(), d.memory_space, model_.name));
         for (size_t i = 1; i < d.forms.size(); ++i) check_view(d.forms[0], d.forms[i]);
         if (!d.memory_space.empty()) check_capacity(d);
     }

@@ -23,7 +23,8 @@
 //     that owns the space; an unlimited or unknown capacity is not checked;
 //   - a constant index is within its constant extent (tiles: per group);
 //   - an `as` view and the storage it views have the same size in bytes
-//     when both are constant.
+//     when both are constant;
+//   - nothing in a read-only memory space (`constant`) is written.
 //   Each message names the limit and where in the description it comes from
 //   (hopper.hierarchy.blocks.block.warps.max_nr_units,
 //   hopper.sms.sm.shared_mem.capacity).

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "compiler/ast/AstWalk.h"
 
 namespace mcl::mcpl {
@@ -175,6 +177,7 @@ public:
     AccessChecker(const AccessMap& access, DiagnosticEngine& diags) : access_(access), diags_(diags) {}
 
     void function(const Function& fn) {
+        check_written_extents(fn);
         for_each_stmt(*fn.body, [&](const Stmt& s) {
             switch (s.kind) {
                 case Stmt::Kind::Assign:
@@ -186,6 +189,7 @@ public:
                 default: break;
             }
             for_each_own_call(s, [&](const Expr& call) { check_call(call); });
+            check_order(s);
         });
     }
 
@@ -222,6 +226,19 @@ private:
                 DiagnosticEngine::add_note(d, params[i]->forms.back().location, "parameter declared here");
                 continue;
             }
+            const Type& want = params[i]->forms.front().resolved_type;
+            if (!want.is_array() && !want.record && want.valid() && call.args[i]->type.valid() &&
+                !(call.args[i]->type == want)) {
+                // The callee writes the caller's variable in place: a C
+                // reference or pointer to another type cannot bind to it.
+                Diagnostic& d = diags_.error(call.args[i]->location,
+                                             fmt::format("'{}' writes its parameter '{}', a {}: pass a variable of that "
+                                                         "type, not {}",
+                                                         call.function->name, params[i]->name(), want.str(),
+                                                         call.args[i]->type.str()));
+                DiagnosticEngine::add_note(d, params[i]->forms.back().location, "parameter declared here");
+                continue;
+            }
             if (Diagnostic* d = check_write(*call.args[i]))
                 DiagnosticEngine::add_note(*d, params[i]->forms.back().location,
                                            "'" + call.function->name + "' writes its parameter '" +
@@ -231,6 +248,158 @@ private:
         for (size_t j = 0; j < count; ++j)
             for (size_t i = 0; i < j; ++i)
                 check_alias(call, i, j, reported);
+    }
+
+    // An array's extents are read where it is declared: the backends index
+    // with the variables they name, the interpreter with their values then.
+    // So a variable an extent names (a parameter) is not written.
+    void check_written_extents(const Function& fn) {
+        std::set<const Decl*> reported;
+        auto check_form = [&](const BasicDecl& form) {
+            for (const auto& group : form.type.dimensions)
+                for (const ExprPtr& extent : group)
+                    for_each_var(*extent, [&](const Expr& v) {
+                        if (!v.decl || !writes(*v.decl) || !reported.insert(v.decl).second) return;
+                        Diagnostic& d = diags_.error(
+                            v.location, fmt::format("'{}' sizes '{}' and is written; an array's extents may not "
+                                                    "change (write a copy of '{}' instead)",
+                                                    v.decl->name(), form.name, v.decl->name()));
+                        if (const Expr* write = first_write(fn, *v.decl))
+                            DiagnosticEngine::add_note(d, write->location, "written here");
+                    });
+        };
+        for (const auto& p : fn.params)
+            for (const BasicDecl& form : p->forms) check_form(form);
+        for_each_stmt(*fn.body, [&](const Stmt& s) {
+            if (s.decl)
+                for (const BasicDecl& form : s.decl->forms) check_form(form);
+            for (const BasicDecl& view : s.views) check_form(view);
+        });
+    }
+
+    // Where `fn` first writes `variable`: the target of an assignment, step
+    // or swap, or the argument of a parameter a callee writes.
+    const Expr* first_write(const Function& fn, const Decl& variable) const {
+        const Expr* found = nullptr;
+        auto consider = [&](const ExprPtr& e) {
+            if (!found && is_variable(e) && e->decl == &variable) found = e.get();
+        };
+        for_each_stmt(*fn.body, [&](const Stmt& s) {
+            if (s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Step || s.kind == Stmt::Kind::Swap)
+                consider(s.target);
+            if (s.kind == Stmt::Kind::Swap) consider(s.value);
+            for (const auto& [call, written] : written_by_calls(s))
+                if (!found && written == &variable) found = call;
+        });
+        return found;
+    }
+
+    // The variables the calls in `roots` write, each with its call: what
+    // is passed to a parameter the callee writes.
+    std::vector<std::pair<const Expr*, const Decl*>> written_by_calls(const std::vector<const Expr*>& roots) const {
+        std::vector<std::pair<const Expr*, const Decl*>> written;
+        for (const Expr* root : roots)
+            for_each_call(*root, [&](const Expr& call) {
+                if (!call.function) return;
+                const auto& params = call.function->params;
+                for (size_t i = 0; i < std::min(call.args.size(), params.size()); ++i)
+                    if (!params[i]->is_const && writes(*params[i]) && is_variable(call.args[i]))
+                        written.emplace_back(&call, call.args[i]->decl);
+            });
+        return written;
+    }
+
+    std::vector<std::pair<const Expr*, const Decl*>> written_by_calls(const Stmt& s) const {
+        return written_by_calls(own_exprs(s));
+    }
+
+    static std::vector<const Expr*> own_exprs(const Stmt& s) {
+        std::vector<const Expr*> roots;
+        for_each_own_expr(s, [&](const Expr& e) { roots.push_back(&e); });
+        return roots;
+    }
+
+    // MCPL does not define the order in which an expression evaluates its
+    // operands, arguments and indices (the C backends evaluate them in an
+    // order of their compiler's choice, the interpreter left to right): a
+    // variable a call writes may not be used elsewhere in the statement,
+    // except inside the call (its arguments are evaluated before it runs),
+    // as an argument passed by reference to a call around it (which runs
+    // after it), or as the target a plain assignment stores into after
+    // it. A for loop's initial value and condition are evaluated at times
+    // of their own. A swap evaluates each of its operands twice in the C
+    // backends (read, then written), and divide_up its arguments, so no
+    // call there may write.
+    void check_order(const Stmt& s) {
+        if (s.kind == Stmt::Kind::For) {
+            if (s.decl && s.decl->init) check_order_in(s, {s.decl->init.get()});
+            if (s.condition) check_order_in(s, {s.condition.get()});
+            return;
+        }
+        check_order_in(s, own_exprs(s));
+    }
+
+    void check_order_in(const Stmt& s, const std::vector<const Expr*>& roots) {
+        auto written = written_by_calls(roots);
+        if (written.empty()) return;
+        const auto& [first_call, first_variable] = written.front();
+        if (s.kind == Stmt::Kind::Swap) {
+            diags_.error(first_call->location, fmt::format("the call of '{}' writes '{}' inside a swap, which evaluates "
+                                                           "its operands twice; call it before the swap",
+                                                           first_call->callee, first_variable->name()));
+            return;
+        }
+        std::set<const Expr*> in_divide_up;  // the C backends evaluate its arguments more than once
+        for (const Expr* root : roots)
+            for_each_call(*root, [&](const Expr& call) {
+                if (!call.function && call.callee == "divide_up")
+                    for (const ExprPtr& arg : call.args)
+                        for_each_expr(*arg, [&](const Expr& e) { in_divide_up.insert(&e); });
+            });
+        for (const auto& [call, variable] : written)
+            if (in_divide_up.count(call)) {
+                diags_.error(call->location, fmt::format("the call of '{}' writes '{}' inside divide_up, which may "
+                                                         "evaluate its arguments more than once; call it before",
+                                                         call->callee, variable->name()));
+                return;
+            }
+        for (const auto& [call, variable] : written) {
+            std::set<const Expr*> sequenced;  // the uses of `variable` the call is ordered with
+            for_each_expr(*call, [&](const Expr& e) { sequenced.insert(&e); });
+            if (s.kind == Stmt::Kind::Assign && s.op == "=") sequenced.insert(s.target.get());
+            for (const Expr* root : roots)
+                for_each_call(*root, [&](const Expr& around) {
+                    if (!around.function || &around == call) return;
+                    bool holds_call = false;
+                    for (const ExprPtr& arg : around.args)
+                        for_each_expr(*arg, [&](const Expr& e) { holds_call = holds_call || &e == call; });
+                    if (!holds_call) return;
+                    const auto& params = around.function->params;
+                    for (size_t i = 0; i < std::min(around.args.size(), params.size()); ++i)
+                        if (is_variable(around.args[i]) && by_reference(*params[i])) sequenced.insert(around.args[i].get());
+                });
+            const Expr* other_use = nullptr;
+            for (const Expr* root : roots)
+                for_each_var(*root, [&](const Expr& v) {
+                    if (!other_use && v.decl == variable && !sequenced.count(&v)) other_use = &v;
+                });
+            if (!other_use) continue;
+            Diagnostic& d = diags_.error(
+                other_use->location,
+                fmt::format("'{}' is used here and written by the call of '{}' in the same statement, in an order "
+                            "MCPL does not define; split the statement",
+                            variable->name(), call->callee));
+            DiagnosticEngine::add_note(d, call->location, fmt::format("'{}' writes '{}' here", call->callee,
+                                                                      variable->name()));
+            return;
+        }
+    }
+
+    // MCPL passes arrays, records and the scalars a callee writes by
+    // reference: the callee reads them when it runs.
+    bool by_reference(const Decl& param) const {
+        const Type& t = param.forms.front().resolved_type;
+        return t.is_array() || t.record || writes(param);
     }
 
     void check_alias(const Expr& call, size_t i, size_t j, std::set<const Decl*>& reported) {

@@ -16,7 +16,11 @@
 //   (located at the write, through calls too, with a note at the callee's
 //   parameter); no aliasing: the same variable (any elements of it) is not
 //   passed twice to one call when the callee writes one of those
-//   parameters.
+//   parameters; a variable that sizes an array (a parameter) is not
+//   written; a scalar the callee writes is passed as a variable of the
+//   parameter's type; a variable a call writes is not used elsewhere in
+//   the same statement (MCPL leaves the order of evaluation open), and no
+//   call in a swap or in divide_up's arguments writes.
 // Guarantees: the flags are final for later passes (transfers, feedback,
 //   host glue); violations are located errors.
 #pragma once

@@ -115,7 +115,7 @@ perfect void k(int n, Pair[n] ps, const float[n] w) {
     EXPECT_THAT(k, HasSubstr("void scale(Pair& p, float f);"));
     EXPECT_THAT(k, HasSubstr("const float HALF_ = 0.5f;"));
     EXPECT_THAT(k, HasSubstr("((float)std::pow(std::sqrt(w[(i)]), 2))"));
-    EXPECT_THAT(k, HasSubstr("((float)((int)(((long long)n + 3 - 1) / 3)))"));
+    EXPECT_THAT(k, HasSubstr("((float)((int)((long long)n > 0 ? ((long long)n + 3 - 1) / 3 : (long long)n / 3)))"));
     EXPECT_THAT(k, HasSubstr("device::scale(ps[(i)], "));
 }
 

@@ -171,7 +171,7 @@ TEST(CudaBackend, EachTopLevelForeachIsAKernel) {
     EXPECT_THAT(k, HasSubstr("__global__ void __launch_bounds__(32) k_0("));
     EXPECT_THAT(k, HasSubstr("__global__ void __launch_bounds__(32) k_1("));
     // The host computes halfN once; no kernel reads it, so none takes it.
-    EXPECT_THAT(glue, HasSubstr("int halfN = (int)(((long long)n + 2 - 1) / 2);"));
+    EXPECT_THAT(glue, HasSubstr("int halfN = (int)((long long)n > 0 ? ((long long)n + 2 - 1) / 2 : (long long)n / 2);"));
     EXPECT_THAT(k, Not(HasSubstr("halfN")));
     EXPECT_THAT(glue, HasSubstr("kernels::k_0<<<"));
     EXPECT_THAT(glue, HasSubstr("kernels::k_1<<<"));
@@ -195,7 +195,7 @@ hopper void k(int n, float[n] x) {
     EXPECT_THAT(k, HasSubstr("const int mcl_items_1, const int half) {"));
     EXPECT_THAT(k, Not(HasSubstr("/ 2)")));
     EXPECT_THAT(k, HasSubstr("const int width = 32;"));
-    EXPECT_THAT(glue, HasSubstr("int half = (int)(((long long)n + 2 - 1) / 2);"));
+    EXPECT_THAT(glue, HasSubstr("int half = (int)((long long)n > 0 ? ((long long)n + 2 - 1) / 2 : (long long)n / 2);"));
     EXPECT_THAT(glue, HasSubstr("(int)mcl_items_1, half);"));
 }
 

@@ -591,7 +591,6 @@ TEST(LlvmEngine, AnIndexThatLinearBoundsDoNotProveIsStillChecked) {
         "for (int k = 0; k <= n / 4 * 4; k += 4) { out[k] = 1; }",
         "int full = n / 4 * 4; foreach (int r in n - full + 1 threads) { out[full + r] = 1; }",
         "foreach (int i in n threads) { int j = i + 1; if (i < m) { out[j] = 1; } }",
-        "int[p] t; p = p + 1; foreach (int i in p threads) { t[i] = 1; } out[0] = t[0];",
         "foreach (int t in n / 2 threads) { int j = 2 * t; out[j + 2] = 1; }",
         "foreach (int t in n / 2 threads) { g[t * 2 + 2, 0] = 1; }",
     };

@@ -203,7 +203,7 @@ hopper void k(int n, float[n, 64] x) {
                               "                if (mcl_runs_w2) {\n"
                               "                    x[(long)(b) * (64) + (t2)] += 1.0f;\n"
                               "                }\n"
-                              "                barrier(CLK_LOCAL_MEM_FENCE);\n"));
+                              "                barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"));
 
     Generated call = generate_opencl(R"(module bar;
 import hopper;
@@ -259,7 +259,7 @@ hopper void k(int n, float[n, 32] x, float[n, 32] y) {
 )");
     std::string cl = g.file("ph.cl");
     ASSERT_FALSE(cl.empty()) << g.diagnostics();
-    EXPECT_THAT(cl, HasSubstr("        }\n        barrier(CLK_GLOBAL_MEM_FENCE);\n        barrier(CLK_LOCAL_MEM_FENCE);\n"
+    EXPECT_THAT(cl, HasSubstr("        }\n        barrier(CLK_GLOBAL_MEM_FENCE);\n        barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);\n"
                               "        {\n            __attribute__((unused)) const int w2 = "));
 }
 
@@ -282,7 +282,7 @@ hopper void k(int n, int p, float[n, 32] x) {
     std::string cl = g.file("sh.cl"), glue = g.file("sh.cpp");
     ASSERT_FALSE(cl.empty()) << g.diagnostics();
     EXPECT_THAT(cl, HasSubstr("__local float* restrict dynamic) {\n    __local float fixed[32];"));
-    EXPECT_THAT(cl, HasSubstr("barrier(CLK_LOCAL_MEM_FENCE);"));
+    EXPECT_THAT(cl, HasSubstr("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"));
     EXPECT_THAT(glue, HasSubstr("cl::Local(sizeof(float) * std::max<size_t>(1, (size_t)((p))))"));
 }
 
@@ -293,7 +293,7 @@ TEST(OpenClBackend, EachTopLevelForeachIsALaunch) {
     EXPECT_THAT(cl, HasSubstr("__kernel void k_0("));
     EXPECT_THAT(cl, HasSubstr("__kernel void k_1("));
     // The host computes halfN once; no kernel reads it, so none takes it.
-    EXPECT_THAT(glue, HasSubstr("int halfN = (int)(((long long)n + 2 - 1) / 2);"));
+    EXPECT_THAT(glue, HasSubstr("int halfN = (int)((long long)n > 0 ? ((long long)n + 2 - 1) / 2 : (long long)n / 2);"));
     EXPECT_THAT(cl, Not(HasSubstr("halfN")));
     EXPECT_THAT(glue, HasSubstr("\"k_1\""));
 }

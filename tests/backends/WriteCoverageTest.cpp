@@ -88,19 +88,6 @@ TEST(WriteCoverage, ConditionalWritesAreNotCovered) {
     EXPECT_THAT(covered("if (n > 5) { return; }\nforeach (int i in n threads) { a[i] = 1.0; }"), IsEmpty());
 }
 
-TEST(WriteCoverage, ExtentsThatMayChangeAreNotTheSame) {
-    std::string text = R"(module cov;
-import perfect;
-perfect void k(int n, float[n] a) {
-    n = n + 1;
-    foreach (int i in n threads) { a[i] = 1.0; }
-}
-)";
-    mcpl::testing::CheckedText c = mcpl::testing::check_text(text);
-    ASSERT_FALSE(c.diags->has_errors()) << c.text();
-    EXPECT_THAT(WriteCoverage::fully_written_parameters(*c.module()->functions.front()), IsEmpty());
-}
-
 TEST(WriteCoverage, NothingIsProvenByDefault) {
     mcpl::testing::CheckedText c =
         mcpl::testing::check_text("module cov;\nimport perfect;\nperfect void k(int n, float[n] a) {\n"

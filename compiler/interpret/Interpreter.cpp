@@ -441,25 +441,47 @@ private:
                            info.foreach->location.line);
     }
 
+    // Whether unit `by` touching a cell now races with what unit `then`
+    // did to it at `clock`: they run side by side and no barrier that
+    // orders them came between.
+    bool races(uint32_t then, uint32_t clock, uint32_t by) {
+        if (clock < fence_) return false;
+        std::optional<uint32_t> together = concurrent_in(then, by);
+        return together && last_barrier_[*together] <= clock;
+    }
+
     // Checks `cells` cells from `ref` against the last write of each (a
-    // data race when a concurrent unit wrote it since the last barrier) and
-    // records writes.
+    // data race when a concurrent unit wrote it since the last barrier) and,
+    // for a write, against the last two units that read it (a concurrent
+    // unit's read since the last barrier: the units run in lock-step here,
+    // but a GPU's threads do not, and a fast one would overwrite what a
+    // slow one has yet to read, say across a loop's back edge); records
+    // both.
     void note_access(const Ref& ref, int64_t cells, const Frame& by, SourceLocation at, bool write) {
         auto& writes = ref.storage->last_writes;
-        if (writes.size() < ref.storage->cells.size()) {
-            if (!write) return;  // nothing in this storage was written by a unit yet
-            writes.resize(ref.storage->cells.size());
-        }
+        auto& reads = ref.storage->last_reads;
+        if (write && writes.size() < ref.storage->cells.size()) writes.resize(ref.storage->cells.size());
+        if (reads.size() < ref.storage->cells.size()) reads.resize(ref.storage->cells.size());
+        bool written = !writes.empty();  // by a unit, ever: a storage only read keeps no write record
         for (int64_t k = 0; k < cells; ++k) {
-            Storage::LastWrite& last = writes[static_cast<size_t>(ref.offset + k)];
-            std::optional<uint32_t> together;
-            if (last.clock >= fence_) together = concurrent_in(last.unit, by.unit);
-            if (together && last_barrier_[*together] <= last.clock)
+            Storage::LastWrite& last = written ? writes[static_cast<size_t>(ref.offset + k)] : unwritten_;
+            if (written && races(last.unit, last.clock, by.unit))
                 fault(at, fmt::format("data race on '{}': {} {} an element that {} wrote, with no barrier between; "
                                       "give each unit its own elements or use an atomic",
                                       ref.name, describe_unit(by.unit), write ? "writes" : "reads",
                                       describe_unit(last.unit)));
-            if (write) last = Storage::LastWrite{by.unit, clock_};
+            Storage::LastReads& read = reads[static_cast<size_t>(ref.offset + k)];
+            if (!write) {
+                if (read.latest.unit != by.unit) read.other = read.latest;
+                read.latest = Storage::LastWrite{by.unit, clock_};
+                continue;
+            }
+            for (const Storage::LastWrite& r : {read.latest, read.other})
+                if (r.unit != by.unit && races(r.unit, r.clock, by.unit))
+                    fault(at, fmt::format("data race on '{}': {} writes an element that {} read, with no barrier "
+                                          "between; give each unit its own elements or add a barrier",
+                                          ref.name, describe_unit(by.unit), describe_unit(r.unit)));
+            last = Storage::LastWrite{by.unit, clock_};
         }
     }
 
@@ -997,6 +1019,7 @@ private:
     uint32_t clock_ = 0;
     uint32_t fence_ = 0;
     std::map<uint32_t, uint32_t> last_barrier_;
+    Storage::LastWrite unwritten_;  // the write record of a cell no unit wrote
     int64_t steps_ = 0;
     int call_depth_ = 0;
     // Per unit, the stores it deferred (InterpretOptions::deferred), oldest first.

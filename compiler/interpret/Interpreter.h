@@ -62,6 +62,12 @@ struct Storage {
         uint32_t clock = 0;
     };
     std::vector<LastWrite> last_writes;
+    // Per cell, the last unit that read it and the last other unit before
+    // that (a write races with either; filled as units read).
+    struct LastReads {
+        LastWrite latest, other;
+    };
+    std::vector<LastReads> last_reads;
 };
 using StoragePtr = std::shared_ptr<Storage>;
 

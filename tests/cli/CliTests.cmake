@@ -202,8 +202,10 @@ mclc_test(run_index_out_of_range_llvm 1 "bad_index.mcl:9:15: error: index outsid
 mclc_test(verify_unrunnable_backend 2 "backend 'cuda' cannot run here" verify ${MATMUL}/matmul.mcl --backends cuda)
 mclc_test(verify_catches_off_by_one 1 "(?s)FAIL +[^\\n]*matmul_gpu_off_by_one.mcl: opencl at hopper: at n=7 m=9 p=11: c\\[[0-9]+,[0-9]+\\] = [^\\n]*, the reference gives .*\\n[0-9]+ ok, [1-9][0-9]* failed"
           verify ${MATMUL}/matmul.mcl ${VERIFY_INPUTS}/matmul_gpu_off_by_one.mcl --targets hopper --backends opencl --sizes 7)
-mclc_test(verify_catches_missing_barrier 1 "(?s)FAIL +[^\\n]*matmul_gpu_no_barrier.mcl: interpreter at gpu: [^\\n]*matmul_gpu_no_barrier.mcl:42:32: error: data race on 'l_a': unit tj = [0-9]+ of the foreach at line 26 reads an element that unit tj = [0-9]+ .*FAIL +[^\\n]*matmul_gpu_no_barrier.mcl: interpreter at hopper: "
+mclc_test(verify_catches_missing_barrier 1 "(?s)FAIL +[^\\n]*matmul_gpu_no_barrier.mcl: interpreter at gpu: [^\\n]*matmul_gpu_no_barrier.mcl:[0-9]+:[0-9]+: error: data race on 'l_a': unit tj = [0-9]+ of the foreach at line 26 (reads|writes) an element that unit tj = [0-9]+ .*FAIL +[^\\n]*matmul_gpu_no_barrier.mcl: interpreter at hopper: "
           verify ${MATMUL}/matmul.mcl ${VERIFY_INPUTS}/matmul_gpu_no_barrier.mcl --targets hopper --backends opencl --sizes 7)
+mclc_test(verify_catches_missing_end_of_round_barrier 1 "(?s)FAIL +[^\\n]*matmul_hopper_no_end_barrier.mcl: interpreter at hopper: [^\\n]*matmul_hopper_no_end_barrier.mcl:[0-9]+:[0-9]+: error: data race on 's_[ab]': unit t = [0-9]+ of the foreach at line [0-9]+ writes an element that unit t = [0-9]+ of the foreach at line [0-9]+ read, with no barrier between"
+          verify ${MATMUL}/matmul.mcl ${VERIFY_INPUTS}/matmul_hopper_no_end_barrier.mcl --backends opencl --sizes 7)
 
 # Every application's versions agree with the interpreter running its
 # perfect kernel: each version at its own level, translated to a leaf of each

@@ -107,6 +107,38 @@ TEST(Interpreter, MissingBarrierIsARace) {
     EXPECT_THAT(r.error->message, HasSubstr("data race on 'tile'"));
 }
 
+// The units run a loop's rounds in lock-step here, each round's reads
+// before the next round's writes; a GPU's threads do not, so one thread's
+// store of round r + 1 can land before another's read of round r.
+TEST(Interpreter, OverwritingWhatAnotherUnitReadBeforeABarrierIsARace) {
+    const std::string kernel = "module m; import gpu;\n"
+                               "gpu void f(int m, int[4] out) {\n"
+                               "    foreach (int b in 1 blocks) {\n"
+                               "        local int[4] tile;\n"
+                               "        foreach (int t in 4 threads) {\n"
+                               "            int sum = 0;\n"
+                               "            for (int r = 0; r < m; r++) {\n"
+                               "                tile[t] = t + r;\n"
+                               "                barrier(local);\n"
+                               "                sum += tile[3 - t];\n"
+                               "%s"
+                               "            }\n"
+                               "            out[t] = sum;\n"
+                               "        }\n    }\n}\n";
+    auto with = [&](const std::string& end_of_round) {
+        std::string text = kernel;
+        text.replace(text.find("%s"), 2, end_of_round);
+        return run(text, {{2}, {0, 0, 0, 0}});
+    };
+    KernelRun racy = with("");
+    ASSERT_TRUE(racy.error);
+    EXPECT_THAT(racy.error->message, HasSubstr("data race on 'tile'"));
+    EXPECT_THAT(racy.error->message, HasSubstr("writes an element that unit t = "));
+    KernelRun ordered = with("                barrier(local);\n");
+    ASSERT_FALSE(ordered.error) << ordered.error->message;
+    EXPECT_EQ(ordered.values(1), (std::vector<double>{7, 5, 3, 1}));
+}
+
 TEST(Interpreter, ReadOfUnwrittenLocalMemoryPoisonsTheResult) {
     KernelRun r = run("module m; import gpu;\n"
                       "gpu void f(int[4] out) {\n"

@@ -2366,8 +2366,13 @@ void Generator::genExchange(int depth) {
     std::string call = "exchangeValue(" + exchangeLength_ + ", " + exchangeArray_ + ", " + exchangeSlot_ + ", " +
                        std::to_string(extras_.between(1, 5)) + ", " + mine.text + ")";
     double bound = mine.bound;
+    // A backend may read `other` after the call's barriers: the local
+    // arrays it reads belong to the phase the call begins.
+    std::set<std::string> readByOther;
     if (extras_.chance(40)) {
         Value other = floatLeaf();
+        for (const auto& a : arrays_)
+            if (a.storage == Storage::Local && mentions(other.text, a.name)) readByOther.insert(a.name);
         call = other.text + " + " + call;
         bound += other.bound;
     }
@@ -2377,7 +2382,7 @@ void Generator::genExchange(int depth) {
     Scalar& v = addScalar(name, Elem::Float, {0, 0}, bound, false);
     v.needsUse = true;
     localWrittenInPhase_.clear();
-    localReadInPhase_.clear();
+    localReadInPhase_ = readByOther;
     exchangeCalled_ = true;
 }
 

@@ -2,6 +2,7 @@
 // which fields of a node hold sub-expressions and sub-statements.
 #pragma once
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -121,6 +122,25 @@ void for_each_call(const Expr& e, Visit&& visit) {
 template <typename Visit>
 void for_each_own_call(const Stmt& s, Visit&& visit) {
     for_each_own_expr(s, [&](const Expr& e) { for_each_call(e, visit); });
+}
+
+// Calls `visit(const Expr& variable, const Expr* call)` on each variable
+// reference that `s` itself writes (not its child statements): the target
+// of an assignment or step, both sides of a swap (`call` null), and each
+// variable passed to a callee parameter that `writes(const Decl&)` says is
+// written (`call` the call). `writes` is a parameter because
+// InferReadWrite asks while it is still computing Decl::is_written.
+template <typename Writes, typename Visit>
+void for_each_own_write(const Stmt& s, Writes&& writes, Visit&& visit) {
+    if (s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Step || s.kind == Stmt::Kind::Swap)
+        visit(*s.target, static_cast<const Expr*>(nullptr));
+    if (s.kind == Stmt::Kind::Swap) visit(*s.value, static_cast<const Expr*>(nullptr));
+    for_each_own_call(s, [&](const Expr& call) {
+        if (!call.function) return;
+        const auto& params = call.function->params;
+        for (size_t i = 0; i < std::min(call.args.size(), params.size()); ++i)
+            if (writes(*params[i]) && call.args[i]->kind == Expr::Kind::Var) visit(*call.args[i], &call);
+    });
 }
 
 // Calls `visit(const Expr&)` on every Call in `s` and the statements nested

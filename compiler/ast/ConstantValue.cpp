@@ -198,17 +198,10 @@ std::optional<ConstantLoop> constant_loop(const Stmt& loop) {
         stride = checked_constant_int_value(*step.value);
     if (!names_index(step.target.get()) || !stride || *stride <= 0) return std::nullopt;
     bool assigned = false;
-    auto passed_to_writer = [&](const Expr& call) {
-        for (size_t k = 0; k < call.args.size(); ++k)
-            if (names_index(call.args[k].get()) && call.function && k < call.function->params.size() &&
-                call.function->params[k]->is_written)
-                assigned = true;
-    };
     for_each_stmt(*loop.loop_body, [&](const Stmt& s) {
-        bool writes = s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Step || s.kind == Stmt::Kind::Swap;
-        if (writes && (names_index(s.target.get()) || (s.kind == Stmt::Kind::Swap && names_index(s.value.get()))))
-            assigned = true;
-        for_each_own_call(s, passed_to_writer);
+        for_each_own_write(
+            s, [](const Decl& param) { return param.is_written; },
+            [&](const Expr& v, const Expr*) { assigned = assigned || names_index(&v); });
     });
     if (assigned) return std::nullopt;
     int64_t trips = *bound <= *first ? 0 : (*bound - *first + *stride - 1) / *stride;

@@ -14,6 +14,7 @@
 #include "compiler/ast/AstWalk.h"
 #include "compiler/print/PrintMcpl.h"
 #include "compiler/sema/CheckProgram.h"
+#include "compiler/sema/ResolveNames.h"
 #include "compiler/translate/OuterNames.h"
 
 namespace mcl::lower {
@@ -43,12 +44,6 @@ bool whole_variable(const Expr& e) {
 
 bool same_scalar_type(const mcpl::Type& a, const mcpl::Type& b) {
     return !a.is_array() && !b.is_array() && !a.record && !b.record && a.primitive && a.primitive == b.primitive;
-}
-
-// MCPL passes arrays, records and scalars the callee writes by reference.
-bool by_reference(const mcpl::Decl& p) {
-    const mcpl::Type& t = p.forms.front().resolved_type;
-    return t.is_array() || t.record || p.is_written;
 }
 
 // `e` with the references to the forms in `values` replaced by those values.
@@ -115,7 +110,7 @@ public:
         for (size_t k = 0; k < callee.params.size(); ++k) {
             const mcpl::Decl& p = *callee.params[k];
             const Expr& arg = *call.args[k];
-            if (by_reference(p)) {
+            if (mcpl::passed_by_reference(p, p.is_written)) {
                 if (!whole_variable(arg))
                     return fmt::format("it takes '{}' by reference, and the argument '{}' is not a whole variable",
                                        p.name(), mcpl::print_expr(arg));

@@ -206,15 +206,9 @@ private:
             changed_.emplace(s->decl->name(), "which only the units that run are given a value");
         for (const Stmt* run : guarded_)
             for_each_stmt(*run, [&](const Stmt& s) {
-                if (s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Step || s.kind == Stmt::Kind::Swap)
-                    mark(*s.target);
-                if (s.kind == Stmt::Kind::Swap) mark(*s.value);
-                for_each_own_call(s, [&](const Expr& call) {
-                    if (!call.function) return;
-                    const auto& params = call.function->params;
-                    for (size_t k = 0; k < call.args.size() && k < params.size(); ++k)
-                        if (params[k]->is_written) mark(*call.args[k]);
-                });
+                for_each_own_write(
+                    s, [](const Decl& param) { return param.is_written; },
+                    [&](const Expr& v, const Expr*) { mark(v); });
             });
         for (size_t before = 0; before != changed_.size();) {
             before = changed_.size();

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ast/AstWalk.h"
+#include "compiler/sema/ResolveNames.h"
 
 namespace mcl::mcpl {
 
@@ -281,15 +282,12 @@ private:
     // or swap, or the argument of a parameter a callee writes.
     const Expr* first_write(const Function& fn, const Decl& variable) const {
         const Expr* found = nullptr;
-        auto consider = [&](const ExprPtr& e) {
-            if (!found && is_variable(e) && e->decl == &variable) found = e.get();
-        };
         for_each_stmt(*fn.body, [&](const Stmt& s) {
-            if (s.kind == Stmt::Kind::Assign || s.kind == Stmt::Kind::Step || s.kind == Stmt::Kind::Swap)
-                consider(s.target);
-            if (s.kind == Stmt::Kind::Swap) consider(s.value);
-            for (const auto& [call, written] : written_by_calls(s))
-                if (!found && written == &variable) found = call;
+            for_each_own_write(
+                s, [&](const Decl& param) { return writes(param); },
+                [&](const Expr& v, const Expr* call) {
+                    if (!found && v.decl == &variable) found = call ? call : &v;
+                });
         });
         return found;
     }
@@ -307,10 +305,6 @@ private:
                         written.emplace_back(&call, call.args[i]->decl);
             });
         return written;
-    }
-
-    std::vector<std::pair<const Expr*, const Decl*>> written_by_calls(const Stmt& s) const {
-        return written_by_calls(own_exprs(s));
     }
 
     static std::vector<const Expr*> own_exprs(const Stmt& s) {
@@ -376,7 +370,8 @@ private:
                     if (!holds_call) return;
                     const auto& params = around.function->params;
                     for (size_t i = 0; i < std::min(around.args.size(), params.size()); ++i)
-                        if (is_variable(around.args[i]) && by_reference(*params[i])) sequenced.insert(around.args[i].get());
+                        if (is_variable(around.args[i]) && passed_by_reference(*params[i], writes(*params[i])))
+                            sequenced.insert(around.args[i].get());
                 });
             const Expr* other_use = nullptr;
             for (const Expr* root : roots)
@@ -393,13 +388,6 @@ private:
                                                                       variable->name()));
             return;
         }
-    }
-
-    // MCPL passes arrays, records and the scalars a callee writes by
-    // reference: the callee reads them when it runs.
-    bool by_reference(const Decl& param) const {
-        const Type& t = param.forms.front().resolved_type;
-        return t.is_array() || t.record || writes(param);
     }
 
     void check_alias(const Expr& call, size_t i, size_t j, std::set<const Decl*>& reported) {

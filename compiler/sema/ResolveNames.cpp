@@ -803,6 +803,11 @@ bool is_pure_call(const Expr& call) {
                         [](const std::unique_ptr<Decl>& p) { return p->is_written; });
 }
 
+bool passed_by_reference(const Decl& param, bool written) {
+    const Type& t = param.forms.front().resolved_type;
+    return t.is_array() || t.record || written;
+}
+
 void resolve_names(Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags) {
     NameResolver(program, library, diags).run();
 }

@@ -51,6 +51,11 @@ bool is_builtin_function(const std::string& name);
 // Needs a checked call (its `function` bound) or a builtin's.
 bool is_pure_call(const Expr& call);
 
+// Whether a call passes `param` by reference: arrays, records, and the
+// scalars the callee writes (`written`, which the caller supplies because
+// InferReadWrite asks while it is still computing Decl::is_written).
+bool passed_by_reference(const Decl& param, bool written);
+
 void resolve_names(Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags);
 
 }  // namespace mcl::mcpl

@@ -42,14 +42,9 @@ bool mentions_any(const Expr& e, const std::set<std::string>& names) {
 bool may_change_in(const Expr& count, const Stmt& body) {
     std::set<const mcpl::Decl*> written;
     mcpl::for_each_stmt(body, [&](const Stmt& s) {
-        if (s.target && s.kind != Stmt::Kind::As) written.insert(s.target->decl);
-        if (s.kind == Stmt::Kind::Swap) written.insert(s.value->decl);
-        mcpl::for_each_own_call(s, [&](const Expr& call) {
-            if (!call.function) return;
-            for (size_t i = 0; i < std::min(call.args.size(), call.function->params.size()); ++i)
-                if (call.function->params[i]->is_written && call.args[i]->kind == Expr::Kind::Var)
-                    written.insert(call.args[i]->decl);
-        });
+        mcpl::for_each_own_write(
+            s, [](const mcpl::Decl& param) { return param.is_written; },
+            [&](const Expr& v, const Expr*) { written.insert(v.decl); });
     });
     bool changes = false;
     mcpl::for_each_expr(count, [&](const Expr& e) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -14,6 +15,7 @@
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
 #include "compiler/sema/BarrierScopes.h"
+#include "compiler/sema/CheckLimits.h"
 
 namespace mcl::interpret {
 
@@ -485,8 +487,10 @@ private:
         }
     }
 
-    uint32_t new_unit(const Frame& parent, uint32_t foreach_instance, int64_t index, const Stmt& foreach) {
-        units_.push_back(UnitInfo{parent.unit, units_[parent.unit].depth + 1, foreach_instance, index, &foreach});
+    uint32_t new_unit(const Frame& parent, uint32_t foreach_instance, int64_t index, const Stmt& foreach,
+                      int64_t nest_units) {
+        units_.push_back(
+            UnitInfo{parent.unit, units_[parent.unit].depth + 1, foreach_instance, index, &foreach, nest_units});
         return static_cast<uint32_t>(units_.size() - 1);
     }
 
@@ -693,11 +697,29 @@ private:
         for (const BasicDecl& v : s.views) frame.bind(&v, view(of, v, extents_of(v.type, frame)));
     }
 
-    int64_t foreach_count(const Stmt& s, Frame& frame) {
+    // The count of foreach `s`, with the units of its nest over one
+    // par_group at once (`nest_units`), which must fit the description's
+    // max_nr_units: CheckLimits checks the constant counts, this the
+    // counts known only now (`2 * n threads`), which a GPU would refuse to
+    // launch.
+    int64_t foreach_count(const Stmt& s, Frame& frame, const Function& fn, int64_t& nest_units) {
         Scalar n = value(*s.count, frame);
         if (n.poison) fault(s.count->location, "number of units computed from memory that nothing wrote");
         if (n.i > kMaxUnits)
             fault(s.count->location, fmt::format("{} units, more than the interpreter runs ({})", n.i, kMaxUnits));
+        const hdl::HardwareModel* model = library_ ? library_->find(fn.hardware) : nullptr;
+        const hdl::ParGroup* group = model ? model->find_par_group(s.name) : nullptr;
+        std::optional<mcpl::UnitLimit> limit = group ? mcpl::unit_limit(*model, *group) : std::nullopt;
+        const UnitInfo& around = units_[frame.unit];
+        bool nested = around.foreach && around.foreach->name == s.name && !(limit && limit->per_loop);
+        nest_units = n.i;
+        if (nested && __builtin_mul_overflow(around.nest_units, n.i, &nest_units))
+            nest_units = std::numeric_limits<int64_t>::max();
+        if (limit && nest_units > limit->max) {
+            std::string where = limit->owner.empty() ? std::string() : fmt::format(" in a {}", limit->owner);
+            fault(s.count->location, fmt::format("{} {}{}, but {} allows at most {} ({})", nest_units, s.name, where,
+                                                 model->name, limit->max, limit->path));
+        }
         return n.i;
     }
 
@@ -760,14 +782,15 @@ private:
             }
         }
         case Stmt::Kind::Foreach: {
-            int64_t count = foreach_count(s, frame);
+            int64_t nest_units = 0;
+            int64_t count = foreach_count(s, frame, fn, nest_units);
             uint32_t instance = ++foreach_instances_;
             if (barriers_.lockstep(s, fn)) {
                 std::vector<std::unique_ptr<Frame>> frames;
                 UnitSet units;
                 for (int64_t k = 0; k < count; ++k) {
                     frames.push_back(std::make_unique<Frame>(Frame::inside(frame)));
-                    frames.back()->unit = new_unit(frame, instance, k, s);
+                    frames.back()->unit = new_unit(frame, instance, k, s, nest_units);
                     frames.back()->bind(&s.decl->forms.front(), index_ref(s, k));
                     units.frames.push_back(frames.back().get());
                 }
@@ -777,7 +800,7 @@ private:
             } else {
                 for (int64_t k : unit_order(count)) {
                     Frame unit = Frame::inside(frame);
-                    unit.unit = new_unit(frame, instance, k, s);
+                    unit.unit = new_unit(frame, instance, k, s, nest_units);
                     unit.bind(&s.decl->forms.front(), index_ref(s, k));
                     exec(*s.loop_body, unit, fn);  // a return ends this unit only
                     if (options_.deferred.land_after.count(&s)) land_stores(unit);
@@ -905,11 +928,12 @@ private:
             UnitSet inner;
             for (size_t u = 0; u < units.frames.size(); ++u) {
                 if (units.returned[u]) continue;
-                int64_t count = foreach_count(s, *units.frames[u]);
+                int64_t nest_units = 0;
+                int64_t count = foreach_count(s, *units.frames[u], fn, nest_units);
                 uint32_t instance = ++foreach_instances_;
                 for (int64_t k = 0; k < count; ++k) {
                     frames.push_back(std::make_unique<Frame>(Frame::inside(*units.frames[u])));
-                    frames.back()->unit = new_unit(*units.frames[u], instance, k, s);
+                    frames.back()->unit = new_unit(*units.frames[u], instance, k, s, nest_units);
                     frames.back()->bind(&s.decl->forms.front(), index_ref(s, k));
                     inner.frames.push_back(frames.back().get());
                 }
@@ -1009,6 +1033,7 @@ private:
         uint32_t foreach_instance = 0;
         int64_t index = 0;
         const Stmt* foreach = nullptr;
+        int64_t nest_units = 1;  // of its foreach's nest over one par_group at once (foreach_count)
     };
     std::vector<UnitInfo> units_{UnitInfo{}};
     uint32_t foreach_instances_ = 0;

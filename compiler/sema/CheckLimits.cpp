@@ -12,6 +12,16 @@ namespace mcl::mcpl {
 
 namespace {
 
+// The par_unit whose scope holds `group`; null for the outermost group.
+const hdl::ParUnit* unit_around(const hdl::HardwareModel& model, const hdl::ParGroup& group) {
+    const hdl::ParUnit* owner = nullptr;
+    for (const hdl::ParGroup* g : model.par_groups()) {
+        if (g == &group) return owner;
+        owner = g->unit.get();
+    }
+    return nullptr;
+}
+
 // a * b, or nullopt when it leaves int64_t: sizes that large exceed every
 // capacity anyway.
 std::optional<int64_t> checked_product(int64_t a, int64_t b) {
@@ -103,7 +113,7 @@ private:
         // in a block), except in the outermost par_group, whose count bounds
         // each dimension of the grid on its own (README, translation notes).
         OpenLoop loop{group, {}};
-        bool outermost = !enclosing_unit(*group);
+        bool outermost = !unit_around(model_, *group);
         if (!outermost && !open_loops_.empty() && open_loops_.back().group == group) loop = open_loops_.back();
         std::optional<int64_t> count = checked_constant_int_value(*s.count);
         if (count && *count < 0) {
@@ -119,43 +129,19 @@ private:
 
     // False after reporting a nest beyond the par_group's max_nr_units.
     bool check_unit_count(const Stmt& s, const OpenLoop& loop) {
-        const hdl::UnitCount& units = loop.group->units;
-        if (units.count.unlimited || units.bound == hdl::UnitCount::Bound::Exact) return true;
+        std::optional<UnitLimit> limit = unit_limit(model_, *loop.group);
+        if (!limit) return true;
         std::optional<int64_t> total = 1;
         for (int64_t c : loop.constant_counts) total = total ? checked_product(*total, c) : std::nullopt;
-        if (total && *total <= units.count.value) return true;
+        if (total && *total <= limit->max) return true;
         std::string total_text = total ? std::to_string(*total) : std::string("more than 2^63");
         std::string counted = loop.constant_counts.size() == 1
                                   ? total_text
                                   : fmt::format("{} = {}", fmt::join(loop.constant_counts, " x "), total_text);
-        const hdl::ParUnit* owner = enclosing_unit(*loop.group);
-        std::string where = owner ? fmt::format(" in a {}", owner->name) : std::string();
-        diags_.error(s.count->location,
-                     fmt::format("{} {}{}, but {} allows at most {} ({})", counted, loop.group->name, where,
-                                 model_.name, units.count.value, hardware_path(*loop.group)));
+        std::string where = limit->owner.empty() ? std::string() : fmt::format(" in a {}", limit->owner);
+        diags_.error(s.count->location, fmt::format("{} {}{}, but {} allows at most {} ({})", counted,
+                                                    loop.group->name, where, model_.name, limit->max, limit->path));
         return false;
-    }
-
-    // The par_unit whose scope holds `group`; null for the outermost group.
-    const hdl::ParUnit* enclosing_unit(const hdl::ParGroup& group) const {
-        const hdl::ParUnit* owner = nullptr;
-        for (const hdl::ParGroup* g : model_.par_groups()) {
-            if (g == &group) return owner;
-            owner = g->unit.get();
-        }
-        return nullptr;
-    }
-
-    // `hopper.hierarchy.blocks.block.warps.max_nr_units`, as a kernel reads it.
-    std::string hardware_path(const hdl::ParGroup& group) const {
-        std::vector<std::string> path{model_.name, model_.parallelism_name};
-        for (const hdl::ParGroup* g : model_.par_groups()) {
-            path.push_back(g->name);
-            if (g == &group) break;
-            path.push_back(g->unit->name);
-        }
-        path.push_back("max_nr_units");
-        return fmt::format("{}", fmt::join(path, "."));
     }
 
     // --- declarations ----------------------------------------------------------
@@ -273,6 +259,21 @@ private:
 };
 
 }  // namespace
+
+std::optional<UnitLimit> unit_limit(const hdl::HardwareModel& model, const hdl::ParGroup& group) {
+    const hdl::UnitCount& units = group.units;
+    if (units.count.unlimited || units.bound == hdl::UnitCount::Bound::Exact) return std::nullopt;
+    const hdl::ParUnit* owner = unit_around(model, group);
+    std::vector<std::string> path{model.name, model.parallelism_name};
+    for (const hdl::ParGroup* g : model.par_groups()) {
+        path.push_back(g->name);
+        if (g == &group) break;
+        path.push_back(g->unit->name);
+    }
+    path.push_back("max_nr_units");
+    return UnitLimit{units.count.value, owner == nullptr, owner ? owner->name : "",
+                     fmt::format("{}", fmt::join(path, "."))};
+}
 
 void check_limits(const Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags) {
     for (const auto& m : program.modules) {

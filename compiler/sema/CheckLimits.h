@@ -33,6 +33,10 @@
 //   out of bounds with constant indices.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string>
+
 #include "compiler/sema/Program.h"
 #include "hdl/HardwareLibrary.h"
 #include "support/Diagnostics.h"
@@ -40,5 +44,19 @@
 namespace mcl::mcpl {
 
 void check_limits(const Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags);
+
+// How many units a foreach nest over `group` may run at once in `model`:
+// its max_nr_units, for the nest's product of counts, or for each loop on
+// its own in the outermost par_group (`per_loop`); `path` names it in the
+// description (hopper.hierarchy.blocks.block.threads.max_nr_units).
+// Nothing for an unlimited group or an exact nr_units, which runs more in
+// rounds. The interpreter checks counts known only at run time by it.
+struct UnitLimit {
+    int64_t max = 0;
+    bool per_loop = false;
+    std::string owner;  // the par_unit around the group ("" for the outermost)
+    std::string path;
+};
+std::optional<UnitLimit> unit_limit(const hdl::HardwareModel& model, const hdl::ParGroup& group);
 
 }  // namespace mcl::mcpl

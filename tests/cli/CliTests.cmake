@@ -206,6 +206,10 @@ mclc_test(verify_catches_missing_barrier 1 "(?s)FAIL +[^\\n]*matmul_gpu_no_barri
           verify ${MATMUL}/matmul.mcl ${VERIFY_INPUTS}/matmul_gpu_no_barrier.mcl --targets hopper --backends opencl --sizes 7)
 mclc_test(verify_catches_missing_end_of_round_barrier 1 "(?s)FAIL +[^\\n]*matmul_hopper_no_end_barrier.mcl: interpreter at hopper: [^\\n]*matmul_hopper_no_end_barrier.mcl:[0-9]+:[0-9]+: error: data race on 's_[ab]': unit t = [0-9]+ of the foreach at line [0-9]+ writes an element that unit t = [0-9]+ of the foreach at line [0-9]+ read, with no barrier between"
           verify ${MATMUL}/matmul.mcl ${VERIFY_INPUTS}/matmul_hopper_no_end_barrier.mcl --backends opencl --sizes 7)
+mclc_test(verify_catches_threads_past_the_limit 1 "(?s)threads_past_the_limit.mcl:9:[0-9]+: error: 1200 threads in a block, but gpu allows at most 1024 \\(gpu\\.[a-z_.]*threads\\.max_nr_units\\)"
+          verify ${VERIFY_INPUTS}/threads_past_the_limit.mcl --backends opencl --sizes 600)
+mclc_test(verify_threads_within_the_limit 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
+          verify ${VERIFY_INPUTS}/threads_past_the_limit.mcl --backends opencl --sizes 1,7,512)
 
 # Every application's versions agree with the interpreter running its
 # perfect kernel: each version at its own level, translated to a leaf of each

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <exception>
 #include <iostream>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -277,6 +278,14 @@ int run(int argc, char** argv) {
             return kUsageError;
         }
     }
+
+    // A repeatable option takes one value each time it is given: CLI11
+    // would let `--param n=5 kernel.mcl` take the file as a second value.
+    std::vector<CLI::App*> apps = app.get_subcommands({});
+    apps.push_back(&app);
+    for (CLI::App* each : apps)
+        for (CLI::Option* option : each->get_options([](CLI::Option* o) { return !o->get_positional(); }))
+            option->allow_extra_args(false);
 
     try {
         app.parse(argc, argv);

@@ -71,13 +71,18 @@ std::unique_ptr<LoadedKernel> load_kernel(const FrontendOptions& options, const 
         names.push_back(k->name);
         if (!loaded->kernel && (kernel_name.empty() || k->name == kernel_name)) loaded->kernel = k;
     }
+    if (kernels.empty()) {
+        const mcpl::Module& module = *loaded->program.roots.front();
+        session.diags.error(module.location, fmt::format("module '{}' has no kernel: it exports no function and "
+                                                         "none has a foreach", module.name));
+        session.report(err);
+        return nullptr;
+    }
     if (!loaded->kernel) {
         session.report(err);
-        err << (kernels.empty() ? fmt::format("mclc: error: '{}' has no kernel (an exported function, or a function "
-                                              "with a foreach)\n", file)
-                                : fmt::format("mclc: error: '{}' has no kernel '{}'{}\n", file, kernel_name,
-                                              did_you_mean(kernel_name, names)));
-        if (usage) *usage = !kernels.empty();
+        err << fmt::format("mclc: error: '{}' has no kernel '{}'{}\n", file, kernel_name,
+                           did_you_mean(kernel_name, names));
+        if (usage) *usage = true;
         return nullptr;
     }
     session.report(err);  // warnings

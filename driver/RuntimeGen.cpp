@@ -168,9 +168,11 @@ int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, s
         v->module = v->program.roots.front();
         v->kernels = backends::module_kernels(*v->module);
         v->coverage = backends::WriteCoverage::of(*v->module);
-        if (v->kernels.empty())
-            return fail(fmt::format("'{}' (module {}) has no kernel: it exports no function and none has a foreach",
-                                    file, v->module->name));
+        if (v->kernels.empty()) {
+            session.diags.error(v->module->location, fmt::format("module '{}' has no kernel: it exports no function "
+                                                                 "and none has a foreach", v->module->name));
+            return session.report(err);
+        }
         rtgen::VersionSource source{v->module->name, v->kernels.front()->hardware, {}};
         for (const Function* k : v->kernels) {
             if (k->hardware != source.level)

@@ -21,9 +21,14 @@ class ShadowRenamer {
 public:
     ShadowRenamer(mcpl::Function& f, const mcpl::Program& program, const translate::OuterNames& outer)
         : f_(f), names_(f, outer) {
-        visible_.emplace_back();  // module constants: of any module, which is more than a function sees
-        for (const auto& m : program.modules)
+        // module constants, functions and records: of any module, which is
+        // more than a function sees
+        visible_.emplace_back();
+        for (const auto& m : program.modules) {
             for (const auto& c : m->constants) visible_.back().insert(c->name());
+            for (const auto& fn : m->functions) visible_.back().insert(fn->name);
+            for (const auto& r : m->records) visible_.back().insert(r->name);
+        }
         visible_.emplace_back();
         for (const auto& p : f.params)
             for (const BasicDecl& form : p->forms) visible_.back().insert(form.name);

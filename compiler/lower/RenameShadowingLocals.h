@@ -7,9 +7,11 @@
 //   `float[n, m] o`). The checker binds each use to its declaration, but
 //   the C-family backends write code by name, and the extents they index
 //   arrays with (`o[i * m + k]`) name the parameter where the local now
-//   hides it: a silent wrong result. So each variable, loop index or `as`
-//   view declared where a parameter, a module constant or a variable of
-//   an enclosing scope of the same name is visible is renamed, with every
+//   hides it: a silent wrong result. A local named like a function or a
+//   record hides it in C from its declarator on (`int f = f(i);` does not
+//   compile). So each variable, loop index or `as` view declared where a
+//   parameter, a module constant, function or record, or a variable of an
+//   enclosing scope of the same name is visible is renamed, with every
 //   use bound to it, to a name no declaration, module or description of
 //   the program has.
 // Guarantees: no local hides another name in the function, the program

@@ -248,12 +248,15 @@ private:
             std::errc ec =
                 std::from_chars(e->spelling.data(), e->spelling.data() + e->spelling.size(), e->float_value).ec;
             // MCPL's floating literals are floats: C compilers refuse one
-            // past the float range, and one that rounds to zero is a typo
+            // that rounds past the float range (from half an ulp above
+            // FLT_MAX on: 3.4028235e38 is FLT_MAX), and one that rounds to
+            // zero is a typo
+            const double rounds_to_infinity = std::ldexp(2.0 - std::ldexp(1.0, -24), 127);
             double magnitude = std::fabs(e->float_value);
             bool negative_exponent = e->spelling.find("e-") != std::string::npos ||
                                      e->spelling.find("E-") != std::string::npos;
             if (ec == std::errc::result_out_of_range) magnitude = negative_exponent ? 1e-300 : HUGE_VAL;
-            if (magnitude > std::numeric_limits<float>::max()) {
+            if (magnitude >= rounds_to_infinity) {
                 diags_.error(e->location, fmt::format("floating literal '{}' is too large for a float (at most {})",
                                                       e->spelling, std::numeric_limits<float>::max()));
                 ok_ = false;

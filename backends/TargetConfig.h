@@ -15,7 +15,9 @@
 //           <other backend-specific keys> } },
 //       "match": { "device_type": ..., "vendor": ..., "name": ... } }
 //   "leaf" must name the leaf; par_groups and memory_spaces must name ones
-//   of the leaf; builtin spellings are strings. What the backend-specific
+//   of the leaf; builtin spellings are strings (`$n` is the n-th argument;
+//   a key `<library function>@<scope>` spells calls whose first argument
+//   lives in memory of that scope apart). What the backend-specific
 //   keys mean (e.g. "map" for cpp, "index_query" for OpenCL) is the
 //   backend's business: each validates its own keys when it generates.
 //   "match" (optional, DeviceMatch) must have all three strings, valid

@@ -56,6 +56,7 @@ bool CFamilyEmitter::collect() {
     for (const Function* f : device_functions_) collect_constants(*f);
     for (const Function* k : kernels_) note_reads_beyond_own_updates(*k);
     for (const Function* f : device_functions_) note_reads_beyond_own_updates(*f);
+    if (prints_device_functions() && !refuse_name_clashes()) return false;
     if (allows_recursion()) return true;
     std::vector<const Expr*> recursive = recursive_calls(kernels_);
     for (const Expr* call : recursive)
@@ -63,6 +64,32 @@ bool CFamilyEmitter::collect() {
                                                  "backend cannot express recursion",
                                                  call->callee, backend_name()));
     return recursive.empty();
+}
+
+// MCPL's modules are namespaces; the C the backends print is one. Two
+// functions or records of one name from different modules cannot both be
+// printed under it, so the second is refused where it is defined.
+bool CFamilyEmitter::refuse_name_clashes() {
+    bool clean = true;
+    auto refuse = [&](const std::string& what, const std::string& name, const mcpl::Module* module,
+                      const mcpl::Module* first_module, SourceLocation location) {
+        diags_.error(location, fmt::format("{} '{}' of module '{}' and the {} '{}' of module '{}' are both used: the "
+                                           "{} backend prints every module into one C namespace; rename one",
+                                           what, name, module ? module->name : "?", what, name,
+                                           first_module ? first_module->name : "?", backend_name()));
+        clean = false;
+    };
+    std::map<std::string, const Function*> functions;
+    for (const Function* f : device_functions_) {
+        auto [it, fresh] = functions.emplace(f->name, f);
+        if (!fresh) refuse("function", f->name, f->module, it->second->module, f->location);
+    }
+    std::map<std::string, const RecordType*> records;
+    for (const RecordType* r : records_) {
+        auto [it, fresh] = records.emplace(r->name, r);
+        if (!fresh) refuse("record", r->name, r->module, it->second->module, r->location);
+    }
+    return clean;
 }
 
 void CFamilyEmitter::collect_calls(const Function& f) {
@@ -447,13 +474,13 @@ std::string CFamilyEmitter::call(const Expr& e) {
         return c;
     }
     if (e.function->builtin_body) {
-        auto it = config_.builtins.find(e.callee);
-        if (it == config_.builtins.end()) {
+        const std::string* found = library_spelling(e);
+        if (!found) {
             diags_.error(e.location, fmt::format("library function '{}' has no spelling in \"builtins\" of "
                                                  "backend '{}' in '{}'", e.callee, backend_name(), in_.target.path));
             return e.callee;
         }
-        const std::string& spelling = it->second;
+        const std::string& spelling = *found;
         if (spelling.find('$') == std::string::npos) return fmt::format("{}({})", spelling, fmt::join(args, ", "));
         std::string out;
         for (size_t i = 0; i < spelling.size(); ++i) {
@@ -618,6 +645,24 @@ void CFamilyEmitter::check_memory_space(const Decl& d) {
                                          "'{}'", d.memory_space, backend_name(), in_.target.path));
 }
 
+std::string CFamilyEmitter::storage_scope(const Decl& variable) const {
+    if (function_)
+        for (const auto& p : function_->params)
+            if (p.get() == &variable) return role_ == Role::Device ? "" : "device";
+    auto it = config_.memory_spaces.find(variable.memory_space);
+    return it == config_.memory_spaces.end() ? "item" : it->second.string("scope");
+}
+
+const std::string* CFamilyEmitter::library_spelling(const Expr& call) const {
+    if (!call.args.empty() && call.args[0]->kind == Expr::Kind::Var && call.args[0]->decl) {
+        std::string scope = storage_scope(*call.args[0]->decl);
+        auto it = config_.builtins.find(call.callee + "@" + scope);
+        if (!scope.empty() && it != config_.builtins.end()) return &it->second;
+    }
+    auto it = config_.builtins.find(call.callee);
+    return it == config_.builtins.end() ? nullptr : &it->second;
+}
+
 std::string CFamilyEmitter::qualifier_of(const std::string& space) const {
     auto it = config_.memory_spaces.find(space);
     if (it == config_.memory_spaces.end()) return "";
@@ -773,6 +818,7 @@ void CFamilyEmitter::begin_function(const Function& f, Role role) {
     pointer_scalars_.clear();
     return_type_ = f.resolved_return_type;
     function_ = &f;
+    role_ = role;
     for (const auto& p : f.params) {
         check_memory_space(*p);
         const Type& t = p->forms.front().resolved_type;

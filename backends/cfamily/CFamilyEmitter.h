@@ -220,6 +220,17 @@ protected:
     // where pointers have one address space (C++, CUDA's generic pointers)
     // and for private storage.
     virtual std::string pointer_space_of(const mcpl::Decl&) const { return ""; }
+    // The scope ("device", "group" or "item", as the target's
+    // memory_spaces say) of the memory `variable` lives in, as the function
+    // being printed sees it; "" where that depends on the caller (a
+    // parameter of a device function).
+    virtual std::string storage_scope(const mcpl::Decl& variable) const;
+    // The target's spelling of library function `call`: `name@scope` where
+    // it spells the call apart for the scope of the memory its first
+    // argument lives in (an atomic update of an item's own variable is a
+    // plain one; OpenCL's float atomicAdd on __local memory is a function
+    // of its own), else `name`; null where it has none.
+    const std::string* library_spelling(const mcpl::Expr& call) const;
     // A call statement (the default prints the call).
     virtual void call_statement(const mcpl::Stmt& s);
     // Whether device functions take written scalars by reference (else by
@@ -259,6 +270,7 @@ protected:
     std::set<const mcpl::Decl*> pointer_scalars_;  // written scalars passed as pointers
     mcpl::Type return_type_;                       // of the function being printed
     const mcpl::Function* function_ = nullptr;     // the function being printed (begin_function)
+    Role role_ = Role::Device;                     // its role (begin_function)
     std::set<const mcpl::Decl*> used_;             // variables the code being printed uses
     std::set<const mcpl::BasicDecl*> used_forms_;  // and the forms (names) it uses them by
     std::set<const mcpl::Decl*> sizes_arrays_;     // read in the extents of a local array, which may be folded
@@ -266,6 +278,10 @@ protected:
 
 private:
     void collect_calls(const mcpl::Function& f);
+    bool refuse_name_clashes();
+    // Whether the backend prints the device functions as C (the llvm
+    // backends build them as IR, where a call names its callee, not a name).
+    virtual bool prints_device_functions() const { return true; }
     void add_record(const mcpl::RecordType* r);
     void collect_records(const mcpl::Function& f);
     void add_constants_in(const mcpl::Expr& e);

@@ -78,6 +78,8 @@ public:
     LlvmGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
         : CFamilyEmitter(input, config, diags, reserved()) {}
 
+    bool prints_device_functions() const override { return false; }
+
     std::vector<GeneratedFile> run() {
         if (!collect()) return {};
         std::string object = kernels_object();
@@ -150,6 +152,8 @@ class LlvmPtxGenerator : public GridEmitter {
 public:
     LlvmPtxGenerator(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags)
         : GridEmitter(input, config, diags, reserved()) {}
+
+    bool prints_device_functions() const override { return false; }
 
     std::vector<GeneratedFile> run() {
         if (!collect() || !plan_kernels()) return {};

@@ -37,7 +37,8 @@ const std::set<std::string> kOpenClReserved = {
     "tan", "tanh", "erf", "fma", "mad", "dot", "clamp", "mix", "sign", "select", "abs", "atomic_add",
     "atomic_cmpxchg", "atomic_inc", "convert_int", "as_int", "as_float", "class", "namespace", "new", "delete",
     "template", "this", "operator", "public", "private_", "protected", "virtual", "friend", "using", "try",
-    "catch", "throw", "mcl", "std", "cl", "device", "resident", "on_device", "kSource", "mcl_atomic_add_float"};
+    "catch", "throw", "mcl", "std", "cl", "device", "resident", "on_device", "kSource", "mcl_atomic_add_float",
+    "mcl_atomic_add_float_local"};
 
 class OpenClGenerator : public GridEmitter {
 public:
@@ -71,15 +72,19 @@ private:
     std::string emit_kernel_source() {
         out_ = banner(in_.module.name + ".cl", "OpenCL C 1.2 kernels");
         if (uses_double()) out_ += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
-        out_ += "\n// r += v as one indivisible step, for a float in global memory (atomicAdd)\n"
-                "void mcl_atomic_add_float(volatile __global float* r, float v) {\n"
-                "    union { unsigned int u; float f; } old_value, new_value;\n"
-                "    do {\n"
-                "        old_value.f = *r;\n"
-                "        new_value.f = old_value.f + v;\n"
-                "    } while (atomic_cmpxchg((volatile __global unsigned int*)r, old_value.u, new_value.u) != "
-                "old_value.u);\n"
-                "}\n\n";
+        // r += v as one indivisible step for a float (atomicAdd; @group: in
+        // local memory), which OpenCL C 1.2 has for ints only.
+        for (const auto& [suffix, space] : {std::pair{"", "__global"}, std::pair{"_local", "__local"}})
+            out_ += fmt::format("\nvoid mcl_atomic_add_float{0}(volatile {1} float* r, float v) {{\n"
+                                "    union {{ unsigned int u; float f; }} old_value, new_value;\n"
+                                "    do {{\n"
+                                "        old_value.f = *r;\n"
+                                "        new_value.f = old_value.f + v;\n"
+                                "    }} while (atomic_cmpxchg((volatile {1} unsigned int*)r, old_value.u, new_value.u) != "
+                                "old_value.u);\n"
+                                "}}\n",
+                                suffix, space);
+        out_ += "\n";
         if (uses_integer_power()) out_ += integer_power_function("");
         out_ += record_definitions();
         out_ += constant_definitions("__constant", true);
@@ -101,21 +106,27 @@ private:
     // that one call passes a __global array and another a __local or
     // private one is printed once for each combination its calls need.
 
-    // A device function as printed for the spaces of its array parameters.
+    // A device function as printed for the spaces of its pointer
+    // parameters: arrays, and the scalars and records it writes (an
+    // element of a __global array passed to a written scalar is a __global
+    // pointer, a local variable a private one).
     struct DeviceVariant {
         const Function* function;
-        std::vector<std::string> spaces;  // per parameter: an array's qualifier (pointer_space_of), "" else
+        std::vector<std::string> spaces;  // per parameter: a pointer's qualifier (pointer_space_of), "" else
         std::string name;
     };
 
-    // The spaces of `call`'s array arguments, as pointer_space_of sees them
-    // in the function being printed or walked.
+    static bool by_pointer(const Decl& param) {
+        return param.forms.front().resolved_type.is_array() || param.is_written;
+    }
+
+    // The spaces of `call`'s pointer arguments, as pointer_space_of sees
+    // them in the function being printed or walked.
     std::vector<std::string> argument_spaces(const Expr& call) const {
         std::vector<std::string> spaces;
         for (size_t i = 0; i < call.function->params.size(); ++i) {
-            bool array = call.function->params[i]->forms.front().resolved_type.is_array();
             const Decl* storage = i < call.args.size() ? call.args[i]->decl : nullptr;
-            spaces.push_back(array && storage ? pointer_space_of(*storage) : "");
+            spaces.push_back(by_pointer(*call.function->params[i]) && storage ? pointer_space_of(*storage) : "");
         }
         return spaces;
     }
@@ -131,7 +142,7 @@ private:
                                       [&](const DeviceVariant& v) { return v.function == &f; });
             std::string codes;
             for (size_t i = 0; i < spaces.size(); ++i)
-                if (f.params[i]->forms.front().resolved_type.is_array())
+                if (by_pointer(*f.params[i]))
                     codes += spaces[i] == "__global " ? "g" : spaces[i] == "__local " ? "l" : spaces[i] == "__constant " ? "c" : "p";
             variants_.push_back({&f, spaces, first ? ident(f.name) : "mcl_as_" + codes + "_" + ident(f.name)});
         }
@@ -180,6 +191,16 @@ private:
     std::string pointer_space_of(const Decl& array) const override {
         auto it = parameter_spaces_.find(&array);
         return it != parameter_spaces_.end() ? it->second : qualifier_of(array.memory_space);
+    }
+
+    // A device function's parameter lives where its variant's qualifier
+    // says (a written scalar is a private pointer).
+    std::string storage_scope(const Decl& variable) const override {
+        auto it = parameter_spaces_.find(&variable);
+        if (it == parameter_spaces_.end()) return CFamilyEmitter::storage_scope(variable);
+        for (const auto& [space, entry] : config_.memory_spaces)
+            if (qualifier_of(space) == it->second) return entry.string("scope");
+        return "";
     }
 
     bool uses_double() const {
@@ -260,44 +281,11 @@ private:
             return fmt::format("{}{}{}* {}{}", space, d.is_written ? "" : "const ", el,
                                role == Role::Kernel ? "restrict " : "", name);
         }
-        if (d.is_written) return fmt::format("{}{}* {}", role == Role::Kernel ? "__global " : "", el, name);
+        if (d.is_written)
+            return fmt::format("{}{}* {}", role == Role::Kernel ? "__global " : pointer_space_of(d), el, name);
         if (role == Role::Kernel && t.primitive == Primitive::Bool)
             unsupported(d.location, "bool kernel parameters (OpenCL kernels cannot take them)");
         return el + " " + name;
-    }
-
-    // OpenCL C 1.2 pointers carry their address space, so a device function
-    // cannot take a written scalar that may live in global or private memory
-    // by pointer. Written scalar arguments are copied to a private temporary
-    // and back around the call instead: the same as passing by reference,
-    // because MCPL forbids aliasing.
-    void call_statement(const Stmt& s) override {
-        const Expr& call = *s.call;
-        const Function* callee = call.function;
-        std::vector<size_t> written;
-        if (callee && !callee->builtin_body)
-            for (size_t i = 0; i < call.args.size() && i < callee->params.size(); ++i) {
-                const Decl& p = *callee->params[i];
-                if (p.is_written && !p.forms.front().resolved_type.is_array()) written.push_back(i);
-            }
-        if (written.empty()) {
-            CFamilyEmitter::call_statement(s);
-            return;
-        }
-        line("{");
-        ++indent_;
-        std::vector<std::string> args = call_arguments(call);
-        std::vector<std::string> copy_back;
-        for (size_t i : written) {
-            std::string temp = fmt::format("mcl_arg_{}", i);
-            line(fmt::format("{} {} = {};", element_spelling(call.args[i]->type), temp, unwrap(args[i])));
-            copy_back.push_back(fmt::format("{} = {};", args[i], temp));
-            args[i] = "&" + temp;
-        }
-        line(device_call(call, args) + ";");
-        for (const std::string& c : copy_back) line(c);
-        --indent_;
-        line("}");
     }
 
     std::string device_min_max(const std::string& which, const Type& type, const std::string& a,

@@ -160,6 +160,7 @@ public:
     }
 
     void run(const Function& kernel, const std::vector<StoragePtr>& arguments) {
+        kernel_model_ = library_ ? library_->find(kernel.hardware) : nullptr;
         Frame frame;
         bind_parameters(kernel, arguments, frame);
         exec(*kernel.body, frame, kernel);
@@ -637,6 +638,7 @@ private:
 
     void declare(const Decl& d, Frame& frame) {
         Ref first = allocate(d.forms.front(), extents_of(d.forms.front().type, frame));
+        check_capacity(d, first, frame);
         frame.bind(&d.forms.front(), first);
         for (size_t k = 1; k < d.forms.size(); ++k)
             frame.bind(&d.forms[k], view(first, d.forms[k], extents_of(d.forms[k].type, frame)));
@@ -648,6 +650,31 @@ private:
             else
                 store(target, value(*d.init, frame), d.init->location, frame);
         }
+    }
+
+    // The arrays a unit declares in a memory space must fit the space's
+    // capacity in the kernel's description, as CheckLimits checks the
+    // constant sizes; this checks the sizes known only now (`local
+    // float[2 * n]`), which a GPU would refuse to launch.
+    void check_capacity(const Decl& d, const Ref& storage, const Frame& frame) {
+        if (!kernel_model_ || d.memory_space.empty() || storage.extents.empty()) return;
+        std::optional<mcpl::SpaceCapacity> capacity = mcpl::space_capacity(*kernel_model_, d.memory_space);
+        int64_t bytes = mcpl::element_byte_size(d.forms.front().resolved_type);
+        if (!capacity || bytes == 0) return;
+        for (int64_t extent : storage.extents)
+            if (__builtin_mul_overflow(bytes, extent, &bytes)) bytes = std::numeric_limits<int64_t>::max();
+        std::map<const Decl*, int64_t>& declared = space_bytes_[{frame.unit, d.memory_space}];
+        declared[&d] = bytes;
+        int64_t total = 0;
+        for (const auto& [decl, size] : declared)
+            if (__builtin_add_overflow(total, size, &total)) total = std::numeric_limits<int64_t>::max();
+        if (total <= capacity->bytes) return;
+        std::string per = capacity->owner.empty() ? std::string() : fmt::format(" per {}", capacity->owner);
+        fault(d.forms.front().location,
+              fmt::format("'{}' brings memory space '{}' to {} bytes{}, but {} has room for at most {} bytes "
+                          "({}.capacity)",
+                          d.forms.front().name, d.memory_space, total, per, kernel_model_->name, capacity->bytes,
+                          capacity->path));
     }
 
     void assign(const Stmt& s, Frame& frame) {
@@ -1020,6 +1047,10 @@ private:
     }
 
     const hdl::HardwareLibrary* library_;
+    const hdl::HardwareModel* kernel_model_ = nullptr;  // of the kernel's description (run)
+    // Per unit and memory space, the bytes of each array it declared there
+    // (check_capacity).
+    std::map<std::pair<uint32_t, std::string>, std::map<const Decl*, int64_t>> space_bytes_;
     InterpretOptions options_;
     std::mt19937_64 rng_;
     std::map<const Decl*, Scalar> constants_;

@@ -31,7 +31,8 @@
 //     for them, so a run with them shows what a missing wait would give;
 //   - a foreach nest over one par_group runs no more units at once than
 //     the description's max_nr_units (the counts CheckLimits could not
-//     know before the run: `2 * n threads`);
+//     know before the run: `2 * n threads`), and the arrays a unit
+//     declares in a memory space fit its capacity (`local float[2 * n]`);
 //   - every index is checked against its extent; C's undefined arithmetic
 //     (Value.h) is an error; library functions with builtin bodies (the
 //     math functions of lib.math, the atomics of lib.atomics) are computed

@@ -183,35 +183,21 @@ private:
                                                 view.resolved_type.str(), bytes_text(want.bytes)));
     }
 
-    // The memory that can hold the most of a space: the largest capacity
-    // among the memories (not caches) holding it; null when one of them is
-    // unlimited or none has a capacity, and there is nothing to check.
-    const hdl::DeviceNode* largest_memory_for(const std::string& space) const {
-        const hdl::DeviceNode* largest = nullptr;
-        for (const hdl::DeviceNode* m : model_.memories_for_space(space)) {
-            if (m->kind != hdl::BlockKind::Memory || !m->capacity) continue;
-            if (m->capacity->unlimited) return nullptr;
-            if (!largest || m->capacity->value > largest->capacity->value) largest = m;
-        }
-        return largest;
-    }
-
     void check_capacity(const Decl& d) {
         ByteSize size = byte_size(d.forms[0]);
         if (!size.constant) return;
         SpaceUse& use = space_use_[d.memory_space];
         if (use.reported) return;
         use.bytes = use.bytes && size.bytes ? std::optional<int64_t>(*use.bytes + *size.bytes) : std::nullopt;
-        const hdl::DeviceNode* memory = largest_memory_for(d.memory_space);
-        if (!memory || (use.bytes && *use.bytes <= memory->capacity->value)) return;
+        std::optional<SpaceCapacity> capacity = space_capacity(model_, d.memory_space);
+        if (!capacity || (use.bytes && *use.bytes <= capacity->bytes)) return;
         use.reported = true;
-        const hdl::ParUnit* owner = model_.memory_space_owner(d.memory_space);
-        std::string per = owner ? fmt::format(" per {}", owner->name) : std::string();
+        std::string per = capacity->owner.empty() ? std::string() : fmt::format(" per {}", capacity->owner);
         diags_.error(d.forms[0].location,
                      fmt::format("'{}' brings memory space '{}' to {}{}, but {} has room for at most {} bytes "
                                  "({}.capacity)",
                                  d.forms[0].name, d.memory_space, bytes_text(use.bytes), per, model_.name,
-                                 memory->capacity->value, memory->path));
+                                 capacity->bytes, capacity->path));
     }
 
     // --- indices ---------------------------------------------------------------
@@ -273,6 +259,18 @@ std::optional<UnitLimit> unit_limit(const hdl::HardwareModel& model, const hdl::
     path.push_back("max_nr_units");
     return UnitLimit{units.count.value, owner == nullptr, owner ? owner->name : "",
                      fmt::format("{}", fmt::join(path, "."))};
+}
+
+std::optional<SpaceCapacity> space_capacity(const hdl::HardwareModel& model, const std::string& space) {
+    const hdl::DeviceNode* largest = nullptr;
+    for (const hdl::DeviceNode* m : model.memories_for_space(space)) {
+        if (m->kind != hdl::BlockKind::Memory || !m->capacity) continue;
+        if (m->capacity->unlimited) return std::nullopt;
+        if (!largest || m->capacity->value > largest->capacity->value) largest = m;
+    }
+    if (!largest) return std::nullopt;
+    const hdl::ParUnit* owner = model.memory_space_owner(space);
+    return SpaceCapacity{largest->capacity->value, owner ? owner->name : "", largest->path};
 }
 
 void check_limits(const Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags) {

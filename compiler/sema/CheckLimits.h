@@ -50,7 +50,8 @@ void check_limits(const Program& program, const hdl::HardwareLibrary& library, D
 // its own in the outermost par_group (`per_loop`); `path` names it in the
 // description (hopper.hierarchy.blocks.block.threads.max_nr_units).
 // Nothing for an unlimited group or an exact nr_units, which runs more in
-// rounds. The interpreter checks counts known only at run time by it.
+// rounds. The interpreter checks counts known only at run time by it, and
+// array sizes by space_capacity.
 struct UnitLimit {
     int64_t max = 0;
     bool per_loop = false;
@@ -58,5 +59,17 @@ struct UnitLimit {
     std::string path;
 };
 std::optional<UnitLimit> unit_limit(const hdl::HardwareModel& model, const hdl::ParGroup& group);
+
+// How many bytes the declarations in memory space `space` may take per
+// instance of the par_unit that owns it (`owner`, "" for none): the
+// largest capacity among the memories (not caches) that hold the space,
+// named by `path` (hopper.sms.sm.shared_mem). Nothing when one of them is
+// unlimited or none has a capacity.
+struct SpaceCapacity {
+    int64_t bytes = 0;
+    std::string owner;
+    std::string path;
+};
+std::optional<SpaceCapacity> space_capacity(const hdl::HardwareModel& model, const std::string& space);
 
 }  // namespace mcl::mcpl

@@ -221,6 +221,10 @@ mclc_test(verify_catches_threads_past_the_limit 1 "(?s)threads_past_the_limit.mc
           verify ${VERIFY_INPUTS}/threads_past_the_limit.mcl --backends opencl --sizes 600)
 mclc_test(verify_threads_within_the_limit 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
           verify ${VERIFY_INPUTS}/threads_past_the_limit.mcl --backends opencl --sizes 1,7,512)
+mclc_test(verify_catches_local_past_the_capacity 1 "(?s)local_past_the_capacity.mcl:9:[0-9]+: error: 's' brings memory space 'local' to 40008 bytes per block, but gpu has room for at most 32768 bytes \\(gpu\\.[a-z_.]*\\.capacity\\)"
+          verify ${VERIFY_INPUTS}/local_past_the_capacity.mcl --backends opencl --sizes 5001)
+mclc_test(verify_local_within_the_capacity 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
+          verify ${VERIFY_INPUTS}/local_past_the_capacity.mcl --backends opencl --sizes 1,7,4096)
 
 # Every application's versions agree with the interpreter running its
 # perfect kernel: each version at its own level, translated to a leaf of each

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <climits>
-#include <limits>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <random>
@@ -658,7 +658,9 @@ private:
     // float[2 * n]`), which a GPU would refuse to launch.
     void check_capacity(const Decl& d, const Ref& storage, const Frame& frame) {
         if (!kernel_model_ || d.memory_space.empty() || storage.extents.empty()) return;
-        std::optional<mcpl::SpaceCapacity> capacity = mcpl::space_capacity(*kernel_model_, d.memory_space);
+        auto [cached, fresh] = capacities_.try_emplace({kernel_model_, d.memory_space});
+        if (fresh) cached->second = mcpl::space_capacity(*kernel_model_, d.memory_space);
+        const std::optional<mcpl::SpaceCapacity>& capacity = cached->second;
         int64_t bytes = mcpl::element_byte_size(d.forms.front().resolved_type);
         if (!capacity || bytes == 0) return;
         for (int64_t extent : storage.extents)
@@ -734,9 +736,14 @@ private:
         if (n.poison) fault(s.count->location, "number of units computed from memory that nothing wrote");
         if (n.i > kMaxUnits)
             fault(s.count->location, fmt::format("{} units, more than the interpreter runs ({})", n.i, kMaxUnits));
-        const hdl::HardwareModel* model = library_ ? library_->find(fn.hardware) : nullptr;
-        const hdl::ParGroup* group = model ? model->find_par_group(s.name) : nullptr;
-        std::optional<mcpl::UnitLimit> limit = group ? mcpl::unit_limit(*model, *group) : std::nullopt;
+        auto [cached, fresh] = foreach_limits_.try_emplace(&s);
+        if (fresh) {
+            cached->second.model = library_ ? library_->find(fn.hardware) : nullptr;
+            const hdl::ParGroup* group = cached->second.model ? cached->second.model->find_par_group(s.name) : nullptr;
+            if (group) cached->second.limit = mcpl::unit_limit(*cached->second.model, *group);
+        }
+        const hdl::HardwareModel* model = cached->second.model;
+        const std::optional<mcpl::UnitLimit>& limit = cached->second.limit;
         const UnitInfo& around = units_[frame.unit];
         bool nested = around.foreach && around.foreach->name == s.name && !(limit && limit->per_loop);
         nest_units = n.i;
@@ -1051,6 +1058,15 @@ private:
     // Per unit and memory space, the bytes of each array it declared there
     // (check_capacity).
     std::map<std::pair<uint32_t, std::string>, std::map<const Decl*, int64_t>> space_bytes_;
+    // Looked up once: the capacity of each memory space of a description
+    // (check_capacity), and the description and unit limit of each foreach
+    // (foreach_count).
+    std::map<std::pair<const hdl::HardwareModel*, std::string>, std::optional<mcpl::SpaceCapacity>> capacities_;
+    struct ForeachLimit {
+        const hdl::HardwareModel* model = nullptr;
+        std::optional<mcpl::UnitLimit> limit;
+    };
+    std::map<const Stmt*, ForeachLimit> foreach_limits_;
     InterpretOptions options_;
     std::mt19937_64 rng_;
     std::map<const Decl*, Scalar> constants_;

@@ -144,4 +144,12 @@ std::vector<const mcpl::Function*> module_kernels(const mcpl::Module& module) {
     return kernels;
 }
 
+std::vector<const mcpl::Function*> module_kernels(const mcpl::Module& module, DiagnosticEngine& diags) {
+    std::vector<const mcpl::Function*> kernels = module_kernels(module);
+    if (kernels.empty())
+        diags.error(module.location, fmt::format("module '{}' has no kernel: it exports no function and none has a "
+                                                 "foreach", module.name));
+    return kernels;
+}
+
 }  // namespace mcl::backends

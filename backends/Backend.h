@@ -162,5 +162,7 @@ std::string host_namespace_identifier(const std::string& name);
 // Kernels of a module: its exported functions, or every function with a
 // foreach when it exports none (functions with builtin bodies never are).
 std::vector<const mcpl::Function*> module_kernels(const mcpl::Module& module);
+// The same, with a located error where the module has none.
+std::vector<const mcpl::Function*> module_kernels(const mcpl::Module& module, DiagnosticEngine& diags);
 
 }  // namespace mcl::backends

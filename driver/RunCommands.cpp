@@ -65,16 +65,14 @@ std::unique_ptr<LoadedKernel> load_kernel(const FrontendOptions& options, const 
         session.report(err);
         return nullptr;
     }
-    std::vector<const mcpl::Function*> kernels = backends::module_kernels(*loaded->program.roots.front());
+    std::vector<const mcpl::Function*> kernels =
+        backends::module_kernels(*loaded->program.roots.front(), session.diags);
     std::vector<std::string> names;
     for (const mcpl::Function* k : kernels) {
         names.push_back(k->name);
         if (!loaded->kernel && (kernel_name.empty() || k->name == kernel_name)) loaded->kernel = k;
     }
     if (kernels.empty()) {
-        const mcpl::Module& module = *loaded->program.roots.front();
-        session.diags.error(module.location, fmt::format("module '{}' has no kernel: it exports no function and "
-                                                         "none has a foreach", module.name));
         session.report(err);
         return nullptr;
     }

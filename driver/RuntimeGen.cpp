@@ -166,13 +166,9 @@ int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, s
         v->program = load_and_check(session, options, {file});
         if (session.diags.has_errors() || v->program.roots.empty()) return session.report(err);
         v->module = v->program.roots.front();
-        v->kernels = backends::module_kernels(*v->module);
+        v->kernels = backends::module_kernels(*v->module, session.diags);
+        if (v->kernels.empty()) return session.report(err);
         v->coverage = backends::WriteCoverage::of(*v->module);
-        if (v->kernels.empty()) {
-            session.diags.error(v->module->location, fmt::format("module '{}' has no kernel: it exports no function "
-                                                                 "and none has a foreach", v->module->name));
-            return session.report(err);
-        }
         rtgen::VersionSource source{v->module->name, v->kernels.front()->hardware, {}};
         for (const Function* k : v->kernels) {
             if (k->hardware != source.level)

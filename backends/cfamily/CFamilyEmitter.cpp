@@ -41,12 +41,8 @@ CFamilyEmitter::CFamilyEmitter(const GenerationInput& input, const BackendConfig
 // --- what to emit ----------------------------------------------------------------
 
 bool CFamilyEmitter::collect() {
-    kernels_ = module_kernels(in_.module);
-    if (kernels_.empty()) {
-        diags_.error(in_.module.location, fmt::format("module '{}' has no kernel to generate: it exports no "
-                                                      "function and none has a foreach", in_.module.name));
-        return false;
-    }
+    kernels_ = module_kernels(in_.module, diags_);
+    if (kernels_.empty()) return false;
     for (const Function* k : kernels_) collect_calls(*k);
     for (const Function* k : kernels_) collect_records(*k);
     for (const Function* f : device_functions_) collect_records(*f);

@@ -52,7 +52,8 @@ bool CFamilyEmitter::collect() {
     for (const Function* f : device_functions_) collect_constants(*f);
     for (const Function* k : kernels_) note_reads_beyond_own_updates(*k);
     for (const Function* f : device_functions_) note_reads_beyond_own_updates(*f);
-    if (prints_device_functions() && !refuse_name_clashes()) return false;
+    qualify_clashing_names();
+    if (prints_device_functions() && !refuse_record_name_clashes()) return false;
     if (allows_recursion()) return true;
     std::vector<const Expr*> recursive = recursive_calls(kernels_);
     for (const Expr* call : recursive)
@@ -62,28 +63,64 @@ bool CFamilyEmitter::collect() {
     return recursive.empty();
 }
 
-// MCPL's modules are namespaces; the C the backends print is one. Two
-// functions or records of one name from different modules cannot both be
-// printed under it, so the second is refused where it is defined.
-bool CFamilyEmitter::refuse_name_clashes() {
-    bool clean = true;
-    auto refuse = [&](const std::string& what, const std::string& name, const mcpl::Module* module,
-                      const mcpl::Module* first_module, SourceLocation location) {
-        diags_.error(location, fmt::format("{} '{}' of module '{}' and the {} '{}' of module '{}' are both used: the "
-                                           "{} backend prints every module into one C namespace; rename one",
-                                           what, name, module ? module->name : "?", what, name,
-                                           first_module ? first_module->name : "?", backend_name()));
-        clean = false;
+// MCPL's modules are namespaces; the C the backends print is one. Of the
+// functions and constants printed under one name, the root module's (else
+// the first) keeps it and the others take their module's:
+// `mcl_<length><module>_<name>` (`mcl_7squares_square`), a name the user's
+// never are (target_identifier maps those away from `mcl_`).
+void CFamilyEmitter::qualify_clashing_names() {
+    std::map<std::string, std::vector<std::pair<const mcpl::Module*, std::string*>>> by_name;
+    std::set<std::string> taken;
+    auto add = [&](const std::string& name, const mcpl::Module* module, std::string& identifier) {
+        identifier = ident(name);
+        by_name[identifier].push_back({module, &identifier});
+        taken.insert(identifier);
     };
-    std::map<std::string, const Function*> functions;
-    for (const Function* f : device_functions_) {
-        auto [it, fresh] = functions.emplace(f->name, f);
-        if (!fresh) refuse("function", f->name, f->module, it->second->module, f->location);
+    if (prints_device_functions())
+        for (const Function* f : device_functions_) add(f->name, f->module, function_identifiers_[f]);
+    for (const auto& m : in_.program.modules)
+        for (const auto& c : m->constants)
+            if (seen_constants_.count(c.get())) add(c->name(), m.get(), constant_identifiers_[c.get()]);
+    for (auto& [name, holders] : by_name) {
+        if (holders.size() < 2) continue;
+        auto keeper = std::find_if(holders.begin(), holders.end(), [&](const auto& h) { return h.first == &in_.module; });
+        if (keeper == holders.end()) keeper = holders.begin();
+        for (auto it = holders.begin(); it != holders.end(); ++it) {
+            if (it == keeper) continue;
+            std::string module = it->first ? ident(it->first->name) : "module";
+            std::string qualified = fmt::format("mcl_{}{}_{}", module.size(), module, name);
+            for (int n = 2; !taken.insert(qualified).second; ++n)
+                qualified = fmt::format("mcl_{}{}_{}_{}", module.size(), module, name, n);
+            *it->second = qualified;
+        }
     }
+}
+
+std::string CFamilyEmitter::function_identifier(const Function& f) const {
+    auto it = function_identifiers_.find(&f);
+    return it == function_identifiers_.end() ? ident(f.name) : it->second;
+}
+
+std::string CFamilyEmitter::constant_identifier(const Decl& c) const {
+    auto it = constant_identifiers_.find(&c);
+    return it == constant_identifiers_.end() ? ident(c.name()) : it->second;
+}
+
+// Records are the host's types too (the header declares them for the
+// application), so two of one name are refused where the second is
+// defined.
+bool CFamilyEmitter::refuse_record_name_clashes() {
+    bool clean = true;
     std::map<std::string, const RecordType*> records;
     for (const RecordType* r : records_) {
         auto [it, fresh] = records.emplace(r->name, r);
-        if (!fresh) refuse("record", r->name, r->module, it->second->module, r->location);
+        if (fresh) continue;
+        diags_.error(r->location, fmt::format("record '{}' of module '{}' and the record '{}' of module '{}' are both "
+                                              "used: the {} backend prints every module into one C namespace; rename "
+                                              "one",
+                                              r->name, r->module ? r->module->name : "?", r->name,
+                                              it->second->module ? it->second->module->name : "?", backend_name()));
+        clean = false;
     }
     return clean;
 }
@@ -236,17 +273,8 @@ std::string CFamilyEmitter::constant_definitions(const std::string& storage, boo
 }
 
 std::vector<std::string> CFamilyEmitter::checked_constant_declarators(bool compile_time) {
-    std::map<std::string, const Decl*> names;
     std::vector<std::string> declarators;
     for (const Decl* c : constants_) {
-        auto [it, fresh] = names.emplace(c->name(), c);
-        if (!fresh) {
-            auto& d = diags_.error(c->location, fmt::format("the {} backend needs distinct names for "
-                                                            "constants; '{}' is defined twice",
-                                                            backend_name(), c->name()));
-            DiagnosticEngine::add_note(d, it->second->location, "other definition is here");
-            continue;
-        }
         const Type& t = c->forms.front().resolved_type;
         if (t.is_array()) {
             unsupported(c->location, "constant arrays");
@@ -266,7 +294,7 @@ std::vector<std::string> CFamilyEmitter::checked_constant_declarators(bool compi
                 continue;
             }
         }
-        declarators.push_back(fmt::format("{} {} = {}", element_spelling(t), ident(c->name()), value));
+        declarators.push_back(fmt::format("{} {} = {}", element_spelling(t), constant_identifier(*c), value));
     }
     return declarators;
 }
@@ -395,7 +423,7 @@ std::string CFamilyEmitter::var(const Expr& e) {
                            fmt::join(e.hardware->path, "."));
     }
     const VarPart& head = e.var.front();
-    std::string s = ident(head.name);
+    std::string s = e.decl && constant_identifiers_.count(e.decl) ? constant_identifier(*e.decl) : ident(head.name);
     if (!e.form) return s;  // not annotated (cannot happen in a checked program)
     Type t = e.form->resolved_type;
     if (!t.is_array() && pointer_scalars_.count(e.decl)) s = "(*" + s + ")";
@@ -414,7 +442,74 @@ std::string CFamilyEmitter::var(const Expr& e) {
 }
 
 std::string CFamilyEmitter::device_call(const Expr& call, const std::vector<std::string>& args) {
-    return fmt::format("{}({})", ident(call.function->name), fmt::join(args, ", "));
+    return fmt::format("{}({})", variant_of(call).name, fmt::join(args, ", "));
+}
+
+const CFamilyEmitter::DeviceVariant& CFamilyEmitter::variant_of(const Expr& call) {
+    const Function& f = *call.function;
+    std::vector<std::string> keys;
+    for (size_t i = 0; i < f.params.size(); ++i) {
+        const Decl* storage = i < call.args.size() ? call.args[i]->decl : nullptr;
+        keys.push_back(storage && varies_with_argument(*f.params[i]) ? argument_key(*storage) : "");
+    }
+    auto [it, fresh] = variant_index_.emplace(std::make_pair(&f, keys), device_variants_.size());
+    if (fresh) {
+        bool first = std::none_of(device_variants_.begin(), device_variants_.end(),
+                                  [&](const DeviceVariant& v) { return v.function == &f; });
+        std::string codes;
+        for (size_t i = 0; i < keys.size(); ++i)
+            if (varies_with_argument(*f.params[i])) codes += key_code(keys[i]);
+        std::string name = function_identifier(f);
+        device_variants_.push_back({&f, keys, first ? name : "mcl_as_" + codes + "_" + name});
+    }
+    return device_variants_[it->second];
+}
+
+void CFamilyEmitter::collect_variants() {
+    auto walk = [&](const Function& f, Role role) {
+        function_ = &f;
+        role_ = role;
+        mcpl::for_each_call_in(*f.body, [&](const Expr& call) {
+            if (call.function && !call.function->builtin_body) variant_of(call);
+        });
+    };
+    for (const Function* k : kernels_) {
+        bind_kernel_parameters(*k);
+        walk(*k, Role::Kernel);
+    }
+    for (size_t i = 0; i < device_variants_.size(); ++i) {  // grows while walked
+        const DeviceVariant v = device_variants_[i];
+        bind_variant_parameters(v);
+        walk(*v.function, Role::Device);
+    }
+    function_ = nullptr;
+}
+
+void CFamilyEmitter::bind_kernel_parameters(const Function& k) {
+    parameter_keys_.clear();
+    for (const auto& p : k.params) parameter_keys_[p.get()] = kernel_parameter_key(*p);
+}
+
+void CFamilyEmitter::bind_variant_parameters(const DeviceVariant& v) {
+    parameter_keys_.clear();
+    for (size_t i = 0; i < v.function->params.size(); ++i) parameter_keys_[v.function->params[i].get()] = v.keys[i];
+}
+
+const std::string* CFamilyEmitter::bound_key(const Decl& param) const {
+    auto it = parameter_keys_.find(&param);
+    return it == parameter_keys_.end() ? nullptr : &it->second;
+}
+
+void CFamilyEmitter::print_device_variants(const std::string& prefix) {
+    auto signature_of = [&](const DeviceVariant& v, bool definition) {
+        bind_variant_parameters(v);
+        return prefix + signature(*v.function, Role::Device, definition, v.name);
+    };
+    for (const DeviceVariant& v : device_variants_) out_ += signature_of(v, false) + ";\n";
+    for (const DeviceVariant& v : device_variants_) {
+        out_ += "\n";
+        print_function(*v.function, Role::Device, [&] { return signature_of(v, true); });
+    }
 }
 
 std::string CFamilyEmitter::converted(const Type& to, const Expr& e) {
@@ -733,7 +828,9 @@ std::string CFamilyEmitter::parameter(const Decl& d, Role role, bool) {
 
 std::string CFamilyEmitter::signature(const Function& f, Role role, bool definition) {
     return signature(f, role, definition,
-                     role == Role::Kernel ? kernel_symbol(f) : role == Role::Host ? host_identifier(f.name) : ident(f.name));
+                     role == Role::Kernel ? kernel_symbol(f)
+                     : role == Role::Host ? host_identifier(f.name)
+                                          : function_identifier(f));
 }
 
 std::string CFamilyEmitter::signature(const Function& f, Role role, bool definition, const std::string& name) {

@@ -18,7 +18,10 @@
 //   with $0, $1, ... for the arguments). Statements are printed as braced C;
 //   a kernel's written scalars are pointers.
 //   Recursive calls are refused, located at the call, unless the backend
-//   allows recursion (allows_recursion).
+//   allows recursion (allows_recursion). MCPL's modules are namespaces and
+//   the printed C is one: a device function or constant named like one of
+//   another module is printed under a module-qualified name; two records of
+//   one name (types of the host's interface too) are refused.
 //   A backend derives from this class and supplies what differs: foreach
 //   (the mapping of parallelism), barriers, array declarations, parameters,
 //   min/max/pow spellings, how device functions are called, and the files.
@@ -28,6 +31,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -52,9 +56,11 @@ protected:
     CFamilyEmitter(const GenerationInput& input, const BackendConfig& config, DiagnosticEngine& diags,
                    std::set<std::string> reserved_names);
 
-    // Fills kernels_, device_functions_ and records_; false (with an error)
-    // when the module has no kernel, or when kernels recurse and the backend
-    // does not allow it (an error at each call that closes a cycle).
+    // Fills kernels_, device_functions_ and records_, and names the
+    // functions and constants; false (with an error) when the module has no
+    // kernel, when two records share a name, or when kernels recurse and
+    // the backend does not allow it (an error at each call that closes a
+    // cycle).
     bool collect();
     bool generation_failed() const { return diags_.error_count() != errors_at_start_; }
 
@@ -63,6 +69,11 @@ protected:
     // backend's reserved names, so that the generator's names, the target
     // language's and its headers' never capture or hide the user's.
     std::string ident(const std::string& name) const;
+    // The identifier of device function `f` and of module constant `c`:
+    // ident() of the name, or the module-qualified name that keeps it apart
+    // from one of the same name in another module (qualify_clashing_names).
+    std::string function_identifier(const mcpl::Function& f) const;
+    std::string constant_identifier(const mcpl::Decl& c) const;
     static std::string primitive_spelling(mcpl::Primitive p);
     // The element type of `t` (its array groups dropped).
     std::string element_spelling(const mcpl::Type& t) const;
@@ -170,8 +181,47 @@ protected:
     std::string host_power(const mcpl::Type& type, const std::string& a, const std::string& b) const;
     // A call of a function of the module (not a builtin; `call.function` is
     // set); `args` are spelt already, written-scalar arguments included as
-    // the callee takes them.
+    // the callee takes them. The default calls the callee's variant for the
+    // call's arguments.
     virtual std::string device_call(const mcpl::Expr& call, const std::vector<std::string>& args);
+
+    // --- device functions per kind of argument -----------------------------------
+    // Some parameters of a device function are printed apart for the kind
+    // of storage a call passes them: OpenCL's pointers carry an address
+    // space; an atomic update of a CUDA thread's own variable must be a
+    // plain one. A variant is one printing of a function for the keys of
+    // such arguments; the first variant of a function keeps its name, the
+    // others are `mcl_as_<codes>_<name>`, a name neither the user's
+    // (target_identifier maps those away from `mcl_`) nor the generator's
+    // other ones have. Backends without such parameters get one variant per
+    // function, under its own name.
+    struct DeviceVariant {
+        const mcpl::Function* function;
+        std::vector<std::string> keys;  // per parameter: its argument's key where it varies, else ""
+        std::string name;
+    };
+    // Whether `param` (of a device function) is printed apart per kind of argument.
+    virtual bool varies_with_argument(const mcpl::Decl&) const { return false; }
+    // The key of `argument`, the storage a call of the function being
+    // walked or printed passes to a parameter that varies.
+    virtual std::string argument_key(const mcpl::Decl&) const { return ""; }
+    // The letter of `key` in a variant's name.
+    virtual char key_code(const std::string& key) const { return key.empty() ? 'p' : key.front(); }
+    // The key a kernel's parameter has while the kernel is walked or printed.
+    virtual std::string kernel_parameter_key(const mcpl::Decl&) const { return ""; }
+    // The variant that `call` (in the function being walked or printed) calls.
+    const DeviceVariant& variant_of(const mcpl::Expr& call);
+    // Fills device_variants_ with the variants the kernels call, transitively.
+    void collect_variants();
+    // Binds the keys of `f`'s parameters (a kernel's own, or a variant's)
+    // for the walk or print that follows.
+    void bind_kernel_parameters(const mcpl::Function& k);
+    void bind_variant_parameters(const DeviceVariant& v);
+    // The key bound to `param`, or null where it has none.
+    const std::string* bound_key(const mcpl::Decl& param) const;
+    // The prototypes, then the definitions, of every collected variant,
+    // each signature after `prefix` (`__device__ `).
+    void print_device_variants(const std::string& prefix);
     // Storage that a kernel takes as parameters after its own and the glue
     // allocates, zeroed, for each call (none by default): `spelling` is the
     // kernel's parameter, `element` the element type and `elements` the
@@ -275,10 +325,14 @@ protected:
     std::set<const mcpl::BasicDecl*> used_forms_;  // and the forms (names) it uses them by
     std::set<const mcpl::Decl*> sizes_arrays_;     // read in the extents of a local array, which may be folded
     std::set<const mcpl::Decl*> read_beyond_own_updates_;  // see note_reads_beyond_own_updates
+    std::vector<DeviceVariant> device_variants_;   // in the order first called
+    std::map<std::pair<const mcpl::Function*, std::vector<std::string>>, size_t> variant_index_;
+    std::map<const mcpl::Decl*, std::string> parameter_keys_;  // of the function being walked or printed
 
 private:
     void collect_calls(const mcpl::Function& f);
-    bool refuse_name_clashes();
+    void qualify_clashing_names();
+    bool refuse_record_name_clashes();
     // Whether the backend prints the device functions as C (the llvm
     // backends build them as IR, where a call names its callee, not a name).
     virtual bool prints_device_functions() const { return true; }
@@ -304,6 +358,8 @@ private:
     std::set<const mcpl::RecordType*> seen_records_;
     std::set<const mcpl::Decl*> seen_constants_;
     std::optional<std::vector<std::string>> constant_declarators_;  // checked once, by constant_definitions
+    std::map<const mcpl::Function*, std::string> function_identifiers_;  // see function_identifier
+    std::map<const mcpl::Decl*, std::string> constant_identifiers_;      // see constant_identifier
 };
 
 }  // namespace mcl::backends

@@ -69,7 +69,7 @@ std::string InProcessEmitter::parameter(const Decl& d, Role role, bool definitio
 }
 
 std::string InProcessEmitter::device_call(const Expr& call, const std::vector<std::string>& args) {
-    return fmt::format("device::{}({})", ident(call.function->name), fmt::join(args, ", "));
+    return fmt::format("device::{}({})", function_identifier(*call.function), fmt::join(args, ", "));
 }
 
 std::string InProcessEmitter::min_max(const std::string& which, const Type& type, const std::string& a,

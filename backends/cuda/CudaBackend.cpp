@@ -1,5 +1,8 @@
 #include "backends/cuda/CudaBackend.h"
 
+#include <cstdint>
+#include <set>
+
 #include <fmt/format.h>
 
 #include "backends/Runtime.h"
@@ -81,6 +84,52 @@ private:
     std::string async_copy_wait() const override { return "__pipeline_commit(); __pipeline_wait_prior(0);"; }
 
 
+    // --- device functions per scope of an atomic's target ----------------------------
+    // An atomic update of a thread's own variable is undefined on the GPU
+    // (nvcc: "Cannot do atomic on local memory") and spelt as a plain update
+    // (`atomicAdd@item`). Where a device function applies such a builtin to
+    // a parameter it writes, directly or through the functions it calls,
+    // the scope of that parameter's argument decides the spelling: the
+    // function is printed once per scope its calls pass (CFamilyEmitter's
+    // variants, keyed by storage_scope).
+
+    bool varies_with_argument(const Decl& param) const override { return scoped_targets_.count(&param) > 0; }
+    std::string argument_key(const Decl& argument) const override { return storage_scope(argument); }
+    std::string storage_scope(const Decl& variable) const override {
+        const std::string* key = bound_key(variable);
+        return key && !key->empty() ? *key : CFamilyEmitter::storage_scope(variable);
+    }
+
+    // Fills scoped_targets_: the written scalar and record parameters of
+    // device functions that reach the first argument of a builtin spelt per
+    // scope, directly or through a call's parameter that does.
+    void note_scoped_targets() {
+        auto spelt_per_scope = [&](const std::string& callee) {
+            auto it = config_.builtins.lower_bound(callee + "@");
+            return it != config_.builtins.end() && it->first.compare(0, callee.size() + 1, callee + "@") == 0;
+        };
+        auto is_written_parameter = [](const Function& f, const mcpl::Expr& arg) {
+            if (arg.kind != mcpl::Expr::Kind::Var || !arg.decl || !arg.decl->is_written) return false;
+            for (const auto& p : f.params)
+                if (p.get() == arg.decl) return !p->forms.front().resolved_type.is_array();
+            return false;
+        };
+        for (size_t before = SIZE_MAX; before != scoped_targets_.size();) {
+            before = scoped_targets_.size();
+            for (const Function* f : device_functions_)
+                mcpl::for_each_call_in(*f->body, [&](const mcpl::Expr& call) {
+                    for (size_t i = 0; i < call.args.size(); ++i) {
+                        if (!is_written_parameter(*f, *call.args[i])) continue;
+                        bool scoped = call.function && !call.function->builtin_body
+                                          ? i < call.function->params.size() &&
+                                                scoped_targets_.count(call.function->params[i].get())
+                                          : i == 0 && spelt_per_scope(call.callee);
+                        if (scoped) scoped_targets_.insert(call.args[i]->decl);
+                    }
+                });
+        }
+    }
+
     // --- the kernel source ------------------------------------------------------------
 
     std::string emit_kernel_source() {
@@ -92,11 +141,9 @@ private:
         if (!constants.empty()) out_ += fmt::format("\n{}", constants.substr(0, constants.size() - 1));
         if (uses_integer_power()) out_ += integer_power_function("__device__ inline ");
         if (!device_functions_.empty()) out_ += "\n";
-        for (const Function* f : device_functions_) out_ += "__device__ " + signature(*f, Role::Device, false) + ";\n";
-        for (const Function* f : device_functions_) {
-            out_ += "\n";
-            print_function(*f, Role::Device, [&] { return "__device__ " + signature(*f, Role::Device, true); });
-        }
+        note_scoped_targets();
+        collect_variants();
+        print_device_variants("__device__ ");
         for (const Function* k : kernels_) {
             const GridPlan& plan = plan_of(*k);
             for (size_t n = 0; n < plan.launches.size(); ++n) emit_launch_kernel(*k, plan, n);
@@ -239,6 +286,8 @@ private:
                                              ident(k.name)),
                                  "");
     }
+
+    std::set<const Decl*> scoped_targets_;  // see note_scoped_targets
 };
 
 }  // namespace

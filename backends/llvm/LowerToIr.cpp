@@ -7,6 +7,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
@@ -1394,6 +1395,42 @@ private:
         return {i32(0), Shape::Uniform, Primitive::Int};
     }
 
+    // `*target += value`, not atomically.
+    void plain_add(const Place& target, llvm::Value* value, bool floating) {
+        llvm::Value* old = builder_.CreateLoad(target.memory, target.address);
+        builder_.CreateStore(floating ? builder_.CreateFAdd(old, value) : builder_.CreateAdd(old, value), target.address);
+    }
+
+    // `*target += value` as one indivisible step. A GPU's atomics are
+    // undefined on a thread's own (local) memory, where no other thread
+    // looks and a plain update is right: a variable of the function is
+    // updated plainly, and a device function's parameter, which may be
+    // either, is tested for the local window at run time (isspacep.local).
+    void atomic_add(const Place& target, llvm::Value* value, bool floating) {
+        auto atomic = [&] {
+            builder_.CreateAtomicRMW(floating ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add, target.address,
+                                     value, alignment(target.memory), llvm::AtomicOrdering::Monotonic);
+        };
+        const llvm::Value* storage = llvm::getUnderlyingObject(target.address, 0);
+        if (!options_.grid) return atomic();
+        if (llvm::isa<llvm::AllocaInst>(storage)) return plain_add(target, value, floating);
+        const auto* parameter = llvm::dyn_cast<llvm::Argument>(storage);
+        if (llvm::isa<llvm::GlobalValue>(storage) || (parameter && !parameter->getParent()->hasLocalLinkage()))
+            return atomic();  // shared memory, or a kernel's parameter: global memory
+        llvm::Value* local = builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_isspacep_local, {}, {target.address});
+        llvm::BasicBlock* own = llvm::BasicBlock::Create(context_, "own_memory", state_->function);
+        llvm::BasicBlock* shared = llvm::BasicBlock::Create(context_, "shared_memory", state_->function);
+        llvm::BasicBlock* done = llvm::BasicBlock::Create(context_, "updated", state_->function);
+        builder_.CreateCondBr(local, own, shared);
+        builder_.SetInsertPoint(own);
+        plain_add(target, value, floating);
+        builder_.CreateBr(done);
+        builder_.SetInsertPoint(shared);
+        atomic();
+        builder_.CreateBr(done);
+        builder_.SetInsertPoint(done);
+    }
+
     // A library function with a builtin body: LLVM's exact intrinsics where
     // they exist, else the C library's single-precision function (the ones
     // the interpreter and the cpp backend call).
@@ -1408,12 +1445,10 @@ private:
             Primitive t = primitive_of(target.element);
             Val a = value_as(*e.args[1], t);
             if (is_atomic_int_add(e) && private_histograms_.count(e.args[0]->form)) {
-                llvm::Value* old = builder_.CreateLoad(target.memory, target.address);
-                builder_.CreateStore(builder_.CreateAdd(old, a.v), target.address);
+                plain_add(target, a.v, false);
                 return {nullptr, Shape::Uniform, Primitive::Void};
             }
-            builder_.CreateAtomicRMW(is_floating(t) ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add, target.address, a.v,
-                                     alignment(target.memory), llvm::AtomicOrdering::Monotonic);
+            atomic_add(target, a.v, is_floating(t));
             return {nullptr, Shape::Uniform, Primitive::Void};
         }
         std::vector<Val> args;

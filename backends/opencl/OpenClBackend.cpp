@@ -1,7 +1,5 @@
 #include "backends/opencl/OpenClBackend.h"
 
-#include <algorithm>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -89,11 +87,7 @@ private:
         out_ += record_definitions();
         out_ += constant_definitions("__constant", true);
         collect_variants();
-        for (const DeviceVariant& v : variants_) out_ += variant_signature(v, false) + ";\n";
-        for (const DeviceVariant& v : variants_) {
-            out_ += "\n";
-            print_function(*v.function, Role::Device, [&] { return variant_signature(v, true); });
-        }
+        print_device_variants("");
         for (const Function* k : kernels_) {
             const GridPlan& plan = plan_of(*k);
             for (size_t n = 0; n < plan.launches.size(); ++n) emit_launch_kernel(*k, plan, n);
@@ -104,102 +98,34 @@ private:
     // --- device functions per address space ---------------------------------------------
     // OpenCL C 1.2 pointers carry their address space, so a device function
     // that one call passes a __global array and another a __local or
-    // private one is printed once for each combination its calls need.
-
-    // A device function as printed for the spaces of its pointer
-    // parameters: arrays, and the scalars and records it writes (an
-    // element of a __global array passed to a written scalar is a __global
-    // pointer, a local variable a private one).
-    struct DeviceVariant {
-        const Function* function;
-        std::vector<std::string> spaces;  // per parameter: a pointer's qualifier (pointer_space_of), "" else
-        std::string name;
-    };
+    // private one is printed once for each combination its calls need: the
+    // variant's key of a pointer parameter (an array, or a scalar or record
+    // it writes: an element of a __global array passed to a written scalar
+    // is a __global pointer, a local variable a private one) is the
+    // argument's qualifier (pointer_space_of).
 
     static bool by_pointer(const Decl& param) {
         return param.forms.front().resolved_type.is_array() || param.is_written;
     }
-
-    // The spaces of `call`'s pointer arguments, as pointer_space_of sees
-    // them in the function being printed or walked.
-    std::vector<std::string> argument_spaces(const Expr& call) const {
-        std::vector<std::string> spaces;
-        for (size_t i = 0; i < call.function->params.size(); ++i) {
-            const Decl* storage = i < call.args.size() ? call.args[i]->decl : nullptr;
-            spaces.push_back(by_pointer(*call.function->params[i]) && storage ? pointer_space_of(*storage) : "");
-        }
-        return spaces;
+    bool varies_with_argument(const Decl& param) const override { return by_pointer(param); }
+    std::string argument_key(const Decl& argument) const override { return pointer_space_of(argument); }
+    char key_code(const std::string& key) const override {
+        return key == "__global " ? 'g' : key == "__local " ? 'l' : key == "__constant " ? 'c' : 'p';
     }
-
-    // The variant of `f` for `spaces`, added (named) when new: the first of
-    // a function keeps its name, others are `mcl_as_<codes>_<name>`, a name
-    // neither the user's (target_identifier maps those away from `mcl_`) nor
-    // the generator's other ones have.
-    const DeviceVariant& variant(const Function& f, const std::vector<std::string>& spaces) {
-        auto [it, fresh] = variant_index_.emplace(std::make_pair(&f, spaces), variants_.size());
-        if (fresh) {
-            bool first = std::none_of(variants_.begin(), variants_.end(),
-                                      [&](const DeviceVariant& v) { return v.function == &f; });
-            std::string codes;
-            for (size_t i = 0; i < spaces.size(); ++i)
-                if (by_pointer(*f.params[i]))
-                    codes += spaces[i] == "__global " ? "g" : spaces[i] == "__local " ? "l" : spaces[i] == "__constant " ? "c" : "p";
-            variants_.push_back({&f, spaces, first ? ident(f.name) : "mcl_as_" + codes + "_" + ident(f.name)});
-        }
-        return variants_[it->second];
-    }
-
-    // The spaces of a function's array parameters while it is printed or walked.
-    void bind_parameter_spaces(const Function& f, const std::vector<std::string>& spaces) {
-        parameter_spaces_.clear();
-        for (size_t i = 0; i < f.params.size(); ++i) parameter_spaces_[f.params[i].get()] = spaces[i];
-    }
-
-    // The variants the kernels need, transitively, in the order first called.
-    void collect_variants() {
-        auto walk = [&](const Function& f) {
-            mcpl::for_each_call_in(*f.body, [&](const Expr& call) {
-                if (call.function && !call.function->builtin_body) variant(*call.function, argument_spaces(call));
-            });
-        };
-        for (const Function* k : kernels_) {
-            bind_kernel_parameter_spaces(*k);
-            walk(*k);
-        }
-        for (size_t i = 0; i < variants_.size(); ++i) {  // grows while walked
-            const DeviceVariant v = variants_[i];
-            bind_parameter_spaces(*v.function, v.spaces);
-            walk(*v.function);
-        }
-    }
-
-    void bind_kernel_parameter_spaces(const Function& k) {
-        std::vector<std::string> spaces;
-        for (const auto& p : k.params) spaces.push_back(pointer_space(*p));
-        bind_parameter_spaces(k, spaces);
-    }
-
-    std::string variant_signature(const DeviceVariant& v, bool definition) {
-        bind_parameter_spaces(*v.function, v.spaces);
-        return signature(*v.function, Role::Device, definition, v.name);
-    }
-
-    std::string device_call(const Expr& call, const std::vector<std::string>& args) override {
-        return fmt::format("{}({})", variant(*call.function, argument_spaces(call)).name, fmt::join(args, ", "));
-    }
+    std::string kernel_parameter_key(const Decl& param) const override { return pointer_space(param); }
 
     std::string pointer_space_of(const Decl& array) const override {
-        auto it = parameter_spaces_.find(&array);
-        return it != parameter_spaces_.end() ? it->second : qualifier_of(array.memory_space);
+        const std::string* key = bound_key(array);
+        return key ? *key : qualifier_of(array.memory_space);
     }
 
     // A device function's parameter lives where its variant's qualifier
     // says (a written scalar is a private pointer).
     std::string storage_scope(const Decl& variable) const override {
-        auto it = parameter_spaces_.find(&variable);
-        if (it == parameter_spaces_.end()) return CFamilyEmitter::storage_scope(variable);
+        const std::string* key = bound_key(variable);
+        if (!key) return CFamilyEmitter::storage_scope(variable);
         for (const auto& [space, entry] : config_.memory_spaces)
-            if (qualifier_of(space) == it->second) return entry.string("scope");
+            if (qualifier_of(space) == *key) return entry.string("scope");
         return "";
     }
 
@@ -229,7 +155,7 @@ private:
                 line(fmt::format("__local {} {}[{}];", element_spelling(d->forms.front().resolved_type),
                                  ident(d->forms.front().name), *elements ? *elements : 1));
             }
-        bind_kernel_parameter_spaces(k);
+        bind_kernel_parameters(k);
         begin_function(k, Role::Kernel);
         emit_launch_body(plan, launch);
         std::string body = std::move(out_);
@@ -371,10 +297,6 @@ private:
         return resident_function(k, "mcl::opencl", setup, launch_code, "        mcl_device.queue().finish();\n",
                                  api_catch);
     }
-
-    std::vector<DeviceVariant> variants_;
-    std::map<std::pair<const Function*, std::vector<std::string>>, size_t> variant_index_;
-    std::map<const Decl*, std::string> parameter_spaces_;  // of the function being printed or walked
 };
 
 }  // namespace

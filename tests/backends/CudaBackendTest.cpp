@@ -4,6 +4,8 @@
 // and the glue's launch-limit check. The grid mapping itself is shared with
 // OpenCL (OpenClBackendTest.cpp); that the code compiles warning-free with
 // nvcc is shown end to end (run_end_to_end.sh).
+#include <string>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -454,16 +456,19 @@ hopper void k(int n, float[n] x, float total) {
     EXPECT_THAT(k, HasSubstr("(*total) = 1.0f;"));
 }
 
-TEST(CudaBackend, BuiltinsUseCudaSpellings) {
-    Generated g = generate_cuda(R"(module bi;
-export k;
-import hopper;
-hopper void atomicAdd(global float r, const float a) {
+// lib.atomics' atomicAdd, declared for hopper.
+const std::string kAtomicAdd = R"(hopper void atomicAdd(global float r, const float a) {
     mcl_builtin_read(r);
     mcl_builtin_read(a);
     mcl_builtin_write(r);
 }
-hopper float sqrt(const float x) { mcl_builtin_read(x); }
+)";
+
+TEST(CudaBackend, BuiltinsUseCudaSpellings) {
+    Generated g = generate_cuda(R"(module bi;
+export k;
+import hopper;
+)" + kAtomicAdd + R"(hopper float sqrt(const float x) { mcl_builtin_read(x); }
 hopper void k(int n, float[n] x, global float sum) {
     foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
         if (t == 0) { atomicAdd(sum, sqrt(x[b])); x[b] = min(x[b], 1.0); }
@@ -474,6 +479,34 @@ hopper void k(int n, float[n] x, global float sum) {
     ASSERT_FALSE(k.empty()) << g.diagnostics();
     EXPECT_THAT(k, HasSubstr("atomicAdd(&((*sum)), (sqrt(x[(b)])));"));
     EXPECT_THAT(k, HasSubstr("min(x[(b)], 1.0f)"));
+}
+
+TEST(CudaBackend, DeviceFunctionsAreSpeltPerScopeOfTheirAtomicsTargets) {
+    // A thread's own variable is updated plainly (an atomic on local memory
+    // is undefined), device memory atomically, through two calls.
+    Generated g = generate_cuda(R"(module scoped;
+export k;
+import hopper;
+)" + kAtomicAdd + R"(hopper void bump(float r, const float v) { atomicAdd(r, v); }
+hopper void viaBump(float r, float unrelated, const float v) { bump(r, v); unrelated = v; }
+hopper void k(int n, float[n] x) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        float mine = 1.0;
+        float other = 0.0;
+        viaBump(mine, other, 2.0);
+        viaBump(x[b], other, mine + other);
+    } } }
+}
+)");
+    std::string k = g.file("scoped_kernels.cuh");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("__device__ void bump(float& r, float v) {\n    (r) += (v);"));
+    EXPECT_THAT(k, HasSubstr("__device__ void mcl_as_d_bump(float& r, float v) {\n    atomicAdd(&(r), (v));"));
+    EXPECT_THAT(k, HasSubstr("__device__ void viaBump(float& r, float& unrelated, float v) {\n    bump(r, v);"));
+    EXPECT_THAT(k, HasSubstr("__device__ void mcl_as_d_viaBump(float& r, float& unrelated, float v) {\n"
+                             "    mcl_as_d_bump(r, v);"));
+    EXPECT_THAT(k, HasSubstr("viaBump(mine, other, 2.0f);"));
+    EXPECT_THAT(k, HasSubstr("mcl_as_d_viaBump(x[(b)], other, (mine + other));"));
 }
 
 }  // namespace

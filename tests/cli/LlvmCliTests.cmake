@@ -116,6 +116,14 @@ add_test(NAME cli.llvm_backend.ptx_async_copies
          COMMAND ${LLVM_CLI}/llvm_ptx_async_copies.sh $<TARGET_FILE:mclc>
                  ${CMAKE_SOURCE_DIR}/tests/inputs/mcpl/verify/async_copies.mcl)
 
+# Atomics that device functions apply to parameters a call may pass a
+# thread's own variable: tested for the local window, where an atomic is
+# undefined.
+add_test(NAME cli.llvm_backend.ptx_private_atomics
+         COMMAND ${LLVM_CLI}/llvm_ptx_private_atomics.sh $<TARGET_FILE:mclc>
+                 ${CMAKE_SOURCE_DIR}/tests/inputs/mcpl/verify/atomics_through_device_functions.mcl
+                 ${CMAKE_SOURCE_DIR}/examples)
+
 # A kernel that calls another kernel with a bool parameter (invalid IR for
 # the backend before b9397d4: the bool passed as i1 to a kernel that takes
 # it as i8).

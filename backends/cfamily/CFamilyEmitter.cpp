@@ -83,7 +83,8 @@ void CFamilyEmitter::qualify_clashing_names() {
             if (seen_constants_.count(c.get())) add(c->name(), m.get(), constant_identifiers_[c.get()]);
     for (auto& [name, holders] : by_name) {
         if (holders.size() < 2) continue;
-        auto keeper = std::find_if(holders.begin(), holders.end(), [&](const auto& h) { return h.first == &in_.module; });
+        auto keeper =
+            std::find_if(holders.begin(), holders.end(), [&](const auto& h) { return h.first == &in_.module; });
         if (keeper == holders.end()) keeper = holders.begin();
         for (auto it = holders.begin(); it != holders.end(); ++it) {
             if (it == keeper) continue;

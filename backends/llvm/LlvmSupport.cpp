@@ -6,10 +6,13 @@
 
 #include <llvm/ADT/StringExtras.h>
 #include <llvm/Analysis/TargetTransformInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/Config/llvm-config.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/IR/DiagnosticInfo.h>
 #include <llvm/IR/DiagnosticPrinter.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/IRReader/IRReader.h>
@@ -243,6 +246,31 @@ llvm::ModulePassManager without_speculative_hoisting(llvm::PassBuilder& builder,
     return rebuilt;
 }
 
+// Answers the tests of the local window (llvm.nvvm.isspacep.local, which
+// the lowering puts before an atomic on a device function's parameter)
+// whose pointer inlining has traced to its storage: a variable of the
+// function is local memory; a kernel's parameter or shared memory is not.
+// Says whether it answered any.
+bool fold_local_window_tests(llvm::Module& module) {
+    llvm::Function* test = module.getFunction(llvm::Intrinsic::getName(llvm::Intrinsic::nvvm_isspacep_local));
+    if (!test) return false;
+    bool folded = false;
+    for (llvm::User* user : llvm::make_early_inc_range(test->users())) {
+        auto* call = llvm::dyn_cast<llvm::CallInst>(user);
+        if (!call) continue;
+        const llvm::Value* storage = llvm::getUnderlyingObject(call->getArgOperand(0), 0);
+        const auto* parameter = llvm::dyn_cast<llvm::Argument>(storage);
+        bool local = llvm::isa<llvm::AllocaInst>(storage);
+        bool elsewhere = llvm::isa<llvm::GlobalVariable>(storage) ||
+                         (parameter && parameter->getParent()->getCallingConv() == llvm::CallingConv::PTX_Kernel);
+        if (!local && !elsewhere) continue;
+        call->replaceAllUsesWith(llvm::ConstantInt::getBool(module.getContext(), local));
+        call->eraseFromParent();
+        folded = true;
+    }
+    return folded;
+}
+
 }  // namespace
 
 void initialize_llvm() {
@@ -370,6 +398,12 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, [[maybe_unused
     llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
     if (machine.getTargetTriple().isNVPTX()) passes = without_speculative_hoisting(builder, pass_names, std::move(passes));
     passes.run(module, module_analyses);
+    // With the tests answered, the atomic on a variable is dead code, and
+    // the variable can live in registers again.
+    llvm::ModulePassManager cleanup;
+    if (machine.getTargetTriple().isNVPTX() && fold_local_window_tests(module) &&
+        !builder.parsePassPipeline(cleanup, "function(simplifycfg,sroa,instcombine,simplifycfg)"))
+        cleanup.run(module, module_analyses);
 }
 
 bool emit_object(llvm::Module& module, llvm::TargetMachine& machine, std::string& bytes, std::string& error) {

@@ -17,7 +17,10 @@
 //     machine's cost models, so the loop and SLP vectorizers target it. For
 //     NVIDIA GPUs, LICM there hoists only what runs on every iteration
 //     (registers bound a GPU's occupancy), and shared memory is addressed in
-//     32 bits (LLVM's nvptx-short-ptr, set once for the process).
+//     32 bits (LLVM's nvptx-short-ptr, set once for the process); a test
+//     of the local window that inlining answered (a variable, or a kernel's
+//     parameter, reached a device function's atomic) is folded, so the
+//     variable returns to registers.
 //   - A JitSession links object files in process; their code may call the
 //     host symbols it was given and the C library of the process.
 // Guarantees: failures come back as false or null with a message in `error`

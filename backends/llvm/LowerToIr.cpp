@@ -1398,14 +1398,16 @@ private:
     // `*target += value`, not atomically.
     void plain_add(const Place& target, llvm::Value* value, bool floating) {
         llvm::Value* old = builder_.CreateLoad(target.memory, target.address);
-        builder_.CreateStore(floating ? builder_.CreateFAdd(old, value) : builder_.CreateAdd(old, value), target.address);
+        llvm::Value* sum = floating ? builder_.CreateFAdd(old, value) : builder_.CreateAdd(old, value);
+        builder_.CreateStore(sum, target.address);
     }
 
     // `*target += value` as one indivisible step. A GPU's atomics are
     // undefined on a thread's own (local) memory, where no other thread
     // looks and a plain update is right: a variable of the function is
     // updated plainly, and a device function's parameter, which may be
-    // either, is tested for the local window at run time (isspacep.local).
+    // either, is tested for the local window at run time (isspacep.local;
+    // optimize answers the test where inlining traced the pointer).
     void atomic_add(const Place& target, llvm::Value* value, bool floating) {
         auto atomic = [&] {
             builder_.CreateAtomicRMW(floating ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add, target.address,

@@ -117,8 +117,8 @@ add_test(NAME cli.llvm_backend.ptx_async_copies
                  ${CMAKE_SOURCE_DIR}/tests/inputs/mcpl/verify/async_copies.mcl)
 
 # Atomics that device functions apply to parameters a call may pass a
-# thread's own variable: tested for the local window, where an atomic is
-# undefined.
+# thread's own variable, where an atomic is undefined: plain updates in
+# registers once inlined, atomics on device and shared memory.
 add_test(NAME cli.llvm_backend.ptx_private_atomics
          COMMAND ${LLVM_CLI}/llvm_ptx_private_atomics.sh $<TARGET_FILE:mclc>
                  ${CMAKE_SOURCE_DIR}/tests/inputs/mcpl/verify/atomics_through_device_functions.mcl

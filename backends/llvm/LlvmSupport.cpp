@@ -258,13 +258,9 @@ bool fold_local_window_tests(llvm::Module& module) {
     for (llvm::User* user : llvm::make_early_inc_range(test->users())) {
         auto* call = llvm::dyn_cast<llvm::CallInst>(user);
         if (!call) continue;
-        const llvm::Value* storage = llvm::getUnderlyingObject(call->getArgOperand(0), 0);
-        const auto* parameter = llvm::dyn_cast<llvm::Argument>(storage);
-        bool local = llvm::isa<llvm::AllocaInst>(storage);
-        bool elsewhere = llvm::isa<llvm::GlobalVariable>(storage) ||
-                         (parameter && parameter->getParent()->getCallingConv() == llvm::CallingConv::PTX_Kernel);
-        if (!local && !elsewhere) continue;
-        call->replaceAllUsesWith(llvm::ConstantInt::getBool(module.getContext(), local));
+        GpuStorage storage = gpu_storage_of(call->getArgOperand(0));
+        if (storage == GpuStorage::Unknown) continue;
+        call->replaceAllUsesWith(llvm::ConstantInt::getBool(module.getContext(), storage == GpuStorage::Local));
         call->eraseFromParent();
         folded = true;
     }
@@ -272,6 +268,16 @@ bool fold_local_window_tests(llvm::Module& module) {
 }
 
 }  // namespace
+
+GpuStorage gpu_storage_of(const llvm::Value* pointer) {
+    const llvm::Value* storage = llvm::getUnderlyingObject(pointer, 0);
+    if (llvm::isa<llvm::AllocaInst>(storage)) return GpuStorage::Local;
+    const auto* parameter = llvm::dyn_cast<llvm::Argument>(storage);
+    if (llvm::isa<llvm::GlobalVariable>(storage) ||
+        (parameter && parameter->getParent()->getCallingConv() == llvm::CallingConv::PTX_Kernel))
+        return GpuStorage::Elsewhere;
+    return GpuStorage::Unknown;
+}
 
 void initialize_llvm() {
     static std::once_flag once;

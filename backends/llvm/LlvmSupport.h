@@ -72,6 +72,14 @@ void prepare_module(llvm::Module& module, llvm::TargetMachine& machine);
 // that ptxas keeps it within the registers that many threads can have.
 void set_launch_bounds(llvm::Function& kernel, int64_t threads);
 
+// Where the memory behind a pointer of NVIDIA GPU code lives, as far as
+// its IR shows: a variable of the function (an alloca) is the thread's
+// local memory; a global (shared memory) or a kernel's parameter (a
+// PTX_Kernel function's) is not; anything else, such as a device
+// function's parameter, is unknown until inlining traces it.
+enum class GpuStorage { Local, Elsewhere, Unknown };
+GpuStorage gpu_storage_of(const llvm::Value* pointer);
+
 // The IR verifier: false, with its findings in `error`, when `module` is
 // malformed. Run it before optimize on IR that was just built, since LLVM's
 // passes assume valid IR.

@@ -7,7 +7,6 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
@@ -1413,12 +1412,12 @@ private:
             builder_.CreateAtomicRMW(floating ? llvm::AtomicRMWInst::FAdd : llvm::AtomicRMWInst::Add, target.address,
                                      value, alignment(target.memory), llvm::AtomicOrdering::Monotonic);
         };
-        const llvm::Value* storage = llvm::getUnderlyingObject(target.address, 0);
         if (!options_.grid) return atomic();
-        if (llvm::isa<llvm::AllocaInst>(storage)) return plain_add(target, value, floating);
-        const auto* parameter = llvm::dyn_cast<llvm::Argument>(storage);
-        if (llvm::isa<llvm::GlobalValue>(storage) || (parameter && !parameter->getParent()->hasLocalLinkage()))
-            return atomic();  // shared memory, or a kernel's parameter: global memory
+        switch (gpu_storage_of(target.address)) {
+        case GpuStorage::Local: return plain_add(target, value, floating);
+        case GpuStorage::Elsewhere: return atomic();
+        case GpuStorage::Unknown: break;
+        }
         llvm::Value* local = builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_isspacep_local, {}, {target.address});
         llvm::BasicBlock* own = llvm::BasicBlock::Create(context_, "own_memory", state_->function);
         llvm::BasicBlock* shared = llvm::BasicBlock::Create(context_, "shared_memory", state_->function);

@@ -159,6 +159,8 @@ public:
         return out;
     }
 
+    int64_t steps() const { return steps_; }
+
     void run(const Function& kernel, const std::vector<StoragePtr>& arguments) {
         kernel_model_ = library_ ? library_->find(kernel.hardware) : nullptr;
         Frame frame;
@@ -679,6 +681,13 @@ private:
                           capacity->path));
     }
 
+    // A unit has ended: its arrays no longer take room, and its number is
+    // given again after the next fence (units_ shrinks there).
+    void release_space(uint32_t unit) {
+        space_bytes_.erase(space_bytes_.lower_bound({unit, std::string()}),
+                           space_bytes_.lower_bound({unit + 1, std::string()}));
+    }
+
     void assign(const Stmt& s, Frame& frame) {
         Ref target = place(*s.target, frame);
         if (options_.deferred.stores.count(&s) && s.op == "=" && !target.element.record) {
@@ -831,6 +840,7 @@ private:
                 units.returned.assign(units.frames.size(), false);
                 exec_together(*s.loop_body, units, fn);
                 if (options_.deferred.land_after.count(&s)) land_stores(units);
+                for (const Frame* unit : units.frames) release_space(unit->unit);
             } else {
                 for (int64_t k : unit_order(count)) {
                     Frame unit = Frame::inside(frame);
@@ -838,6 +848,7 @@ private:
                     unit.bind(&s.decl->forms.front(), index_ref(s, k));
                     exec(*s.loop_body, unit, fn);  // a return ends this unit only
                     if (options_.deferred.land_after.count(&s)) land_stores(unit);
+                    release_space(unit.unit);
                 }
             }
             if (frame.unit == 0) {
@@ -978,6 +989,7 @@ private:
             inner.returned.assign(inner.frames.size(), false);
             exec_together(*s.loop_body, inner, fn);
             if (options_.deferred.land_after.count(&s)) land_stores(inner);
+            for (const Frame* unit : inner.frames) release_space(unit->unit);
             return;
         }
         case Stmt::Kind::Call:
@@ -1055,8 +1067,8 @@ private:
 
     const hdl::HardwareLibrary* library_;
     const hdl::HardwareModel* kernel_model_ = nullptr;  // of the kernel's description (run)
-    // Per unit and memory space, the bytes of each array it declared there
-    // (check_capacity).
+    // Per running unit and memory space, the bytes of each array it
+    // declared there (check_capacity).
     std::map<std::pair<uint32_t, std::string>, std::map<const Decl*, int64_t>> space_bytes_;
     // Looked up once: the capacity of each memory space of a description
     // (check_capacity), and the description and unit limit of each foreach
@@ -1133,7 +1145,9 @@ std::optional<InterpretError> run_kernel(const hdl::HardwareLibrary& library,
         return InterpretError{kernel.location, fmt::format("'{}' takes {} arguments, not {}", kernel.name,
                                                            kernel.params.size(), arguments.size())};
     try {
-        Interpreter(&library, options).run(kernel, arguments);
+        Interpreter interpreter(&library, options);
+        interpreter.run(kernel, arguments);
+        if (options.steps_run) *options.steps_run = interpreter.steps();
     } catch (const KernelFault& f) {
         return InterpretError{f.location, f.message};
     }

@@ -102,6 +102,7 @@ struct InterpretOptions {
     uint64_t seed = 1;
     int64_t step_limit = 2'000'000'000;  // statements and loop tests, all units together
     DeferredStores deferred;
+    int64_t* steps_run = nullptr;  // when set: gets the steps a successful run took (cost estimates)
 };
 
 struct InterpretError {

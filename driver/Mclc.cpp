@@ -224,7 +224,8 @@ int run(int argc, char** argv) {
     verify->add_option("FILE", verify_files, "MCPL files: the reference first, then its refined versions")->required();
     add_execution(verify, verify_options.execution);
     verify->add_option("--sizes", verify_options.sizes,
-                       "Sizes to run at (default 1,7,33): with base b, int parameter j is b + 2j")
+                       "Sizes to run at (default 1,7,33, and T+1 for the largest tile T of the versions "
+                       "that the interpreter runs in a few seconds): with base b, int parameter j is b + 2j")
         ->delimiter(',');
     verify->add_option("--backends", verify_options.backends, "Backends to run (default: cpp,hls,opencl)")
         ->delimiter(',');

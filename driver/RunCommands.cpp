@@ -7,8 +7,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <optional>
 #include <ostream>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -21,6 +24,7 @@
 #include "compiler/translate/Translate.h"
 #include "driver/BackendRunner.h"
 #include "driver/GenCommands.h"
+#include "driver/TileSizes.h"
 #include "support/Spelling.h"
 #ifdef MCL_WITH_LLVM
 #include "backends/llvm/LlvmEngine.h"
@@ -346,20 +350,19 @@ public:
                                      &usage);
         if (!reference) return usage ? kUsageError : 1;
         kernel_name_ = reference->kernel->name;
-        std::map<std::string, double> values;
-        if (!parse_params(*reference->kernel, verify_.execution.params, values, err_)) return kUsageError;
+        if (!parse_params(*reference->kernel, verify_.execution.params, values_, err_)) return kUsageError;
         std::vector<int64_t> bases = verify_.sizes.empty() ? std::vector<int64_t>{1, 7, 33} : verify_.sizes;
         for (size_t r = 0; r < bases.size(); ++r) {
-            sizes_.push_back(sizes_for(*reference->kernel, values, bases[r]));
+            sizes_.push_back(sizes_for(*reference->kernel, values_, bases[r]));
             KernelData data;
-            if (auto error = make_kernel_data(*reference->kernel, sizes_.back(), values, verify_.execution.seed + r,
+            if (auto error = make_kernel_data(*reference->kernel, sizes_.back(), values_, verify_.execution.seed + r,
                                               data)) {
                 err_ << located(*reference->session, *error);
                 return 1;
             }
             inputs_.push_back(std::move(data));
         }
-        if (!reference_results(*reference, files.front())) return 1;
+        if (!reference_results(*reference, files)) return 1;
         for (const std::string& file : files) verify_version(file, file != files.front());
         out_ << fmt::format("{} ok, {} failed, {} skipped\n", passed_, failed_, skipped_);
         return failed_ > 0 ? 1 : 0;
@@ -369,30 +372,106 @@ private:
     // The interpreter's results for the first file: the reference. The run
     // in reverse order must agree (else the result depends on the order of
     // units: a race), and no output may come from unwritten memory.
-    bool reference_results(LoadedKernel& reference, const std::string& file) {
+    bool reference_results(LoadedKernel& reference, const std::vector<std::string>& files) {
+        const std::string& file = files.front();
         const std::string level = reference.kernel->hardware;
+        std::vector<int64_t> steps;
         for (size_t r = 0; r < inputs_.size(); ++r) {
-            KernelData want = inputs_[r].clone();
-            interpret::InterpretOptions io;
-            io.seed = verify_.execution.seed + r;
-            if (auto error = interpret::run_kernel(reference.session->library, *reference.kernel, want.storages, io)) {
-                err_ << located(*reference.session, *error)
-                     << fmt::format("mclc: error: the reference ({}, interpreter at {}) fails at {}\n", file, level,
-                                    describe_sizes(sizes_[r]));
-                return false;
-            }
-            if (auto poisoned = first_poisoned_output(want)) {
-                err_ << fmt::format("mclc: error: {} ({}) was computed from memory that nothing wrote, at {}\n",
-                                    *poisoned, file, describe_sizes(sizes_[r]));
-                return false;
-            }
-            references_.push_back(std::move(want));
+            steps.push_back(0);
+            if (!reference_result(reference, file, r, steps.back())) return false;
         }
+        if (verify_.sizes.empty() && !add_tile_size(reference, files, steps)) return false;
         report(file, fmt::format("interpreter at {} (the reference)", level), "");
         interpret::InterpretOptions reverse;
         reverse.order = interpret::UnitOrder::Reverse;
         check_interpreter(reference, file, fmt::format("interpreter at {}, units in reverse order", level), reverse);
         if (auto lowered = load_for_engines(file, "", level)) check_engines(*lowered, file, level);
+        return true;
+    }
+
+    // Whether --targets lets verify run the versions at `leaf`.
+    bool verified_leaf(const std::string& leaf) const {
+        return verify_.targets.empty() ||
+               std::find(verify_.targets.begin(), verify_.targets.end(), leaf) != verify_.targets.end();
+    }
+
+    // Run `r` of the reference into references_, counting its `steps`.
+    bool reference_result(LoadedKernel& reference, const std::string& file, size_t r, int64_t& steps) {
+        KernelData want = inputs_[r].clone();
+        interpret::InterpretOptions io;
+        io.seed = verify_.execution.seed + r;
+        io.steps_run = &steps;
+        if (auto error = interpret::run_kernel(reference.session->library, *reference.kernel, want.storages, io)) {
+            err_ << located(*reference.session, *error)
+                 << fmt::format("mclc: error: the reference ({}, interpreter at {}) fails at {}\n", file,
+                                reference.kernel->hardware, describe_sizes(sizes_[r]));
+            return false;
+        }
+        if (auto poisoned = first_poisoned_output(want)) {
+            err_ << fmt::format("mclc: error: {} ({}) was computed from memory that nothing wrote, at {}\n",
+                                *poisoned, file, describe_sizes(sizes_[r]));
+            return false;
+        }
+        references_.push_back(std::move(want));
+        return true;
+    }
+
+    // The default sizes run no full tile of a kernel tiled by more than 32
+    // (TileSizes.h), in a version as written or translated to a leaf: this
+    // adds the size that runs one full tile and part of the next, for the
+    // largest tile whose reference run, extrapolated from its steps at the
+    // default sizes 7 and 33, stays within kTileStepBudget; a note names
+    // any larger tile left out.
+    bool add_tile_size(LoadedKernel& reference, const std::vector<std::string>& files,
+                       const std::vector<int64_t>& steps) {
+        static constexpr double kTileStepBudget = 4e7;  // about 5 s of the interpreter here
+        std::set<int64_t, std::greater<>> tiles;
+        Session probe(options_.hardware);
+        for (const std::string& file : files) {
+            std::ostringstream ignored;
+            auto version = load_kernel(options_, file, kernel_name_, "", RunBy::Interpreter, ignored);
+            if (!version) continue;
+            for (int64_t t : tile_sizes(*version->kernel)) tiles.insert(t);
+            for (const auto& [leaf, config_path] : configured_leaves(options_)) {
+                if (!probe.library.is_ancestor(version->kernel->hardware, leaf) || !verified_leaf(leaf)) continue;
+                if (auto translated = load_kernel(options_, file, kernel_name_, leaf, RunBy::Interpreter, ignored))
+                    for (int64_t t : tile_sizes(*translated->kernel)) tiles.insert(t);
+            }
+        }
+        double growth = steps[1] > 0 && steps[2] > steps[1]
+                            ? std::log(static_cast<double>(steps[2]) / steps[1]) / std::log(33.0 / 7.0)
+                            : 1.0;
+        growth = std::clamp(growth, 1.0, 4.0);
+        auto predicted_steps = [&](int64_t tile) {
+            return static_cast<double>(steps[2]) * std::pow(static_cast<double>(tile + 1) / 33.0, growth);
+        };
+        std::optional<int64_t> left_out;
+        for (int64_t tile : tiles) {
+            if (tile <= 32) break;
+            if (predicted_steps(tile) > kTileStepBudget) {
+                if (!left_out) left_out = tile;
+                continue;
+            }
+            Sizes sizes = sizes_for(*reference.kernel, values_, tile + 1);
+            if (std::find(sizes_.begin(), sizes_.end(), sizes) != sizes_.end()) break;  // --param gave them all
+            sizes_.push_back(std::move(sizes));
+            KernelData data;
+            if (auto error = make_kernel_data(*reference.kernel, sizes_.back(), values_,
+                                              verify_.execution.seed + inputs_.size(), data)) {
+                err_ << located(*reference.session, *error);
+                return false;
+            }
+            inputs_.push_back(std::move(data));
+            out_ << fmt::format("note: also at {}: a full tile of {} and part of the next\n",
+                                describe_sizes(sizes_.back()), tile);
+            int64_t ignored_steps = 0;
+            if (!reference_result(reference, files.front(), inputs_.size() - 1, ignored_steps)) return false;
+            break;
+        }
+        if (left_out)
+            out_ << fmt::format("note: no size runs a full tile of {} (about {:.1e} steps of the interpreter); "
+                                "--sizes {} runs one\n",
+                                *left_out, predicted_steps(*left_out), *left_out + 1);
         return true;
     }
 
@@ -626,18 +705,18 @@ private:
         Session probe(options_.hardware);
         std::vector<BackendJob> jobs;
         for (const auto& [leaf, config_path] : configured_leaves(options_)) {
-            if (!verify_.targets.empty() &&
-                std::find(verify_.targets.begin(), verify_.targets.end(), leaf) == verify_.targets.end())
-                continue;
+            if (!verified_leaf(leaf)) continue;
             if (leaf != level && !probe.library.is_ancestor(level, leaf)) continue;
-            {
+            // A version written for a leaf is that leaf's translation: checked above.
+            bool checked_at_own_level = own_level && leaf == level;
+            if (!checked_at_own_level) {
                 auto version = load_or_refuse(file, leaf, RunBy::Interpreter, fmt::format("translation to {}", leaf));
                 if (!version) continue;
                 check_interpreter(*version, file, fmt::format("interpreter at {}", leaf), {});
             }
             auto version = load_for_engines(file, leaf, leaf);
             if (!version) continue;
-            check_engines(*version, file, leaf);
+            if (!checked_at_own_level) check_engines(*version, file, leaf);
             std::optional<backends::TargetConfig> config = load_config(*version->session, leaf, config_path);
             if (config) check_asynchronous_copies(*version, file, leaf, *config);
             if (!config) {
@@ -670,6 +749,7 @@ private:
     std::ostream& out_;
     std::ostream& err_;
     std::string kernel_name_;
+    std::map<std::string, double> values_;  // of the scalars given by --param
     std::vector<Sizes> sizes_;
     std::vector<KernelData> inputs_;
     std::vector<KernelData> references_;

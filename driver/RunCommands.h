@@ -50,7 +50,7 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
 
 struct VerifyOptions {
     ExecutionOptions execution;
-    std::vector<int64_t> sizes;           // bases of the size sets; default 1, 7, 33
+    std::vector<int64_t> sizes;           // bases of the size sets; default 1, 7, 33 and a tile's (TileSizes.h)
     std::vector<std::string> backends;    // default: every runnable one
     std::vector<std::string> targets;     // default: every leaf with a configuration
     std::vector<std::string> engines;     // besides the reference interpreter; default: every available one

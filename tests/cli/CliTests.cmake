@@ -238,6 +238,14 @@ mclc_test(verify_catches_local_past_the_capacity 1 "(?s)local_past_the_capacity.
           verify ${VERIFY_INPUTS}/local_past_the_capacity.mcl --backends opencl --sizes 5001)
 mclc_test(verify_local_within_the_capacity 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
           verify ${VERIFY_INPUTS}/local_past_the_capacity.mcl --backends opencl --sizes 1,7,4096)
+mclc_test(verify_runs_a_full_tile 1 "(?s)note: also at n=[0-9]+: a full tile of [0-9]+ and part of the next\\n.*FAIL +[^\\n]*scale_full_tiles_wrong.mcl: interpreter at gpu: at n=[0-9]+: y\\[[0-9]+\\] = "
+          verify ${VERIFY_INPUTS}/scale.mcl ${VERIFY_INPUTS}/scale_full_tiles_wrong.mcl --backends opencl --targets hopper)
+mclc_test(verify_names_a_tile_it_leaves_out 0 "note: no size runs a full tile of 65536 \\(about [0-9.]+e\\+[0-9]+ steps of the interpreter\\). --sizes 65537 runs one\\n(?s).*\\n[0-9]+ ok, 0 failed, 0 skipped"
+          verify ${VERIFY_INPUTS}/wide_chunks.mcl --backends opencl --targets hopper)
+mclc_test(verify_local_of_two_launches 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
+          verify ${VERIFY_INPUTS}/local_of_two_launches.mcl --backends opencl --sizes 2000)
+mclc_test(verify_catches_local_of_a_launch_past_the_capacity 1 "local_of_two_launches.mcl:11:[0-9]+: error: 's' brings memory space 'local' to 48000 bytes per block"
+          verify ${VERIFY_INPUTS}/local_of_two_launches.mcl --backends opencl --sizes 4000)
 
 # Every application's versions agree with the interpreter running its
 # perfect kernel: each version at its own level, translated to a leaf of each

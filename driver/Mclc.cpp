@@ -200,7 +200,8 @@ int run(int argc, char** argv) {
                                               "backend runnable here; print a checksum per output and the time");
     run_cmd->add_option("FILE", run_file, "MCPL file")->required();
     add_execution(run_cmd, run_options.execution);
-    run_cmd->add_option("--backend", run_options.backend, "Run through this backend (cpp, hls or opencl) instead")
+    run_cmd->add_option("--backend", run_options.backend,
+                        "Run through this backend (cpp, hls, opencl, or llvm where built) instead")
         ->type_name("B");
     run_cmd->add_option("--target", run_options.target, "The leaf to generate code for, with --backend")
         ->type_name("LEAF");
@@ -225,9 +226,13 @@ int run(int argc, char** argv) {
     add_execution(verify, verify_options.execution);
     verify->add_option("--sizes", verify_options.sizes,
                        "Sizes to run at (default 1,7,33, and T+1 for the largest tile T of the versions "
-                       "that the interpreter runs in a few seconds): with base b, int parameter j is b + 2j")
+                       "that the interpreter runs in about two seconds): with base b, int parameter j is b + 2j")
         ->delimiter(',');
-    verify->add_option("--backends", verify_options.backends, "Backends to run (default: cpp,hls,opencl)")
+    verify->add_option("--max-size", verify_options.max_size,
+                       "With the default sizes: the size added for a tile keeps every int parameter at most this "
+                       "(a kernel meant only for smaller sizes)");
+    verify->add_option("--backends", verify_options.backends,
+                       "Backends to run (default: every one runnable here: cpp, hls, opencl, and llvm where built)")
         ->delimiter(',');
     verify->add_option("--targets", verify_options.targets, "Leaves to translate to (default: every configured leaf)")
         ->delimiter(',');

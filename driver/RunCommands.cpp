@@ -378,9 +378,12 @@ private:
         std::vector<int64_t> steps;
         for (size_t r = 0; r < inputs_.size(); ++r) {
             steps.push_back(0);
-            if (!reference_result(reference, file, r, steps.back())) return false;
+            if (auto problem = reference_result(reference, file, r, steps.back())) {
+                err_ << *problem;
+                return false;
+            }
         }
-        if (verify_.sizes.empty() && !add_tile_size(reference, files, steps)) return false;
+        if (verify_.sizes.empty()) add_tile_size(reference, files, steps);
         report(file, fmt::format("interpreter at {} (the reference)", level), "");
         interpret::InterpretOptions reverse;
         reverse.order = interpret::UnitOrder::Reverse;
@@ -395,36 +398,37 @@ private:
                std::find(verify_.targets.begin(), verify_.targets.end(), leaf) != verify_.targets.end();
     }
 
-    // Run `r` of the reference into references_, counting its `steps`.
-    bool reference_result(LoadedKernel& reference, const std::string& file, size_t r, int64_t& steps) {
+    // Run `r` of the reference into references_, counting its `steps`; the
+    // problem, located, where it fails.
+    std::optional<std::string> reference_result(LoadedKernel& reference, const std::string& file, size_t r,
+                                                int64_t& steps) {
         KernelData want = inputs_[r].clone();
         interpret::InterpretOptions io;
         io.seed = verify_.execution.seed + r;
         io.steps_run = &steps;
-        if (auto error = interpret::run_kernel(reference.session->library, *reference.kernel, want.storages, io)) {
-            err_ << located(*reference.session, *error)
-                 << fmt::format("mclc: error: the reference ({}, interpreter at {}) fails at {}\n", file,
-                                reference.kernel->hardware, describe_sizes(sizes_[r]));
-            return false;
-        }
-        if (auto poisoned = first_poisoned_output(want)) {
-            err_ << fmt::format("mclc: error: {} ({}) was computed from memory that nothing wrote, at {}\n",
-                                *poisoned, file, describe_sizes(sizes_[r]));
-            return false;
-        }
+        if (auto error = interpret::run_kernel(reference.session->library, *reference.kernel, want.storages, io))
+            return located(*reference.session, *error) +
+                   fmt::format("mclc: error: the reference ({}, interpreter at {}) fails at {}\n", file,
+                               reference.kernel->hardware, describe_sizes(sizes_[r]));
+        if (auto poisoned = first_poisoned_output(want))
+            return fmt::format("mclc: error: {} ({}) was computed from memory that nothing wrote, at {}\n", *poisoned,
+                               file, describe_sizes(sizes_[r]));
         references_.push_back(std::move(want));
-        return true;
+        return std::nullopt;
     }
 
     // The default sizes run no full tile of a kernel tiled by more than 32
     // (TileSizes.h), in a version as written or translated to a leaf: this
     // adds the size that runs one full tile and part of the next, for the
-    // largest tile whose reference run, extrapolated from its steps at the
-    // default sizes 7 and 33, stays within kTileStepBudget; a note names
-    // any larger tile left out.
-    bool add_tile_size(LoadedKernel& reference, const std::vector<std::string>& files,
+    // largest tile within --max-size whose reference run, extrapolated from
+    // its steps at the default sizes 7 and 33, stays within
+    // kTileStepBudget (every version and leaf runs the interpreter again,
+    // translated code slower). Notes say what was added, which larger tile
+    // was left out, and where the reference itself fails at the added size
+    // (a kernel may be meant for smaller sizes): then it is not run.
+    void add_tile_size(LoadedKernel& reference, const std::vector<std::string>& files,
                        const std::vector<int64_t>& steps) {
-        static constexpr double kTileStepBudget = 4e7;  // about 5 s of the interpreter here
+        static constexpr double kTileStepBudget = 1e7;  // about 2 s here: 5 million steps a second
         std::set<int64_t, std::greater<>> tiles;
         Session probe(options_.hardware);
         for (const std::string& file : files) {
@@ -445,34 +449,47 @@ private:
         auto predicted_steps = [&](int64_t tile) {
             return static_cast<double>(steps[2]) * std::pow(static_cast<double>(tile + 1) / 33.0, growth);
         };
+        auto within_max_size = [&](const Sizes& sizes) {
+            return verify_.max_size <= 0 ||
+                   std::all_of(sizes.begin(), sizes.end(), [&](const auto& s) { return s.second <= verify_.max_size; });
+        };
         std::optional<int64_t> left_out;
         for (int64_t tile : tiles) {
             if (tile <= 32) break;
+            Sizes sizes = sizes_for(*reference.kernel, values_, tile + 1);
+            if (!within_max_size(sizes)) continue;
             if (predicted_steps(tile) > kTileStepBudget) {
                 if (!left_out) left_out = tile;
                 continue;
             }
-            Sizes sizes = sizes_for(*reference.kernel, values_, tile + 1);
             if (std::find(sizes_.begin(), sizes_.end(), sizes) != sizes_.end()) break;  // --param gave them all
-            sizes_.push_back(std::move(sizes));
+            std::string added = describe_sizes(sizes);
             KernelData data;
-            if (auto error = make_kernel_data(*reference.kernel, sizes_.back(), values_,
-                                              verify_.execution.seed + inputs_.size(), data)) {
-                err_ << located(*reference.session, *error);
-                return false;
+            std::optional<std::string> problem;
+            if (auto error = make_kernel_data(*reference.kernel, sizes, values_, verify_.execution.seed + inputs_.size(),
+                                              data)) {
+                problem = located(*reference.session, *error);
+            } else {
+                sizes_.push_back(std::move(sizes));
+                inputs_.push_back(std::move(data));
+                int64_t ignored_steps = 0;
+                problem = reference_result(reference, files.front(), inputs_.size() - 1, ignored_steps);
+                if (problem) {
+                    sizes_.pop_back();
+                    inputs_.pop_back();
+                }
             }
-            inputs_.push_back(std::move(data));
-            out_ << fmt::format("note: also at {}: a full tile of {} and part of the next\n",
-                                describe_sizes(sizes_.back()), tile);
-            int64_t ignored_steps = 0;
-            if (!reference_result(reference, files.front(), inputs_.size() - 1, ignored_steps)) return false;
+            if (problem)
+                out_ << fmt::format("note: not also at {} (a full tile of {}): the reference fails there: {}\n", added,
+                                    tile, problem->substr(0, problem->find('\n')));
+            else
+                out_ << fmt::format("note: also at {}: a full tile of {} and part of the next\n", added, tile);
             break;
         }
         if (left_out)
             out_ << fmt::format("note: no size runs a full tile of {} (about {:.1e} steps of the interpreter); "
                                 "--sizes {} runs one\n",
                                 *left_out, predicted_steps(*left_out), *left_out + 1);
-        return true;
     }
 
     void report(const std::string& file, const std::string& engine, const std::string& problem,

@@ -51,6 +51,7 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
 struct VerifyOptions {
     ExecutionOptions execution;
     std::vector<int64_t> sizes;           // bases of the size sets; default 1, 7, 33 and a tile's (TileSizes.h)
+    int64_t max_size = 0;                 // > 0: the tile's size keeps every int parameter at most this
     std::vector<std::string> backends;    // default: every runnable one
     std::vector<std::string> targets;     // default: every leaf with a configuration
     std::vector<std::string> engines;     // besides the reference interpreter; default: every available one

@@ -242,6 +242,10 @@ mclc_test(verify_runs_a_full_tile 1 "(?s)note: also at n=[0-9]+: a full tile of 
           verify ${VERIFY_INPUTS}/scale.mcl ${VERIFY_INPUTS}/scale_full_tiles_wrong.mcl --backends opencl --targets hopper)
 mclc_test(verify_names_a_tile_it_leaves_out 0 "note: no size runs a full tile of 65536 \\(about [0-9.]+e\\+[0-9]+ steps of the interpreter\\). --sizes 65537 runs one\\n(?s).*\\n[0-9]+ ok, 0 failed, 0 skipped"
           verify ${VERIFY_INPUTS}/wide_chunks.mcl --backends opencl --targets hopper)
+mclc_test(verify_leaves_out_a_tile_where_the_reference_fails 0 "^note: not also at n=4097 \\(a full tile of 4096\\): the reference fails there: [^\\n]*bins_below_4096.mcl:10:[0-9]+: error: index 0 of 'bins' is 4097(?s).*\\n[0-9]+ ok, 0 failed, 0 skipped"
+          verify ${VERIFY_INPUTS}/bins_below_4096.mcl --backends opencl --targets hopper)
+mclc_test(verify_keeps_a_tile_within_max_size 0 "^note: also at n=(?!4097)[0-9]+: a full tile of [0-9]+ and part of the next\\n(?s).*\\n[0-9]+ ok, 0 failed, 0 skipped"
+          verify ${VERIFY_INPUTS}/bins_below_4096.mcl --backends opencl --targets hopper --max-size 1024)
 mclc_test(verify_local_of_two_launches 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
           verify ${VERIFY_INPUTS}/local_of_two_launches.mcl --backends opencl --sizes 2000)
 mclc_test(verify_catches_local_of_a_launch_past_the_capacity 1 "local_of_two_launches.mcl:11:[0-9]+: error: 's' brings memory space 'local' to 48000 bytes per block"

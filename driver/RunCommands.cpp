@@ -392,10 +392,18 @@ private:
         return true;
     }
 
-    // Whether --targets lets verify run the versions at `leaf`.
-    bool verified_leaf(const std::string& leaf) const {
-        return verify_.targets.empty() ||
-               std::find(verify_.targets.begin(), verify_.targets.end(), leaf) != verify_.targets.end();
+    // The configured leaves (name, configuration path) where verify runs a
+    // version of `level`: `level` itself where it is a leaf, and the leaves
+    // below it, as --targets allows.
+    std::map<std::string, std::string> verified_leaves(const std::string& level,
+                                                       const hdl::HardwareLibrary& library) const {
+        std::map<std::string, std::string> leaves;
+        for (const auto& [leaf, config_path] : configured_leaves(options_)) {
+            bool targeted = verify_.targets.empty() ||
+                            std::find(verify_.targets.begin(), verify_.targets.end(), leaf) != verify_.targets.end();
+            if (targeted && (leaf == level || library.is_ancestor(level, leaf))) leaves.emplace(leaf, config_path);
+        }
+        return leaves;
     }
 
     // Run `r` of the reference into references_, counting its `steps`; the
@@ -436,8 +444,7 @@ private:
             auto version = load_kernel(options_, file, kernel_name_, "", RunBy::Interpreter, ignored);
             if (!version) continue;
             for (int64_t t : tile_sizes(*version->kernel)) tiles.insert(t);
-            for (const auto& [leaf, config_path] : configured_leaves(options_)) {
-                if (!probe.library.is_ancestor(version->kernel->hardware, leaf) || !verified_leaf(leaf)) continue;
+            for (const auto& [leaf, config_path] : verified_leaves(version->kernel->hardware, probe.library)) {
                 if (auto translated = load_kernel(options_, file, kernel_name_, leaf, RunBy::Interpreter, ignored))
                     for (int64_t t : tile_sizes(*translated->kernel)) tiles.insert(t);
             }
@@ -721,9 +728,7 @@ private:
         }
         Session probe(options_.hardware);
         std::vector<BackendJob> jobs;
-        for (const auto& [leaf, config_path] : configured_leaves(options_)) {
-            if (!verified_leaf(leaf)) continue;
-            if (leaf != level && !probe.library.is_ancestor(level, leaf)) continue;
+        for (const auto& [leaf, config_path] : verified_leaves(level, probe.library)) {
             // A version written for a leaf is that leaf's translation: checked above.
             bool checked_at_own_level = own_level && leaf == level;
             if (!checked_at_own_level) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -11,6 +12,7 @@
 #include "backends/cfamily/InProcessEmitter.h"
 #include "compiler/ast/AstWalk.h"
 #include "compiler/ast/ConstantValue.h"
+#include "compiler/sema/CheckLimits.h"
 
 namespace mcl::backends {
 
@@ -85,6 +87,7 @@ private:
     // A kernel's ports, then the mapping of the function's loops and arrays.
     void function_prologue(const Function& f, Role role) override {
         storage_arrays_.clear();
+        circuit_use_.clear();
         if (role == Role::Kernel) {
             for (const auto& p : f.params) {
                 bool port = p->is_written || p->forms.front().resolved_type.is_array();
@@ -262,6 +265,7 @@ private:
             unsupported(d.location, "local arrays without elements");
             return;
         }
+        if (!fits_the_circuit(d, size)) return;
         std::string name = ident(first.name);
         line(fmt::format("{}{}{} {}[{}] = {{}};", unused_prefix(d), qualifier, element_spelling(first.resolved_type), name,
                          size));
@@ -275,6 +279,31 @@ private:
             line(fmt::format("MCL_HLS(HLS ARRAY_PARTITION variable={} cyclic factor={} dim=1)", name,
                              factor->second));
         }
+    }
+
+    // check counts the arrays of two launches of a kernel apart, as a GPU
+    // runs them one after the other (CheckLimits); here every launch is a
+    // loop of one circuit, whose arrays all take the memory at once.
+    bool fits_the_circuit(const Decl& d, int64_t elements) {
+        if (d.memory_space.empty()) return true;
+        std::optional<mcpl::SpaceCapacity> capacity = mcpl::space_capacity(in_.leaf, d.memory_space);
+        if (!capacity) return true;
+        CircuitUse& use = circuit_use_[d.memory_space];
+        if (use.reported) return false;
+        int64_t bytes = 0;
+        if (__builtin_mul_overflow(elements, mcpl::element_byte_size(d.forms.front().resolved_type), &bytes) ||
+            __builtin_add_overflow(use.bytes, bytes, &use.bytes))
+            use.bytes = std::numeric_limits<int64_t>::max();
+        if (use.bytes <= capacity->bytes) return true;
+        use.reported = true;
+        std::string per = capacity->owner.empty() ? std::string() : fmt::format(" per {}", capacity->owner);
+        diags_.error(d.forms.front().location,
+                     fmt::format("'{}' brings memory space '{}' to {} bytes in the circuit the hls backend builds "
+                                 "(one for all of a kernel's loops, whose arrays take room together), but {} has "
+                                 "room for at most {} bytes{} ({}.capacity)",
+                                 d.forms.front().name, d.memory_space, use.bytes, in_.leaf.name, capacity->bytes,
+                                 per, capacity->path));
+        return false;
     }
 
     void foreach(const Stmt& s) override {
@@ -297,6 +326,11 @@ private:
     std::map<const Stmt*, Loop> loops_;          // the foreach loops of the function being emitted
     std::map<const Decl*, int64_t> partitions_;  // its local arrays' cyclic partition factors
     std::set<const Decl*> storage_arrays_;        // the kernel's local arrays that are ports (storage_arrays)
+    struct CircuitUse {
+        int64_t bytes = 0;
+        bool reported = false;
+    };
+    std::map<std::string, CircuitUse> circuit_use_;  // the function's constant-size arrays, per memory space
 };
 
 }  // namespace

@@ -35,7 +35,10 @@
 //     warnings. A kernel's array of non-constant size outside its foreach
 //     loops, in a space of scope "device", with extents from its int
 //     parameters is a further m_axi port after the kernel's parameters,
-//     zeroed where it is declared.
+//     zeroed where it is declared. The constant-size arrays of a function
+//     in one memory space fit its capacity together: all loops of a kernel
+//     are one circuit (check counts two GPU launches apart); the first
+//     array past it is an error at its declaration.
 //   - M.h: records as structs and `namespace M { void kernel(...); }`, as
 //     the cpp backend's.
 //   - M.cpp: the glue; it calls the top function in the host process (C

@@ -1,6 +1,7 @@
 #include "compiler/sema/CheckLimits.h"
 
 #include <map>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -92,6 +93,7 @@ private:
     // --- foreach counts ------------------------------------------------------
 
     struct OpenLoop {
+        const Stmt* foreach;
         const hdl::ParGroup* group;
         std::vector<int64_t> constant_counts;  // of the nest over `group` down to this loop
         bool reported = false;                 // the nest is over the limit already
@@ -112,7 +114,7 @@ private:
         // The units of a nest over one par_group multiply (32 x 32 threads
         // in a block), except in the outermost par_group, whose count bounds
         // each dimension of the grid on its own (README, translation notes).
-        OpenLoop loop{group, {}};
+        OpenLoop loop{&s, group, {}};
         bool outermost = !unit_around(model_, *group);
         if (!outermost && !open_loops_.empty() && open_loops_.back().group == group) loop = open_loops_.back();
         std::optional<int64_t> count = checked_constant_int_value(*s.count);
@@ -186,7 +188,7 @@ private:
     void check_capacity(const Decl& d) {
         ByteSize size = byte_size(d.forms[0]);
         if (!size.constant) return;
-        SpaceUse& use = space_use_[d.memory_space];
+        SpaceUse& use = space_use_[{d.memory_space, instance_of(d.memory_space)}];
         if (use.reported) return;
         use.bytes = use.bytes && size.bytes ? std::optional<int64_t>(*use.bytes + *size.bytes) : std::nullopt;
         std::optional<SpaceCapacity> capacity = space_capacity(model_, d.memory_space);
@@ -233,6 +235,19 @@ private:
                                  *n - 1));
     }
 
+    // The foreach whose units each hold their own instance of `space`: the
+    // outermost open one over the par_group of the par_unit that owns it
+    // (nullptr for a space of the whole kernel). Two such loops one after
+    // the other are two launches on a GPU, whose blocks do not coexist
+    // (the interpreter counts per unit too); the loops of one nest are one
+    // grid, so a nest counts once.
+    const Stmt* instance_of(const std::string& space) const {
+        const hdl::ParUnit* owner = model_.memory_space_owner(space);
+        for (const OpenLoop& loop : open_loops_)
+            if (owner && loop.group->unit.get() == owner) return loop.foreach;
+        return nullptr;
+    }
+
     struct SpaceUse {
         std::optional<int64_t> bytes = 0;  // nullopt: beyond int64_t
         bool reported = false;
@@ -241,7 +256,7 @@ private:
     const hdl::HardwareModel& model_;
     DiagnosticEngine& diags_;
     std::vector<OpenLoop> open_loops_;
-    std::map<std::string, SpaceUse> space_use_;
+    std::map<std::pair<std::string, const Stmt*>, SpaceUse> space_use_;  // per space and instance_of
 };
 
 }  // namespace

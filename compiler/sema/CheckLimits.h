@@ -20,7 +20,12 @@
 //   - the declarations of a function in one memory space whose sizes are
 //     constant fit in the space's memory: the largest capacity among the
 //     memories (not caches) that hold the space, per instance of the unit
-//     that owns the space; an unlimited or unknown capacity is not checked;
+//     that owns the space; an unlimited or unknown capacity is not checked.
+//     The declarations of one foreach nest over the owner's par_group add
+//     up; those of two nests one after the other (two launches on a GPU)
+//     are counted apart, as the interpreter counts per unit. The hls
+//     backend, which builds every launch into one circuit, checks the sum
+//     of the whole kernel itself;
 //   - a constant index is within its constant extent (tiles: per group);
 //   - an `as` view and the storage it views have the same size in bytes
 //     when both are constant;

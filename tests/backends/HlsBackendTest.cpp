@@ -148,6 +148,41 @@ alveo_u250 void k(int n, float[n] a) {
                              "            MCL_HLS(HLS ARRAY_PARTITION variable=r complete dim=1)\n"));
 }
 
+TEST(HlsBackend, TheArraysOfAllLoopsShareTheBlockRam) {
+    // check lets each loop over pipelines have the block RAM to itself (two
+    // launches on a GPU); the circuit holds both arrays at once.
+    std::string two_loops = R"(module two;
+import alveo_u250;
+alveo_u250 void k(int n, float[n] a) {
+    foreach (int p in n pipelines) {
+        bram float[SIZE] t;
+        t[0] = a[p];
+        a[p] = t[0];
+    }
+    foreach (int p in n pipelines) {
+        bram float[SIZE] u;
+        u[0] = a[p];
+        a[p] = u[0];
+    }
+}
+)";
+    auto with_size = [&](const std::string& size) {
+        std::string text = two_loops;
+        for (size_t at = text.find("SIZE"); at != std::string::npos; at = text.find("SIZE")) text.replace(at, 4, size);
+        return generate_hls(text);
+    };
+    // alveo_u250: 47185920 bytes, its UltraRAM (the largest memory of 'bram').
+    Generated beyond = with_size("7000000");
+    EXPECT_TRUE(beyond.files.empty());
+    EXPECT_THAT(beyond.diagnostics(),
+                HasSubstr("t.mcl:10:29: error: 'u' brings memory space 'bram' to 56000000 bytes in the circuit the "
+                          "hls backend builds (one for all of a kernel's loops, whose arrays take room together), "
+                          "but alveo_u250 has room for at most 47185920 bytes per pipeline "
+                          "(alveo_u250.compute_units.compute_unit.uram_blocks.capacity)"));
+    Generated fits = with_size("5000000");
+    EXPECT_FALSE(fits.file("two_kernels.cpp").empty()) << fits.diagnostics();
+}
+
 TEST(HlsBackend, NonConstantLocalArraysAreLocatedErrors) {
     Generated bram = generate_hls(R"(module b;
 import alveo_u250;

@@ -248,6 +248,10 @@ mclc_test(verify_keeps_a_tile_within_max_size 0 "^note: also at n=(?!4097)[0-9]+
           verify ${VERIFY_INPUTS}/bins_below_4096.mcl --backends opencl --targets hopper --max-size 1024)
 mclc_test(verify_local_of_two_launches 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
           verify ${VERIFY_INPUTS}/local_of_two_launches.mcl --backends opencl --sizes 2000)
+mclc_test(check_counts_the_local_of_two_launches_apart 0 NO_OUTPUT
+          check ${VERIFY_INPUTS}/local_of_two_constant_launches.mcl)
+mclc_test(verify_local_of_two_constant_launches 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
+          verify ${VERIFY_INPUTS}/local_of_two_constant_launches.mcl --sizes 100,6000)
 mclc_test(verify_catches_local_of_a_launch_past_the_capacity 1 "local_of_two_launches.mcl:11:[0-9]+: error: 's' brings memory space 'local' to 48000 bytes per block"
           verify ${VERIFY_INPUTS}/local_of_two_launches.mcl --backends opencl --sizes 4000)
 

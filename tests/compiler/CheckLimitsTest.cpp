@@ -120,6 +120,38 @@ nvidia void f(int n, float[n] a) {
                                           "block, but nvidia has room for at most 49152 bytes ("));
 }
 
+TEST(CheckLimits, EachLaunchHasTheSharedMemoryToItself) {
+    // Two foreach nests over blocks one after the other are two launches:
+    // each may take all 48 kB, while the arrays of one nest (a grid of
+    // two dimensions here) add up.
+    std::string two_launches = module("import nvidia;\n", R"(
+nvidia void f(int n, float[n] a) {
+    foreach (int b in n blocks) {
+        shared float[12288] x;
+        foreach (int t in 32 threads) { x[t] = a[b]; a[b] = x[t]; }
+    }
+    foreach (int b in n blocks) {
+        shared float[12288] y;
+        foreach (int t in 32 threads) { y[t] = a[b]; a[b] = y[t]; }
+    }
+})");
+    expect_clean(check_text(two_launches));
+    std::string one_grid = module("import nvidia;\n", R"(
+nvidia void f(int n, float[n, n] a) {
+    foreach (int b in n blocks) {
+        shared float[12288] x;
+        foreach (int c in n blocks) {
+            shared float[1] y;
+            foreach (int t in 32 threads) { x[t] = a[b, c]; y[0] = x[t]; a[b, c] = y[0]; }
+        }
+    }
+})");
+    CheckedText checked = check_text(one_grid);
+    EXPECT_EQ(checked.diags->error_count(), 1u) << checked.text();
+    EXPECT_THAT(checked.text(), HasSubstr("t.mcl:8:29: error: 'y' brings memory space 'shared' to 49156 bytes per "
+                                          "block, but nvidia has room for at most 49152 bytes ("));
+}
+
 TEST(CheckLimits, ConstantIndicesStayWithinConstantExtents) {
     expect_clean(check_text(module("import perfect;\n", R"(
 perfect void f(int n, float[n] a) {

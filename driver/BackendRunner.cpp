@@ -166,12 +166,19 @@ bool BackendHarness::build() {
     std::string log = (std::filesystem::path(work_dir_) / "build.log").string();
     if (run_command(build_command_, log) != 0)
         error_ = fmt::format("the generated {} code does not build warning-free:\n{}", backend_, read_file(log));
-    return ok();
+    built_ = ok();
+    return built_;
 }
 
-bool BackendHarness::run(std::vector<KernelData*> runs) {
+bool BackendHarness::run(std::vector<KernelData*> runs, const std::string& opencl_build_options) {
     namespace fs = std::filesystem;
-    std::string command = fmt::format("MCL_OPENCL_REQUIRE_CLEAN_BUILD=1 timeout 600 {}", shell_quoted(executable_));
+    if (!built_) return false;
+    error_.clear();
+    std::string environment = "MCL_OPENCL_REQUIRE_CLEAN_BUILD=1";
+    if (!opencl_build_options.empty())
+        environment += fmt::format(" MCL_OPENCL_BUILD_OPTIONS=\"$MCL_OPENCL_BUILD_OPTIONS\"{}",
+                                   shell_quoted(" " + opencl_build_options));
+    std::string command = fmt::format("{} timeout 600 {}", environment, shell_quoted(executable_));
     for (size_t k = 0; k < runs.size(); ++k) {
         std::string in = (fs::path(work_dir_) / fmt::format("in{}", k)).string();
         std::ofstream o(in, std::ios::binary);

@@ -42,10 +42,13 @@ public:
     // files and a child process: harnesses of several versions may build
     // on several threads at once.
     bool build();
+    bool built() const { return built_; }
 
-    // Runs the harness on each of `runs` (read and written back in place);
-    // false with error() set when it fails.
-    bool run(std::vector<KernelData*> runs);
+    // Runs the built harness on each of `runs` (read and written back in
+    // place); false with error() set when it fails, which a later run
+    // clears. `opencl_build_options` go after
+    // MCL_OPENCL_BUILD_OPTIONS to every OpenCL program build (-cl-opt-disable).
+    bool run(std::vector<KernelData*> runs, const std::string& opencl_build_options = "");
 
 private:
     std::string harness_source(const mcpl::Module& module, const mcpl::Function& kernel) const;
@@ -55,6 +58,7 @@ private:
     std::string executable_;
     std::string build_command_;
     std::string error_;
+    bool built_ = false;
 };
 
 }  // namespace mcl::driver

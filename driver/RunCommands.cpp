@@ -660,16 +660,37 @@ private:
             report(file, job.engine, fmt::format("refused: {}", job.refusal), true);
             return;
         }
-        if (!job.harness->ok()) {
-            report(file, job.engine, job.harness->error());
-            return;
-        }
+        std::string problem = job_problem(job);
+        if (!problem.empty() && agrees_unoptimized(job))
+            problem += " (it agrees when the OpenCL implementation builds it without optimizing, -cl-opt-disable: "
+                       "a difference of the implementation's optimizer, or undefined behaviour in the generated code "
+                       "that it exploits; tests/difftest/opencl_optimizer_bugs has such cases)";
+        report(file, job.engine, problem);
+    }
+
+    // The first difference of a built and run job from the reference; "" when
+    // it agrees.
+    std::string job_problem(const BackendJob& job) {
+        if (!job.harness->ok()) return job.harness->error();
         for (size_t r = 0; r < job.runs.size(); ++r)
-            if (std::string d = difference(job.runs[r], r); !d.empty()) {
-                report(file, job.engine, d);
-                return;
-            }
-        report(file, job.engine, "");
+            if (std::string d = difference(job.runs[r], r); !d.empty()) return d;
+        return "";
+    }
+
+    // Whether an opencl job that failed agrees with the reference when the
+    // OpenCL implementation does not optimize (PoCL has miscompiled right
+    // kernels, and crashed on some): run again, built with -cl-opt-disable.
+    bool agrees_unoptimized(BackendJob& job) {
+        const char* options = std::getenv("MCL_OPENCL_BUILD_OPTIONS");
+        bool unoptimized_already = options && std::string(options).find("-cl-opt-disable") != std::string::npos;
+        if (!job.harness->built() || unoptimized_already ||
+            job.engine.rfind("opencl at ", 0) != 0)
+            return false;
+        job.runs.clear();
+        std::vector<KernelData*> pointers;
+        for (const KernelData& in : inputs_) job.runs.push_back(in.clone());
+        for (KernelData& d : job.runs) pointers.push_back(&d);
+        return job.harness->run(pointers, "-cl-opt-disable") && job_problem(job).empty();
     }
 
     // Builds and runs the jobs on as many workers as this machine has cores

@@ -240,6 +240,9 @@ mclc_test(verify_local_within_the_capacity 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
           verify ${VERIFY_INPUTS}/local_past_the_capacity.mcl --backends opencl --sizes 1,7,4096)
 mclc_test(verify_runs_a_full_tile 1 "(?s)note: also at n=[0-9]+: a full tile of [0-9]+ and part of the next\\n.*FAIL +[^\\n]*scale_full_tiles_wrong.mcl: interpreter at gpu: at n=[0-9]+: y\\[[0-9]+\\] = "
           verify ${VERIFY_INPUTS}/scale.mcl ${VERIFY_INPUTS}/scale_full_tiles_wrong.mcl --backends opencl --targets hopper)
+# A wrong version stays unlabelled: built without optimizing it differs as well.
+mclc_test(verify_labels_only_differences_of_the_opencl_optimizer 1 "FAIL +[^\\n]*scale_full_tiles_wrong.mcl: opencl at hopper: at n=[0-9]+: [^(\\n]*\\n"
+          verify ${VERIFY_INPUTS}/scale.mcl ${VERIFY_INPUTS}/scale_full_tiles_wrong.mcl --backends opencl --targets hopper)
 mclc_test(verify_names_a_tile_it_leaves_out 0 "note: no size runs a full tile of 65536 \\(about [0-9.]+e\\+[0-9]+ steps of the interpreter\\). --sizes 65537 runs one\\n(?s).*\\n[0-9]+ ok, 0 failed, 0 skipped"
           verify ${VERIFY_INPUTS}/wide_chunks.mcl --backends opencl --targets hopper)
 mclc_test(verify_leaves_out_a_tile_where_the_reference_fails 0 "^note: not also at n=4097 \\(a full tile of 4096\\): the reference fails there: [^\\n]*bins_below_4096.mcl:10:[0-9]+: error: index 0 of 'bins' is 4097(?s).*\\n[0-9]+ ok, 0 failed, 0 skipped"

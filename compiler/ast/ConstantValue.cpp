@@ -86,12 +86,21 @@ private:
         const std::string& op = e.op;
         if ((op == "/" || op == "%") && b == 0 && !is_floating(e))
             return problem(*e.args[1], op == "/" ? "division by zero" : "modulo by zero");
+        if ((op == "<<" || op == ">>") && b && (*b < 0 || *b > 31))
+            return problem(*e.args[1], fmt::format("shift by {}, outside 0 to 31", *b));
         if (!a || !b) return std::nullopt;
         if (op == "+") return in_range(e, *a + *b, "the result");
         if (op == "-") return in_range(e, *a - *b, "the result");
         if (op == "*") return in_range(e, *a * *b, "the result");
         if (op == "/") return in_range(e, *a / *b, "the result");
         if (op == "%") return *a % *b;
+        if (op == "<<") {
+            if (*a < 0) return problem(e, fmt::format("left shift of a negative number: {} << {}", *a, *b));
+            return in_range(e, *a << *b, "the result");
+        }
+        if (op == ">>") return *a >> *b;
+        if (op == "&") return *a & *b;
+        if (op == "|") return *a | *b;
         if (op == "^" && *b >= 0) {
             if (auto v = int_power(*a, *b)) return v;
             return problem(e, fmt::format("{} ^ {} overflows int (32-bit: {} to {})", *a, *b, kIntMin, kIntMax));

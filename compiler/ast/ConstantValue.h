@@ -9,11 +9,13 @@
 //   AST's declaration to its `const` initialiser).
 // Does: folds integer literals, hardware values, variables the lookup knows,
 //   `+ - * / %` (division truncating), `^` (power, exponent not negative),
-//   unary minus, divide_up, min and max, with the semantics of MCPL's `int`:
-//   32-bit, signed. A sink, when given, hears of every problem: division or
-//   modulo by a constant zero (whether or not the dividend is constant), a
-//   result or literal outside the range of int; it also sees the problems in
-//   indices and call arguments, which do not fold themselves.
+//   `& | << >>`, unary minus, divide_up, min and max, with the semantics of
+//   MCPL's `int` (32-bit, signed) as the interpreter has them. A sink, when
+//   given, hears of every problem: division or modulo by a constant zero,
+//   a shift by a constant outside 0 to 31 (whether or not the other operand
+//   is constant), a left shift of a negative number, a result or literal
+//   outside the range of int; it also sees the problems in indices and call
+//   arguments, which do not fold themselves.
 // Guarantees: a value only when every leaf folds and no step has a problem;
 //   the value is within int's range; never divides by zero, never overflows.
 #pragma once

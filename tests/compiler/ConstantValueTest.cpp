@@ -1,6 +1,6 @@
 // Constant folding with MCPL's 32-bit int: the values it computes, and every
-// problem it finds (division and modulo by zero, overflow, literals out of
-// range) reported once, at the divisor or the operator (a binary
+// problem it finds (division and modulo by zero, shifts outside 0 to 31 or of
+// a negative number, overflow, literals out of range) reported once, at the divisor or the operator (a binary
 // expression's location is its operator's).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -41,6 +41,24 @@ TEST(ConstantValue, FoldsIntArithmetic) {
     EXPECT_EQ(fold("-7 / 2").value, -3);
     EXPECT_EQ(fold("-7 % 2").value, -1);
     EXPECT_EQ(fold("5 ^ 0").value, 1);
+}
+
+TEST(ConstantValue, FoldsBitwiseOperatorsAndShifts) {
+    EXPECT_EQ(fold("6 & 64").value, 0);
+    EXPECT_EQ(fold("6 | 64").value, 70);
+    EXPECT_EQ(fold("-8 & 12").value, 8);
+    EXPECT_EQ(fold("1 << 30").value, 1073741824);
+    EXPECT_EQ(fold("-64 >> 3").value, -8);
+    EXPECT_EQ(fold("(1 << 4) + 1").value, 17);
+}
+
+TEST(ConstantValue, ReportsShiftsTheInterpreterRefuses) {
+    EXPECT_THAT(fold("n << 32").problems, ElementsAre("3:6: shift by 32, outside 0 to 31"));
+    EXPECT_THAT(fold("n >> (0 - 1)").problems, ElementsAre("3:9: shift by -1, outside 0 to 31"));
+    EXPECT_THAT(fold("-1 << 2").problems, ElementsAre("3:4: left shift of a negative number: -1 << 2"));
+    EXPECT_THAT(fold("1 << 31").problems, ElementsAre(HasSubstr("the result 2147483648 overflows int")));
+    EXPECT_EQ(fold("n << 31").value, std::nullopt);
+    EXPECT_THAT(fold("n << 31").problems, IsEmpty());
 }
 
 TEST(ConstantValue, FoldsTheLimitsOfInt) {

@@ -106,6 +106,8 @@ protected:
 
     // --- expressions ------------------------------------------------------------
     std::string expr(const mcpl::Expr& e);
+    // The value of a comparison that a byte's range decides (`b >= 0`), else nothing.
+    static std::optional<bool> decided_by_byte_range(const mcpl::Expr& e);
     // The product of an array's extents, as an expression.
     std::string element_count(const mcpl::TypeExpr& shape);
 

@@ -384,27 +384,20 @@ std::string CFamilyEmitter::expr(const Expr& e) {
 // (a constant's name stays used; in parentheses that unwrap leaves one pair
 // of, so that a call's argument stays one).
 std::optional<bool> CFamilyEmitter::decided_by_byte_range(const Expr& e) {
-    static const std::set<std::string> comparisons = {"<", "<=", ">", ">=", "==", "!="};
-    if (!comparisons.count(e.op) || e.args.size() != 2) return std::nullopt;
+    if (!mcpl::is_comparison(e.op) || e.args.size() != 2) return std::nullopt;
     auto is_byte = [](const Expr& x) { return x.type.primitive == Primitive::Byte && !x.type.is_array(); };
     bool byte_left = is_byte(*e.args[0]);
     if (byte_left == is_byte(*e.args[1])) return std::nullopt;
     std::optional<int64_t> constant = mcpl::checked_constant_int_value(*e.args[byte_left ? 1 : 0]);
     if (!constant) return std::nullopt;
-    auto compare = [&](int64_t byte) {
-        int64_t a = byte_left ? byte : *constant, b = byte_left ? *constant : byte;
-        if (e.op == "<") return a < b;
-        if (e.op == "<=") return a <= b;
-        if (e.op == ">") return a > b;
-        if (e.op == ">=") return a >= b;
-        if (e.op == "==") return a == b;
-        return a != b;
+    auto result_for = [&](int64_t byte) {
+        return *mcpl::compare(e.op, byte_left ? byte : *constant, byte_left ? *constant : byte);
     };
     // Each comparison is monotone in the byte, except == and != (decided
     // only by a constant outside 0 to 255).
     bool inside = *constant >= 0 && *constant <= 255;
-    if ((e.op == "==" || e.op == "!=") ? inside : compare(0) != compare(255)) return std::nullopt;
-    return compare(0);
+    if ((e.op == "==" || e.op == "!=") ? inside : result_for(0) != result_for(255)) return std::nullopt;
+    return result_for(0);
 }
 
 std::string CFamilyEmitter::host_power(const Type& type, const std::string& a, const std::string& b) const {

@@ -296,13 +296,11 @@ private:
             use.bytes = std::numeric_limits<int64_t>::max();
         if (use.bytes <= capacity->bytes) return true;
         use.reported = true;
-        std::string per = capacity->owner.empty() ? std::string() : fmt::format(" per {}", capacity->owner);
         diags_.error(d.forms.front().location,
-                     fmt::format("'{}' brings memory space '{}' to {} bytes in the circuit the hls backend builds "
-                                 "(one for all of a kernel's loops, whose arrays take room together), but {} has "
-                                 "room for at most {} bytes{} ({}.capacity)",
-                                 d.forms.front().name, d.memory_space, use.bytes, in_.leaf.name, capacity->bytes,
-                                 per, capacity->path));
+                     mcpl::past_capacity_message(d.forms.front().name, d.memory_space,
+                                                 fmt::format("{} bytes", use.bytes), in_.leaf.name, *capacity,
+                                                 " in the circuit the hls backend builds (one for all of a "
+                                                 "kernel's loops, whose arrays take room together)"));
         return false;
     }
 

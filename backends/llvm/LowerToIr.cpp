@@ -61,10 +61,6 @@ Primitive common_type(Primitive a, Primitive b) {
     return Primitive::Int;
 }
 
-bool is_comparison(const std::string& op) {
-    return op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
-}
-
 // A value in registers: a scalar (Uniform), the base of lanes base+0..W-1
 // (Linear, ints only) or one value per lane (Varying, a vector).
 struct Val {
@@ -1108,7 +1104,7 @@ private:
         unify(a, b);
         Shape shape = a.shape;
         llvm::Value *x = a.v, *y = b.v, *r = nullptr;
-        if (is_comparison(op)) {
+        if (mcpl::is_comparison(op)) {
             if (is_floating(type)) {
                 llvm::CmpInst::Predicate p = op == "<"    ? llvm::CmpInst::FCMP_OLT
                                              : op == "<=" ? llvm::CmpInst::FCMP_OLE

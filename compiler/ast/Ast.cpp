@@ -26,6 +26,10 @@ int numeric_rank(Primitive p) {
     }
 }
 
+bool is_comparison(const std::string& op) {
+    return op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
+}
+
 bool Type::is_numeric() const {
     return !is_array() && primitive &&
            (*primitive == Primitive::Int || *primitive == Primitive::Float ||

@@ -132,6 +132,22 @@ struct Expr {
     ExprPtr clone() const;
 };
 
+// Whether a Binary operator compares two values to a bool (< <= > >= == !=).
+bool is_comparison(const std::string& op);
+
+// `x op y` for a comparison operator, as C computes it; nothing for the
+// others. The interpreter, the constant folder and the backends share it.
+template <typename T>
+std::optional<bool> compare(const std::string& op, T x, T y) {
+    if (op == "<") return x < y;
+    if (op == "<=") return x <= y;
+    if (op == ">") return x > y;
+    if (op == ">=") return x >= y;
+    if (op == "==") return x == y;
+    if (op == "!=") return x != y;
+    return std::nullopt;
+}
+
 struct Stmt {
     enum class Kind {
         Block, Decl, Assign, Step, Swap, Call, Return, If, For, Foreach, Barrier, As,

@@ -673,12 +673,9 @@ private:
         for (const auto& [decl, size] : declared)
             if (__builtin_add_overflow(total, size, &total)) total = std::numeric_limits<int64_t>::max();
         if (total <= capacity->bytes) return;
-        std::string per = capacity->owner.empty() ? std::string() : fmt::format(" per {}", capacity->owner);
         fault(d.forms.front().location,
-              fmt::format("'{}' brings memory space '{}' to {} bytes{}, but {} has room for at most {} bytes "
-                          "({}.capacity)",
-                          d.forms.front().name, d.memory_space, total, per, kernel_model_->name, capacity->bytes,
-                          capacity->path));
+              mcpl::past_capacity_message(d.forms.front().name, d.memory_space, fmt::format("{} bytes", total),
+                                          kernel_model_->name, *capacity));
     }
 
     // A unit has ended: its arrays no longer take room, and its number is

@@ -29,25 +29,13 @@ Outcome checked_int(int64_t v, const std::string& what) {
     return ok(Scalar::of_int(v));
 }
 
-// `x op y` for the comparison operators; nothing for the others.
-template <typename T>
-std::optional<bool> compare(const std::string& op, T x, T y) {
-    if (op == "<") return x < y;
-    if (op == "<=") return x <= y;
-    if (op == ">") return x > y;
-    if (op == ">=") return x >= y;
-    if (op == "==") return x == y;
-    if (op == "!=") return x != y;
-    return std::nullopt;
-}
-
 Outcome floating(const std::string& op, double x, double y, Primitive type) {
     auto make = [&](double v) { return ok(type == Primitive::Float ? Scalar::of_float(v) : Scalar::of_double(v)); };
     if (op == "+") return make(x + y);
     if (op == "-") return make(x - y);
     if (op == "*") return make(x * y);
     if (op == "/") return make(x / y);
-    if (std::optional<bool> c = compare(op, x, y)) return ok(Scalar::of_bool(*c));
+    if (std::optional<bool> c = mcpl::compare(op, x, y)) return ok(Scalar::of_bool(*c));
     return fail(fmt::format("'{}' is not defined on floating-point numbers", op));
 }
 
@@ -69,7 +57,7 @@ Outcome integral(const std::string& op, int64_t x, int64_t y) {
     }
     if (op == "&") return ok(Scalar::of_int(x & y));
     if (op == "|") return ok(Scalar::of_int(x | y));
-    if (std::optional<bool> c = compare(op, x, y)) return ok(Scalar::of_bool(*c));
+    if (std::optional<bool> c = mcpl::compare(op, x, y)) return ok(Scalar::of_bool(*c));
     return fail(fmt::format("unknown operator '{}'", op));
 }
 
@@ -112,8 +100,7 @@ Outcome convert(const Scalar& v, Primitive to) {
 
 Outcome binary(const std::string& op, const Scalar& a, const Scalar& b) {
     Primitive type = common_type(a, b);
-    bool comparison = op == "<" || op == "<=" || op == ">" || op == ">=" || op == "==" || op == "!=";
-    if (a.poison || b.poison) return ok(Scalar::poisoned(comparison ? Primitive::Bool : type));
+    if (a.poison || b.poison) return ok(Scalar::poisoned(mcpl::is_comparison(op) ? Primitive::Bool : type));
     if (type == Primitive::Int) return integral(op, a.i, b.i);
     // Both operands become floats first (an int above 2^24 rounds, as C
     // converts it); the exact result of + - * / of two floats, rounded to

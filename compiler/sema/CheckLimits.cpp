@@ -194,12 +194,8 @@ private:
         std::optional<SpaceCapacity> capacity = space_capacity(model_, d.memory_space);
         if (!capacity || (use.bytes && *use.bytes <= capacity->bytes)) return;
         use.reported = true;
-        std::string per = capacity->owner.empty() ? std::string() : fmt::format(" per {}", capacity->owner);
-        diags_.error(d.forms[0].location,
-                     fmt::format("'{}' brings memory space '{}' to {}{}, but {} has room for at most {} bytes "
-                                 "({}.capacity)",
-                                 d.forms[0].name, d.memory_space, bytes_text(use.bytes), per, model_.name,
-                                 capacity->bytes, capacity->path));
+        diags_.error(d.forms[0].location, past_capacity_message(d.forms[0].name, d.memory_space,
+                                                                bytes_text(use.bytes), model_.name, *capacity));
     }
 
     // --- indices ---------------------------------------------------------------
@@ -286,6 +282,14 @@ std::optional<SpaceCapacity> space_capacity(const hdl::HardwareModel& model, con
     if (!largest) return std::nullopt;
     const hdl::ParUnit* owner = model.memory_space_owner(space);
     return SpaceCapacity{largest->capacity->value, owner ? owner->name : "", largest->path};
+}
+
+std::string past_capacity_message(const std::string& array, const std::string& space, const std::string& total,
+                                  const std::string& model, const SpaceCapacity& capacity,
+                                  const std::string& where) {
+    std::string per = capacity.owner.empty() ? std::string() : fmt::format(" per {}", capacity.owner);
+    return fmt::format("'{}' brings memory space '{}' to {}{}{}, but {} has room for at most {} bytes ({}.capacity)",
+                       array, space, total, per, where, model, capacity.bytes, capacity.path);
 }
 
 void check_limits(const Program& program, const hdl::HardwareLibrary& library, DiagnosticEngine& diags) {

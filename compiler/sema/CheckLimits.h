@@ -77,4 +77,12 @@ struct SpaceCapacity {
 };
 std::optional<SpaceCapacity> space_capacity(const hdl::HardwareModel& model, const std::string& space);
 
+// The error for array `array` that brings `space` past `capacity` in
+// `model`: `total` is how much the space then takes ("40008 bytes"), and
+// `where` (after " per <owner>") where the arrays take it together. The
+// checker, the interpreter and the hls backend all report it this way.
+std::string past_capacity_message(const std::string& array, const std::string& space, const std::string& total,
+                                  const std::string& model, const SpaceCapacity& capacity,
+                                  const std::string& where = "");
+
 }  // namespace mcl::mcpl

@@ -175,9 +175,9 @@ alveo_u250 void k(int n, float[n] a) {
     Generated beyond = with_size("7000000");
     EXPECT_TRUE(beyond.files.empty());
     EXPECT_THAT(beyond.diagnostics(),
-                HasSubstr("t.mcl:10:29: error: 'u' brings memory space 'bram' to 56000000 bytes in the circuit the "
-                          "hls backend builds (one for all of a kernel's loops, whose arrays take room together), "
-                          "but alveo_u250 has room for at most 47185920 bytes per pipeline "
+                HasSubstr("t.mcl:10:29: error: 'u' brings memory space 'bram' to 56000000 bytes per pipeline in "
+                          "the circuit the hls backend builds (one for all of a kernel's loops, whose arrays take "
+                          "room together), but alveo_u250 has room for at most 47185920 bytes "
                           "(alveo_u250.compute_units.compute_unit.uram_blocks.capacity)"));
     Generated fits = with_size("5000000");
     EXPECT_FALSE(fits.file("two_kernels.cpp").empty()) << fits.diagnostics();

@@ -23,7 +23,11 @@ public:
 
     std::set<size_t> run(const Function& kernel) {
         bool returns = false;
-        mcpl::for_each_stmt(*kernel.body, [&](const Stmt& s) { returns = returns || s.kind == Stmt::Kind::Return; });
+        mcpl::for_each_stmt(*kernel.body, [&](const Stmt& s) {
+            returns = returns || s.kind == Stmt::Kind::Return;
+            if (s.kind == Stmt::Kind::Swap && s.target->type.is_array())
+                for (const Expr* side : {s.target.get(), s.value.get()}) swapped_.insert(side->decl);
+        });
         if (!returns) visit(*kernel.body);
         return found_;
     }
@@ -49,7 +53,7 @@ private:
         if (target.kind != Expr::Kind::Var || target.var.size() != 1 || !target.decl) return;
         auto position = positions_.find(target.decl);
         const Decl& array = *target.decl;
-        if (position == positions_.end() || target.form != &array.forms.front()) return;
+        if (position == positions_.end() || target.form != &array.forms.front() || swapped_.count(&array)) return;
         std::vector<const Expr*> extents, indices;
         for (const auto& group : array.forms.front().type.dimensions)
             for (const auto& e : group) extents.push_back(e.get());
@@ -79,6 +83,8 @@ private:
     }
 
     std::map<const Decl*, size_t> positions_;
+    // Arrays a swap redirects: their names may then refer to another's storage.
+    std::set<const Decl*> swapped_;
     std::vector<const Stmt*> loops_;  // the foreach loops around the statement visited
     std::set<size_t> found_;
 };

@@ -13,7 +13,8 @@
 //   around it has a constant count of at least one. The assignment
 //   must run unconditionally in the nest: on its way from the kernel's body
 //   only blocks and foreach loops (no if, no for, no call), in a kernel
-//   without `return`, through the parameter's first form.
+//   without `return`, through the parameter's first form, which no swap of
+//   whole arrays names (after one, the name may refer to another's storage).
 // Guarantees: conservative: a parameter reported fully written has every
 //   element written by every run of the kernel; anything not recognised is
 //   reported not fully written (and must be copied in). Results are by

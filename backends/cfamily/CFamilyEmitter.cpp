@@ -52,6 +52,9 @@ bool CFamilyEmitter::collect() {
     for (const Function* f : device_functions_) collect_constants(*f);
     for (const Function* k : kernels_) note_reads_beyond_own_updates(*k);
     for (const Function* f : device_functions_) note_reads_beyond_own_updates(*f);
+    std::vector<const Function*> printed = kernels_;
+    printed.insert(printed.end(), device_functions_.begin(), device_functions_.end());
+    array_swaps_ = plan_array_swaps(printed);
     qualify_clashing_names();
     if (prints_device_functions() && !refuse_record_name_clashes()) return false;
     if (allows_recursion()) return true;
@@ -681,8 +684,7 @@ void CFamilyEmitter::stmt(const Stmt& s) {
     case Stmt::Kind::Step: line(simple(s) + ";"); return;
     case Stmt::Kind::Swap: {
         if (s.target->type.is_array()) {
-            // C cannot assign arrays, and a kernel's arrays are not pointers it may redirect.
-            unsupported(s.location, "swaps of whole arrays or tiles (swap their elements in a loop)");
+            array_swap(s);
             return;
         }
         std::string a = expr(*s.target), b = expr(*s.value);
@@ -846,7 +848,7 @@ std::string CFamilyEmitter::parameter(const Decl& d, Role role, bool) {
     std::string el = element_spelling(t), name = ident(form.name);
     if (t.is_array()) {
         if (d.is_written) return el + "* " + name;
-        return "const " + el + "* " + (role == Role::Host ? "" : "__restrict__ ") + name;
+        return "const " + el + "* " + (may_restrict(d, role) ? "__restrict__ " : "") + name;
     }
     if (d.is_written) return el + (role == Role::Device && has_references() ? "& " : "* ") + name;
     if (t.record && role == Role::Device) return "const " + el + "& " + name;
@@ -983,6 +985,48 @@ const ConfigEntry* CFamilyEmitter::par_group_entry(const Stmt& s) {
     diags_.error(s.name_location, fmt::format("par_group '{}' has no entry in \"par_groups\" of backend '{}' in '{}'",
                                               s.name, backend_name(), in_.target.path));
     return nullptr;
+}
+
+bool CFamilyEmitter::unviewed_constant_array(const Decl& d) const {
+    if (array_swaps_.viewed.count(&d) || !constant_elements(d)) return false;
+    for (const auto& p : function_->params)
+        if (p.get() == &d) return false;
+    return true;
+}
+
+void CFamilyEmitter::array_swap(const Stmt& s) {
+    if (auto refused = array_swaps_.refused.find(&s); refused != array_swaps_.refused.end()) {
+        unsupported(s.location, refused->second);
+        return;
+    }
+    const Decl& a = *s.target->decl;
+    std::string x = ident(a.forms.front().name), y = ident(s.value->decl->forms.front().name);
+    if (swaps_elements(a) && swaps_elements(*s.value->decl)) {
+        line(fmt::format("for (int mcl_k = 0; mcl_k < {0}; ++mcl_k) {{ {1} mcl_swap_tmp = {2}[mcl_k]; "
+                         "{2}[mcl_k] = {3}[mcl_k]; {3}[mcl_k] = mcl_swap_tmp; }}",
+                         std::max<int64_t>(1, constant_elements(a).value_or(1)),
+                         element_spelling(s.target->type), x, y));
+        return;
+    }
+    if (!redirects_arrays()) {
+        unsupported(s.location, "swaps of parameters, of arrays whose size is not constant and of arrays that a "
+                                "view names (only the elements of two arrays of the kernel's own can trade places)");
+        return;
+    }
+    if (pointer_space_of(a) != pointer_space_of(*s.value->decl)) {  // a device function's variant
+        auto spelled = [](std::string space) {
+            while (!space.empty() && space.back() == ' ') space.pop_back();
+            return space.empty() ? std::string("private") : space;
+        };
+        unsupported(s.location, fmt::format("swaps of arrays in two address spaces ('{}' and '{}' here)",
+                                            spelled(pointer_space_of(a)), spelled(pointer_space_of(*s.value->decl))));
+        return;
+    }
+    bool read_only_parameter = false;
+    for (const auto& p : function_->params) read_only_parameter |= p.get() == &a && !a.is_written;
+    std::string pointer = fmt::format("{}{}{}*", pointer_space_of(a), read_only_parameter ? "const " : "",
+                                      element_spelling(s.target->type));
+    line(fmt::format("{{ {} mcl_swap_tmp = {}; {} = {}; {} = mcl_swap_tmp; }}", pointer, x, x, y, y));
 }
 
 void CFamilyEmitter::unsupported(SourceLocation loc, const std::string& what) {

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "backends/Backend.h"
+#include "backends/cfamily/ArraySwaps.h"
 
 namespace mcl::backends {
 
@@ -291,6 +292,32 @@ protected:
     // Whether the backend's kernel language can express recursive calls
     // (C++ on the host can; see RecursiveCalls.h for the others).
     virtual bool allows_recursion() const { return false; }
+    // Whether the backend holds the arrays that a swap of whole arrays
+    // redirects through pointers (ArraySwaps.h); else it refuses the swaps
+    // that do not trade elements (swaps_elements).
+    virtual bool redirects_arrays() const { return true; }
+    // Whether array `d` takes part in a swap that trades it for another, so
+    // that its name is a pointer variable into its storage.
+    bool redirected(const mcpl::Decl& d) const { return array_swaps_.redirected.count(&d) > 0; }
+    // Whether the code of a kernel redirects its parameters itself; grid
+    // backends' launches never do (their host code swaps them).
+    virtual bool kernels_redirect_parameters() const { return true; }
+    // Whether parameter `d` of a function printed as `role` may be restrict:
+    // not where the printed code redirects it, as it would then take another
+    // restrict pointer's value (C11 6.7.3.1).
+    bool may_restrict(const mcpl::Decl& d, Role role) const {
+        return role != Role::Host && !(redirected(d) && (role == Role::Device || kernels_redirect_parameters()));
+    }
+    // Whether a swap of redirected array `d` trades elements instead, a
+    // unit's own array of constant size that no view names, whose elements
+    // the kernel compiler may then keep in registers; pointers by default.
+    virtual bool swaps_elements(const mcpl::Decl&) const { return false; }
+    // Whether `d` is an array of constant size that the function being
+    // printed declares (no parameter) and no view names.
+    bool unviewed_constant_array(const mcpl::Decl& d) const;
+    // The storage of a redirected array that is no parameter, which its
+    // name points into at its declaration.
+    std::string array_storage_name(const mcpl::Decl& d) { return "mcl_storage_" + ident(d.forms.front().name); }
     // The 64-bit signed integer type of the code being printed, for element
     // counts and offsets (`long long`; OpenCL C's is `long`).
     virtual std::string wide_int() const { return "long long"; }
@@ -327,12 +354,16 @@ protected:
     std::set<const mcpl::BasicDecl*> used_forms_;  // and the forms (names) it uses them by
     std::set<const mcpl::Decl*> sizes_arrays_;     // read in the extents of a local array, which may be folded
     std::set<const mcpl::Decl*> read_beyond_own_updates_;  // see note_reads_beyond_own_updates
+    ArraySwapPlan array_swaps_;                    // of the kernels and device functions
     std::vector<DeviceVariant> device_variants_;   // in the order first called
     std::map<std::pair<const mcpl::Function*, std::vector<std::string>>, size_t> variant_index_;
     std::map<const mcpl::Decl*, std::string> parameter_keys_;  // of the function being walked or printed
 
 private:
     void collect_calls(const mcpl::Function& f);
+    // A swap of two whole arrays or tiles: the two pointer variables trade
+    // their values, or a located error.
+    void array_swap(const mcpl::Stmt& s);
     void qualify_clashing_names();
     bool refuse_record_name_clashes();
     // Whether the backend prints the device functions as C (the llvm

@@ -119,13 +119,14 @@ std::vector<std::string> GridEmitter::launch_arguments(const Function& k, const 
     for (const auto& p : k.params) {
         const Type& t = p->forms.front().resolved_type;
         std::string name = ident(p->forms.front().name);
-        args.push_back(t.is_array() || p->is_written ? name + ".data()" : name);
+        args.push_back(t.is_array() ? launch_handle(*p, name) : p->is_written ? name + ".data()" : name);
     }
     for (int l = 0; l < 2; ++l)
         for (size_t s = 0; s < launch.slots[l].size(); ++s)
             args.push_back("(int)" + slot_size_name(static_cast<GridLevel>(l), s));
     for (const Decl* d : host_arguments(plan_of(k), launch)) args.push_back(ident(d->name()));
-    for (const ScratchParameter& a : scratch_parameters(plan_of(k), launch)) args.push_back(a.host_name + ".data()");
+    for (const ScratchParameter& a : scratch_parameters(plan_of(k), launch))
+        args.push_back(scratch_handle(a));
     for (size_t d = 0; d < launch.group_arrays.size(); ++d) args.push_back(offset_cast + shared_offset_name(d));
     return args;
 }
@@ -147,13 +148,26 @@ std::vector<GridEmitter::ScratchParameter> GridEmitter::scratch_parameters(const
     std::vector<ScratchParameter> out;
     for (size_t k = 0; k < launch.kernel_arrays; ++k) {
         const Decl* d = plan.kernel_arrays[k];
-        out.push_back({d, ident(d->name()), "mcl_scratch_" + ident(d->name())});
+        out.push_back({d, ident(d->name()), "mcl_scratch_" + ident(d->name()), true});
     }
     for (size_t k = 0; k < launch.scratch_arrays.size(); ++k) {
         std::string name = scratch_storage_name(launch, k);
-        out.push_back({launch.scratch_arrays[k].decl, name, name});
+        out.push_back({launch.scratch_arrays[k].decl, name, name, false});
     }
     return out;
+}
+
+std::string GridEmitter::launch_handle(const Decl& d, const std::string& array) {
+    return redirected(d) ? "mcl_at_" + ident(d.forms.front().name) : device_handle(array);
+}
+
+std::string GridEmitter::scratch_handle(const ScratchParameter& a) {
+    return a.kernel_level ? launch_handle(*a.decl, a.host_name) : device_handle(a.host_name);
+}
+
+std::string GridEmitter::host_array_handle(const Decl& d, const std::string& array, const std::string& pad) {
+    if (!redirected(d)) return "";
+    return fmt::format("{}auto {} = {};\n", pad, launch_handle(d, array), device_handle(array));
 }
 
 std::string GridEmitter::scratch_allocation(const Decl& d, const std::string& name, const std::string& instances,
@@ -257,6 +271,9 @@ std::string GridEmitter::resident_function(const Function& k, const std::string&
     const GridPlan& plan = plan_of(k);
     std::string out = fmt::format("\n{} {{\n    try {{\n", resident_signature(k, runtime, true));
     out += setup;
+    for (const auto& p : k.params)
+        if (p->forms.front().resolved_type.is_array())
+            out += host_array_handle(*p, ident(p->forms.front().name), "        ");
     for (const auto& s : k.body->body) out += host_statement(plan, *s, runtime, launch_code, 2);
     out += finish + api_catch;
     out += "    } catch (const std::exception& e) {\n";
@@ -306,7 +323,7 @@ std::string GridEmitter::host_statement(const GridPlan& plan, const Stmt& s, con
         const Decl& d = *s.decl;
         if (contains(plan.kernel_arrays, &d)) {
             out = scratch_allocation(d, "mcl_scratch_" + ident(d.name()), "", runtime);
-            out = pad + out.substr(8);
+            out = pad + out.substr(8) + host_array_handle(d, "mcl_scratch_" + ident(d.name()), pad);
         } else if (contains(plan.prologue, &d)) {
             out = pad + host_declaration(d).substr(4);
         } else if (contains(plan.host_variables, &d)) {
@@ -332,6 +349,17 @@ std::string GridEmitter::host_statement(const GridPlan& plan, const Stmt& s, con
     }
     case Stmt::Kind::Assign:
     case Stmt::Kind::Step: out = pad + simple(s) + ";\n"; break;
+    case Stmt::Kind::Swap:
+        // GridMapping allows only swaps of the host's scalars and of arrays it holds.
+        if (auto refused = array_swaps_.refused.find(&s); refused != array_swaps_.refused.end())
+            unsupported(s.location, refused->second);
+        else if (s.target->type.is_array())
+            out = fmt::format("{}std::swap({}, {});\n", pad, launch_handle(*s.target->decl, ""),
+                              launch_handle(*s.value->decl, ""));
+        else
+            out = fmt::format("{}std::swap({}, {});\n", pad, ident(s.target->decl->name()),
+                              ident(s.value->decl->name()));
+        break;
     default: break;
     }
     host_mode_ = was;
@@ -553,10 +581,22 @@ void GridEmitter::barrier(const Stmt& s) {
     line(spelling + ";");
 }
 
+bool GridEmitter::swaps_elements(const Decl& d) const {
+    if (!unviewed_constant_array(d) || memory_scope(config_, d.memory_space) == "group") return false;
+    for (size_t a = 0; launch_ && a < launch_->scratch_arrays.size(); ++a)
+        if (launch_->scratch_arrays[a].decl == &d) return false;
+    return true;
+}
+
 void GridEmitter::array_declaration(const Decl& d, const std::string& qualifier) {
     std::string scope = memory_scope(config_, d.memory_space);
-    if (scope == "group") return;  // at kernel scope (the backend places it)
     std::string el = element_spelling(d.forms.front().resolved_type), name = ident(d.forms.front().name);
+    // At kernel scope, where the backend places it; a swap redirects this
+    // unit's pointer to it, from its declaration on.
+    if (scope == "group") {
+        if (redirected(d)) line(fmt::format("{}{}* {} = {};", pointer_space_of(d), el, name, array_storage_name(d)));
+        return;
+    }
     for (size_t a = 0; launch_ && a < launch_->scratch_arrays.size(); ++a) {
         if (launch_->scratch_arrays[a].decl != &d) continue;
         // This group instance's part: instances are numbered row-major over
@@ -569,8 +609,9 @@ void GridEmitter::array_declaration(const Decl& d, const std::string& qualifier)
             instance = k == 0 ? "(size_t)" + index
                               : fmt::format("({} * (size_t){} + (size_t){})", instance, sizes[k], index);
         }
-        line(fmt::format("{}{}{}* const {} = {} + {} * (size_t)({});", unused_prefix(d), qualifier, el, name,
-                         scratch_storage_name(*launch_, a), instance, element_count(d.forms.front().type)));
+        line(fmt::format("{}{}{}*{} {} = {} + {} * (size_t)({});", unused_prefix(d), qualifier, el,
+                         redirected(d) ? "" : " const", name, scratch_storage_name(*launch_, a), instance,
+                         element_count(d.forms.front().type)));
         return;
     }
     auto elements = constant_elements(d);
@@ -582,8 +623,11 @@ void GridEmitter::array_declaration(const Decl& d, const std::string& qualifier)
     }
     // A private array: of an item-scoped space, or of device memory inside
     // item loops (only its item sees it).
-    line(fmt::format("{}{}{} {}[{}];", unused_prefix(d), scope == "item" ? qualifier : "", el, name,
+    bool pointer = redirected(d) && !swaps_elements(d);
+    std::string storage = pointer ? array_storage_name(d) : name;
+    line(fmt::format("{}{}{} {}[{}];", unused_prefix(d), scope == "item" ? qualifier : "", el, storage,
                      *elements ? *elements : 1));
+    if (pointer) line(fmt::format("{}{}* {} = {};", pointer_space_of(d), el, name, storage));
 }
 
 }  // namespace mcl::backends

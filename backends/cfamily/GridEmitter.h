@@ -78,6 +78,7 @@ protected:
         const mcpl::Decl* decl;
         std::string name;       // of the kernel parameter
         std::string host_name;  // of the host's DeviceArray
+        bool kernel_level;      // declared at the kernel's top level, where the host may swap it
     };
     std::vector<ScratchParameter> scratch_parameters(const GridPlan& plan, const GridLaunch& launch);
     std::string scratch_storage_name(const GridLaunch& launch, size_t k);
@@ -103,6 +104,19 @@ protected:
     // group array, `offset_cast` applied to its offset.
     std::vector<std::string> launch_arguments(const mcpl::Function& k, const GridLaunch& launch,
                                               const std::string& offset_cast);
+    // What the host passes a launch for a device array named `array`
+    // (`a.data()`, `a.buffer()`).
+    virtual std::string device_handle(const std::string& array) const = 0;
+    // The same for array `d`, a parameter or top-level scratch array held
+    // as `array`: in host code that swaps it, the variable holding its
+    // handle (`mcl_at_<name>`, declared by host_array_handle).
+    std::string launch_handle(const mcpl::Decl& d, const std::string& array);
+    // What the host passes a launch for scratch array `a`.
+    std::string scratch_handle(const ScratchParameter& a);
+    // The line, `pad` deep, that declares the handle variable of such an
+    // array that a swap redirects; "" for the others.
+    std::string host_array_handle(const mcpl::Decl& d, const std::string& array, const std::string& pad);
+    bool kernels_redirect_parameters() const override { return false; }
     // An expression as host C++ (std::min, std::pow).
     std::string host_expr(const mcpl::Expr& e);
 
@@ -176,6 +190,8 @@ protected:
     // AsyncCopyPlan says so.
     bool lowered_statement(const mcpl::Stmt& s) override;
     void array_declaration(const mcpl::Decl& d, const std::string& qualifier) override;
+    // An item's own array of constant size (array_declaration), no view of it.
+    bool swaps_elements(const mcpl::Decl& d) const override;
 
     std::array<GridLevelConfig, 2> levels_;
 private:

@@ -182,6 +182,9 @@ private:
         case Stmt::Kind::Step:
             if (host_statement(s)) return;
             break;
+        case Stmt::Kind::Swap:
+            if (host_swap(s)) return;
+            break;
         case Stmt::Kind::Call: {
             Diagnostic& refusal =
                 diags_.error(s.location, fmt::format("the {} backend cannot call '{}' outside the foreach loops: a "
@@ -198,9 +201,10 @@ private:
         }
         diags_.error(s.location,
                      fmt::format("the {} backend runs a kernel as launches of its top-level foreach loops; "
-                                 "statements outside them run on the host and must be loops, ifs, and "
-                                 "declarations and assignments of scalars, computable from the scalar "
-                                 "parameters and the host's scalars",
+                                 "statements outside them run on the host and must be loops, ifs, "
+                                 "declarations, assignments and swaps of scalars, computable from the scalar "
+                                 "parameters and the host's scalars, and swaps of whole arrays the host "
+                                 "allocates or is passed",
                                  config_.backend));
     }
 
@@ -212,6 +216,23 @@ private:
                            target.var[0].indices.empty() &&
                            std::count(plan_.host_variables.begin(), plan_.host_variables.end(), target.decl) > 0;
         return host_scalar && (!s.value || host_computable(*s.value));
+    }
+
+    // A swap the host makes: of two of its scalars, or of two whole arrays
+    // it holds (the kernel's parameters, its top-level scratch arrays),
+    // whose device storage it trades (ArraySwaps.h).
+    bool host_swap(const Stmt& s) const {
+        auto held = [&](const Expr& e) {
+            if (e.kind != Expr::Kind::Var || !e.decl || e.var.size() != 1 || !e.var[0].indices.empty()) return false;
+            if (!e.type.is_array())
+                return std::count(plan_.host_variables.begin(), plan_.host_variables.end(), e.decl) > 0;
+            bool parameter = std::any_of(kernel_.params.begin(), kernel_.params.end(),
+                                         [&](const auto& p) { return p.get() == e.decl; });
+            return e.form == &e.decl->forms.front() &&
+                   (parameter ||
+                    std::count(plan_.kernel_arrays.begin(), plan_.kernel_arrays.end(), e.decl) > 0);
+        };
+        return held(*s.target) && held(*s.value);
     }
 
     // A scalar declaration whose value the host can compute before a launch.

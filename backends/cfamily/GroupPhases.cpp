@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "backends/cfamily/ArraySwaps.h"
 #include "compiler/ast/AstWalk.h"
 #include "compiler/sema/ResolveNames.h"
 
@@ -175,6 +176,9 @@ private:
             }
             if (scalar) copied_scalars_[&d] = owner;
         }
+        // Each item swaps its own pointers to the two arrays (ArraySwaps.h
+        // says where that means one swap).
+        if (swaps_whole_arrays(s)) return;
         for_each_written(s, [&](const Expr& target) {
             auto it = target.decl ? copied_scalars_.find(target.decl) : copied_scalars_.end();
             if (it != copied_scalars_.end()) {

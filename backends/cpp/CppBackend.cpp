@@ -53,7 +53,10 @@ private:
         const BasicDecl& first = d.forms.front();
         std::string el = element_spelling(first.resolved_type), name = ident(first.name);
         if (auto elements = constant_elements(d); elements && *elements <= kMaxStackElements) {
-            line(fmt::format("{}{}{} {}[{}] = {{}};", unused_prefix(d), qualifier, el, name, *elements ? *elements : 1));
+            std::string storage = redirected(d) ? array_storage_name(d) : name;
+            line(fmt::format("{}{}{} {}[{}] = {{}};", unused_prefix(d), qualifier, el, storage,
+                             *elements ? *elements : 1));
+            if (redirected(d)) line(fmt::format("{}* {} = {};", el, name, storage));  // a swap redirects it
             return;
         }
         std::vector<std::string> extents;

@@ -190,8 +190,10 @@ private:
         // nvcc merge four consecutive float loads into one 16-byte LDS.128.
         for (size_t d = 0; d < shared.size(); ++d) {
             std::string el = element_spelling(shared[d]->forms.front().resolved_type);
+            std::string name =
+                redirected(*shared[d]) ? array_storage_name(*shared[d]) : ident(shared[d]->forms.front().name);
             line(fmt::format("{0}* const {1} = static_cast<{0}*>(__builtin_assume_aligned(mcl_shared + {2}, {3}));", el,
-                             ident(shared[d]->forms.front().name), shared_offset_name(d), kSharedAlignment));
+                             name, shared_offset_name(d), kSharedAlignment));
         }
         begin_function(k, Role::Kernel);
         emit_launch_body(plan, launch);
@@ -228,9 +230,11 @@ private:
         return std::min(own * static_cast<size_t>(mcpl::constant_loop(s)->trips), kMaxUnrolledStatements + 1);
     }
 
+    std::string device_handle(const std::string& array) const override { return array + ".data()"; }
+
     std::string parameter(const Decl& d, Role role, bool definition) override {
         const BasicDecl& form = d.forms.front();
-        if (role != Role::Host && d.is_written && form.resolved_type.is_array())
+        if (may_restrict(d, role) && d.is_written && form.resolved_type.is_array())
             return element_spelling(form.resolved_type) + "* __restrict__ " + ident(form.name);
         return CFamilyEmitter::parameter(d, role, definition);
     }

@@ -40,6 +40,11 @@ private:
     };
 
     std::string backend_name() const override { return "hls"; }
+    // A circuit's memories are wired to the loops that use them: HLS tools
+    // synthesise no pointer that a swap could redirect from one to another,
+    // so two arrays of the kernel's own trade their elements instead.
+    bool redirects_arrays() const override { return false; }
+    bool swaps_elements(const Decl& d) const override { return unviewed_constant_array(d); }
 
     std::string linkage(Role role) const override { return role == Role::Kernel ? "extern \"C\" " : ""; }
 

@@ -154,6 +154,7 @@ public:
         : GridEmitter(input, config, diags, reserved()) {}
 
     bool prints_device_functions() const override { return false; }
+    std::string device_handle(const std::string& array) const override { return array + ".data()"; }
 
     std::vector<GeneratedFile> run() {
         if (!collect() || !plan_kernels()) return {};

@@ -153,7 +153,8 @@ private:
         for (const Decl* d : launch.group_arrays)
             if (auto elements = constant_elements(*d)) {
                 line(fmt::format("__local {} {}[{}];", element_spelling(d->forms.front().resolved_type),
-                                 ident(d->forms.front().name), *elements ? *elements : 1));
+                                 redirected(*d) ? array_storage_name(*d) : ident(d->forms.front().name),
+                                 *elements ? *elements : 1));
             }
         bind_kernel_parameters(k);
         begin_function(k, Role::Kernel);
@@ -182,10 +183,12 @@ private:
         for (const Decl* d : dynamic_arrays(launch))
             params.push_back(fmt::format("{}__local {}* restrict {}", unused_prefix(*d),
                                          element_spelling(d->forms.front().resolved_type),
-                                         ident(d->forms.front().name)));
+                                         redirected(*d) ? array_storage_name(*d) : ident(d->forms.front().name)));
         out_ += fmt::format("\n__kernel void {}_{}({}) {{\n", ident(k.name), n, fmt::join(params, ", "));
         out_ += body + "}\n";
     }
+
+    std::string device_handle(const std::string& array) const override { return array + ".buffer()"; }
 
     std::string pointer_space(const Decl& d) const {
         std::string q = qualifier_of(d.memory_space);
@@ -205,7 +208,7 @@ private:
         if (t.is_array()) {
             std::string space = role == Role::Kernel ? pointer_space(d) : pointer_space_of(d);
             return fmt::format("{}{}{}* {}{}", space, d.is_written ? "" : "const ", el,
-                               role == Role::Kernel ? "restrict " : "", name);
+                               role == Role::Kernel && may_restrict(d, role) ? "restrict " : "", name);
         }
         if (d.is_written)
             return fmt::format("{}{}* {}", role == Role::Kernel ? "__global " : pointer_space_of(d), el, name);
@@ -266,7 +269,7 @@ private:
                 const Type& t = p->forms.front().resolved_type;
                 std::string name = ident(p->forms.front().name);
                 out += fmt::format("                mcl_kernel.setArg(mcl_arg++, {});\n",
-                                   t.is_array() || p->is_written ? name + ".buffer()" : name);
+                                   t.is_array() ? launch_handle(*p, name) : p->is_written ? name + ".buffer()" : name);
             }
             for (int l = 0; l < 2; ++l)
                 for (size_t s = 0; s < launch.slots[l].size(); ++s)
@@ -275,7 +278,7 @@ private:
             for (const Decl* d : host_arguments(plan_of(k), launch))
                 out += fmt::format("                mcl_kernel.setArg(mcl_arg++, {});\n", ident(d->name()));
             for (const ScratchParameter& a : scratch_parameters(plan_of(k), launch))
-                out += fmt::format("                mcl_kernel.setArg(mcl_arg++, {}.buffer());\n", a.host_name);
+                out += fmt::format("                mcl_kernel.setArg(mcl_arg++, {});\n", scratch_handle(a));
             for (const Decl* d : dynamic_arrays(launch))
                 out += fmt::format("                mcl_kernel.setArg(mcl_arg++, cl::Local(sizeof({}) * "
                                    "std::max<size_t>(1, (size_t)({}))));\n",

@@ -88,6 +88,13 @@ TEST(WriteCoverage, ConditionalWritesAreNotCovered) {
     EXPECT_THAT(covered("if (n > 5) { return; }\nforeach (int i in n threads) { a[i] = 1.0; }"), IsEmpty());
 }
 
+TEST(WriteCoverage, WritesThroughASwappedNameAreNotCovered) {
+    // After the swap, `a` names the storage of `t`: the array passed as a is
+    // not written at all.
+    EXPECT_THAT(covered("float[n] t;\nt <=> a;\nforeach (int i in n threads) { a[i] = 1.0; }"), IsEmpty());
+    EXPECT_THAT(covered("float[n] t;\nforeach (int i in n threads) { a[i] = 1.0; }\nt <=> a;"), IsEmpty());
+}
+
 TEST(WriteCoverage, NothingIsProvenByDefault) {
     mcpl::testing::CheckedText c =
         mcpl::testing::check_text("module cov;\nimport perfect;\nperfect void k(int n, float[n] a) {\n"

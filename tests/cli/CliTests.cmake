@@ -173,14 +173,27 @@ foreach(pair cpp:x86_avx2 opencl:x86_avx2 cuda:hopper hls:alveo_u250)
             gen --target ${target} --backend ${backend} -I ${INPUTS}/mcpl/backends/include
             ${INPUTS}/mcpl/backends/imported_record_clash.mcl -o gen_out)
 endforeach()
-# Swapping whole arrays: the interpreter runs it; every backend refuses it at the swap.
-foreach(target_backend x86_avx2:cpp alveo_u250:hls hopper:opencl hopper:cuda)
-  string(REPLACE ":" ";" pair ${target_backend})
-  list(GET pair 0 target)
-  list(GET pair 1 backend)
-  mclc_test(gen_array_swap_${backend} 1 "array_swap.mcl:14:9: error: .*swaps of whole arrays or tiles" gen --target ${target} --backend ${backend} ${INPUTS}/mcpl/backends/array_swap.mcl -o gen_out)
-endforeach()
+# Swapping whole arrays (backends/cfamily/ArraySwaps.h): the C-family
+# backends trade pointers (or a thread's elements) as the interpreter trades
+# the names' storage; the hls backend trades only the elements of its own
+# arrays and refuses swaps of parameters at the swap, and every C-family
+# backend refuses a swap inside a foreach of arrays declared outside it.
 mclc_test(run_array_swap 0 "a: 33 elements" run ${INPUTS}/mcpl/backends/array_swap.mcl)
+mclc_test(verify_array_swap 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
+          verify ${INPUTS}/mcpl/backends/array_swap.mcl)
+mclc_test(verify_swapped_before_writing 0 "(?s)skip [^\\n]*hls at alveo_u250: refused: [^\\n]*swapped_before_writing.mcl:11:5: error: swaps of parameters, of arrays whose size is not constant and of arrays that a view names.*\\n[0-9]+ ok, 0 failed, 1 skipped"
+          verify ${INPUTS}/mcpl/verify/swapped_before_writing.mcl)
+mclc_test(verify_swapped_buffers 0 "(?s)skip [^\\n]*hls at alveo_u250: refused: [^\\n]*swapped_buffers.mcl:22:9: error: swaps of parameters, of arrays whose size is not constant and of arrays that a view names.*\\n[0-9]+ ok, 0 failed, 1 skipped"
+          verify ${INPUTS}/mcpl/verify/swapped_buffers.mcl)
+mclc_test(verify_swapped_viewed_array 0 "\\n[0-9]+ ok, 0 failed, 0 skipped"
+          verify ${INPUTS}/mcpl/backends/swapped_viewed_array.mcl)
+foreach(backend opencl cuda)
+  mclc_test(gen_swap_in_every_thread_${backend} 1 "swap_in_every_thread.mcl:18:27: error: swaps inside a foreach of arrays declared outside it \\('cur', outside the foreach at line 12, each of whose units would swap it. swap outside the loop\\) are not supported by the ${backend} backend"
+            gen --target hopper --backend ${backend} ${INPUTS}/mcpl/backends/swap_in_every_thread.mcl -o gen_out)
+endforeach()
+mclc_test(verify_swap_in_a_device_function 0 "(?s)skip [^\\n]*opencl at hopper: refused: [^\\n]*swap_in_a_device_function.mcl:11:5: error: swaps of arrays in two address spaces \\('private' and '__local' here\\) are not supported by the opencl backend.*\\n[0-9]+ ok, 0 failed, 3 skipped"
+          verify ${INPUTS}/mcpl/backends/swap_in_a_device_function.mcl)
+mclc_test(run_swap_in_every_thread 0 "y: 65 elements" run --param n=65 ${INPUTS}/mcpl/backends/swap_in_every_thread.mcl)
 # A constant computed with ^: OpenCL and CUDA refuse the float one at its
 # value (they need it at compile time) and fold the int one; cpp computes both.
 foreach(backend opencl cuda)
@@ -291,7 +304,8 @@ foreach(kernel partial_write index_shadows_count named_like_descriptions time_st
                pure_call_before_item_loop module_constants unit_returns unit_returns_gpu
                kernel_calls kernel_calls_gpu kernel_calls_hidden_names kernel_calls_parameter_views divide_up_negative shared_array_views imperfect_nest imperfect_nest_gpu
                local_hides_extent atomics_in_every_space locals_named_like_functions
-               written_arguments_in_every_space atomics_through_device_functions)
+               written_arguments_in_every_space atomics_through_device_functions
+               double_buffered_local swapped_private_arrays)
   mclc_test(verify_regression.${kernel} 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify -I ${CMAKE_SOURCE_DIR}/examples
             ${VERIFY_INPUTS}/${kernel}.mcl)
   set_tests_properties(cli.verify_regression.${kernel} PROPERTIES LABELS verify)

@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
                                                    {"--no-shorter-siblings", &options.shorterSiblings},
                                                    {"--no-imperfect-nests", &options.imperfectNests},
                                                    {"--no-kernel-calls", &options.kernelCalls},
-                                                   {"--no-hiding-locals", &options.hidingLocals}};
+                                                   {"--no-hiding-locals", &options.hidingLocals},
+                                                   {"--no-array-swaps", &options.arraySwaps}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];

@@ -134,6 +134,7 @@ struct Array {
     bool needsUse = false;
     std::size_t declaredAt = 0;
     bool isByte = false; // an Int array of bytes: reads see [0, 255], writes store modulo 256
+    bool isView = false; // a name of the storage other than the one it was declared with
 };
 
 struct Scalar {
@@ -324,6 +325,7 @@ private:
     void genRecordLocal(int depth);
     bool genVoidCall(int depth);
     bool genSwap();
+    bool genArraySwap();
     bool genHidingBlock(int depth);
     bool genLocalWrite(int depth, bool unconditional);
     void genBarrier();
@@ -1033,6 +1035,7 @@ void Generator::genStatement(int depth) {
         bool intOnly = sinkElem_ == Elem::Int && !sink_.empty();
         if (kind == 15 && useRecords_ && !intOnly) return genRecordLocal(depth);
         if (kind == 16 && genVoidCall(depth)) return;
+        if (kind == 17 && options_.arraySwaps && extras_.chance(50) && genArraySwap()) return;
         if (kind == 17 && genSwap()) return;
         if (kind >= 18 && genLocalWrite(depth, false)) return;
     }
@@ -1332,6 +1335,8 @@ void Generator::genPrivateArray(int depth) {
     Array a{name, elem, {}, Storage::Private, false, false, false, foreachDepth_, -1, kFloatLimit};
     a.needsUse = true;
     a.isByte = bytes;
+    std::string shape_text;             // the brackets of its type
+    std::vector<std::int64_t> extents;  // of its declared shape
     auto fill = [&](const Array& target, const std::vector<std::int64_t>& extents) {
         std::vector<std::string> indices;
         for (std::size_t d = 0; d < extents.size(); ++d) {
@@ -1355,16 +1360,20 @@ void Generator::genPrivateArray(int depth) {
     if (shape == 0) {
         std::int64_t len = random_.between(2, 6);
         a.groups = {{Extent{std::to_string(len), len, false}}};
-        line(type + "[" + std::to_string(len) + "] " + name + ";");
-        fill(a, {len});
+        shape_text = "[" + std::to_string(len) + "]";
+        extents = {len};
+        line(type + shape_text + " " + name + ";");
+        fill(a, extents);
         a.initialized = true;
         a.declaredAt = body_.size();
         arrays_.push_back(a);
     } else if (shape == 1) {
         std::int64_t tiles = random_.between(2, 3), len = random_.between(2, 4);
         a.groups = {{Extent{std::to_string(tiles), tiles, false}}, {Extent{std::to_string(len), len, false}}};
-        line(type + "[" + std::to_string(tiles) + "][" + std::to_string(len) + "] " + name + ";");
-        fill(a, {tiles, len});
+        shape_text = "[" + std::to_string(tiles) + "][" + std::to_string(len) + "]";
+        extents = {tiles, len};
+        line(type + shape_text + " " + name + ";");
+        fill(a, extents);
         a.initialized = true;
         a.declaredAt = body_.size();
         arrays_.push_back(a);
@@ -1375,9 +1384,11 @@ void Generator::genPrivateArray(int depth) {
         a.viewGroup = nextViewGroup_++;
         Array flat = a;
         flat.name = flatName;
+        flat.isView = true;
         flat.groups = {{Extent{std::to_string(rows * cols), rows * cols, false}}};
-        line(type + "[" + std::to_string(rows) + ", " + std::to_string(cols) + "] " + name + " as " + type + "[" +
-             std::to_string(rows * cols) + "] " + flatName + ";");
+        shape_text = "[" + std::to_string(rows) + ", " + std::to_string(cols) + "]";
+        extents = {rows, cols};
+        line(type + shape_text + " " + name + " as " + type + "[" + std::to_string(rows * cols) + "] " + flatName + ";");
         // filled through one shape, read through both
         if (random_.chance(50)) fill(flat, {rows * cols});
         else fill(a, {rows, cols});
@@ -1385,6 +1396,18 @@ void Generator::genPrivateArray(int depth) {
         a.declaredAt = flat.declaredAt = body_.size();
         arrays_.push_back(a);
         arrays_.push_back(flat);
+    }
+    // now and then a second array of its shape, which the two may trade
+    // storage with (genArraySwap), at once or later
+    if (options_.arraySwaps && extras_.chance(35)) {
+        Array twin = a;
+        twin.name = fresh("p");
+        twin.viewGroup = -1;
+        line(type + shape_text + " " + twin.name + ";");
+        fill(twin, extents);
+        twin.declaredAt = body_.size();
+        arrays_.push_back(twin);
+        if (extras_.chance(50)) genArraySwap();
     }
 }
 
@@ -1433,6 +1456,7 @@ bool Generator::genAsStatement(int depth) {
     for (int v = 0, count = extras_.chance(25) ? 2 : 1; v < count; ++v) {
         Array view = storage;
         view.name = fresh("w");
+        view.isView = true;
         view.groups = extras_.pick(shapes);
         view.foreachDepth = foreachDepth_;
         // a sink takes ints or floats, never records; an int function's only ints
@@ -1506,6 +1530,38 @@ bool Generator::genSwap() {
     line(scalars_[a].name + " <=> " + scalars_[b].name + ";");
     double spent = std::max(scalars_[a].spentBound, scalars_[b].spentBound);
     scalars_[a].spentBound = scalars_[b].spentBound = spent;
+    return true;
+}
+
+// Two initialised private arrays of this unit and one shape, by their
+// declared names, trade their storage: views made before keep theirs, and
+// the bounds of their values become the larger of the two.
+bool Generator::genArraySwap() {
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    auto sameShape = [](const Array& a, const Array& b) {
+        if (a.groups.size() != b.groups.size()) return false;
+        for (std::size_t g = 0; g < a.groups.size(); ++g) {
+            if (a.groups[g].size() != b.groups[g].size()) return false;
+            for (std::size_t d = 0; d < a.groups[g].size(); ++d)
+                if (a.groups[g][d].text != b.groups[g][d].text) return false;
+        }
+        return true;
+    };
+    auto swappable = [&](const Array& a) {
+        return a.storage == Storage::Private && a.foreachDepth == foreachDepth_ && a.initialized && !a.isView;
+    };
+    for (std::size_t k = 0; k < arrays_.size(); ++k)
+        for (std::size_t l = k + 1; l < arrays_.size(); ++l) {
+            const Array &a = arrays_[k], &b = arrays_[l];
+            if (swappable(a) && swappable(b) && a.elem == b.elem && a.isByte == b.isByte && sameShape(a, b))
+                pairs.emplace_back(k, l);
+        }
+    if (pairs.empty()) return false;
+    auto [k, l] = pairs[static_cast<std::size_t>(extras_.below(static_cast<int>(pairs.size())))];
+    Array &a = arrays_[k], &b = arrays_[l];
+    line(a.name + " <=> " + b.name + ";");
+    a.floatBound = b.floatBound = std::max(a.floatBound, b.floatBound);
+    a.arbitraryInts = b.arbitraryInts = a.arbitraryInts || b.arbitraryInts;
     return true;
 }
 

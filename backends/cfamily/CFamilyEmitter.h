@@ -318,6 +318,11 @@ protected:
     // The storage of a redirected array that is no parameter, which its
     // name points into at its declaration.
     std::string array_storage_name(const mcpl::Decl& d) { return "mcl_storage_" + ident(d.forms.front().name); }
+    // The name an array's storage is declared by: array_storage_name where
+    // a swap redirects it, else its own.
+    std::string storage_name(const mcpl::Decl& d) {
+        return redirected(d) ? array_storage_name(d) : ident(d.forms.front().name);
+    }
     // The 64-bit signed integer type of the code being printed, for element
     // counts and offsets (`long long`; OpenCL C's is `long`).
     virtual std::string wide_int() const { return "long long"; }

@@ -119,7 +119,7 @@ std::vector<std::string> GridEmitter::launch_arguments(const Function& k, const 
     for (const auto& p : k.params) {
         const Type& t = p->forms.front().resolved_type;
         std::string name = ident(p->forms.front().name);
-        args.push_back(t.is_array() ? launch_handle(*p, name) : p->is_written ? name + ".data()" : name);
+        args.push_back(t.is_array() ? launch_handle(*p, name) : p->is_written ? device_handle(name) : name);
     }
     for (int l = 0; l < 2; ++l)
         for (size_t s = 0; s < launch.slots[l].size(); ++s)

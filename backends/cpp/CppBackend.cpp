@@ -53,10 +53,9 @@ private:
         const BasicDecl& first = d.forms.front();
         std::string el = element_spelling(first.resolved_type), name = ident(first.name);
         if (auto elements = constant_elements(d); elements && *elements <= kMaxStackElements) {
-            std::string storage = redirected(d) ? array_storage_name(d) : name;
-            line(fmt::format("{}{}{} {}[{}] = {{}};", unused_prefix(d), qualifier, el, storage,
+            line(fmt::format("{}{}{} {}[{}] = {{}};", unused_prefix(d), qualifier, el, storage_name(d),
                              *elements ? *elements : 1));
-            if (redirected(d)) line(fmt::format("{}* {} = {};", el, name, storage));  // a swap redirects it
+            if (redirected(d)) line(fmt::format("{}* {} = {};", el, name, storage_name(d)));  // a swap redirects it
             return;
         }
         std::vector<std::string> extents;

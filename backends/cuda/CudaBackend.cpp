@@ -190,10 +190,8 @@ private:
         // nvcc merge four consecutive float loads into one 16-byte LDS.128.
         for (size_t d = 0; d < shared.size(); ++d) {
             std::string el = element_spelling(shared[d]->forms.front().resolved_type);
-            std::string name =
-                redirected(*shared[d]) ? array_storage_name(*shared[d]) : ident(shared[d]->forms.front().name);
             line(fmt::format("{0}* const {1} = static_cast<{0}*>(__builtin_assume_aligned(mcl_shared + {2}, {3}));", el,
-                             name, shared_offset_name(d), kSharedAlignment));
+                             storage_name(*shared[d]), shared_offset_name(d), kSharedAlignment));
         }
         begin_function(k, Role::Kernel);
         emit_launch_body(plan, launch);

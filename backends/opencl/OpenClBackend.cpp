@@ -153,8 +153,7 @@ private:
         for (const Decl* d : launch.group_arrays)
             if (auto elements = constant_elements(*d)) {
                 line(fmt::format("__local {} {}[{}];", element_spelling(d->forms.front().resolved_type),
-                                 redirected(*d) ? array_storage_name(*d) : ident(d->forms.front().name),
-                                 *elements ? *elements : 1));
+                                 storage_name(*d), *elements ? *elements : 1));
             }
         bind_kernel_parameters(k);
         begin_function(k, Role::Kernel);
@@ -183,7 +182,7 @@ private:
         for (const Decl* d : dynamic_arrays(launch))
             params.push_back(fmt::format("{}__local {}* restrict {}", unused_prefix(*d),
                                          element_spelling(d->forms.front().resolved_type),
-                                         redirected(*d) ? array_storage_name(*d) : ident(d->forms.front().name)));
+                                         storage_name(*d)));
         out_ += fmt::format("\n__kernel void {}_{}({}) {{\n", ident(k.name), n, fmt::join(params, ", "));
         out_ += body + "}\n";
     }
@@ -269,7 +268,7 @@ private:
                 const Type& t = p->forms.front().resolved_type;
                 std::string name = ident(p->forms.front().name);
                 out += fmt::format("                mcl_kernel.setArg(mcl_arg++, {});\n",
-                                   t.is_array() ? launch_handle(*p, name) : p->is_written ? name + ".buffer()" : name);
+                                   t.is_array() ? launch_handle(*p, name) : p->is_written ? device_handle(name) : name);
             }
             for (int l = 0; l < 2; ++l)
                 for (size_t s = 0; s < launch.slots[l].size(); ++s)

@@ -56,7 +56,6 @@ bool CFamilyEmitter::collect() {
     printed.insert(printed.end(), device_functions_.begin(), device_functions_.end());
     array_swaps_ = plan_array_swaps(printed);
     qualify_clashing_names();
-    if (prints_device_functions() && !refuse_record_name_clashes()) return false;
     if (allows_recursion()) return true;
     std::vector<const Expr*> recursive = recursive_calls(kernels_);
     for (const Expr* call : recursive)
@@ -67,35 +66,44 @@ bool CFamilyEmitter::collect() {
 }
 
 // MCPL's modules are namespaces; the C the backends print is one. Of the
-// functions and constants printed under one name, the root module's (else
-// the first) keeps it and the others take their module's:
+// functions, constants and records printed under one name, the root
+// module's (else the first) keeps it and the others take their module's:
 // `mcl_<length><module>_<name>` (`mcl_7squares_square`), a name the user's
-// never are (target_identifier maps those away from `mcl_`).
+// never are (target_identifier maps those away from `mcl_`). The root's
+// kernels keep their names too, which the host's functions have. Records
+// are printed by every backend, as the host's types, so an application that
+// uses an imported record whose name the root module also gives one spells
+// it that way.
 void CFamilyEmitter::qualify_clashing_names() {
     std::map<std::string, std::vector<std::pair<const mcpl::Module*, std::string*>>> by_name;
     std::set<std::string> taken;
-    auto add = [&](const std::string& name, const mcpl::Module* module, std::string& identifier) {
-        identifier = ident(name);
+    auto add = [&](std::string spelled, const mcpl::Module* module, std::string& identifier) {
+        identifier = std::move(spelled);
         by_name[identifier].push_back({module, &identifier});
         taken.insert(identifier);
     };
+    std::vector<std::string> kernel_names(kernels_.size());
+    for (size_t k = 0; k < kernels_.size(); ++k) add(host_identifier(kernels_[k]->name), &in_.module, kernel_names[k]);
     if (prints_device_functions())
-        for (const Function* f : device_functions_) add(f->name, f->module, function_identifiers_[f]);
+        for (const Function* f : device_functions_) add(ident(f->name), f->module, function_identifiers_[f]);
     for (const auto& m : in_.program.modules)
         for (const auto& c : m->constants)
-            if (seen_constants_.count(c.get())) add(c->name(), m.get(), constant_identifiers_[c.get()]);
+            if (seen_constants_.count(c.get())) add(ident(c->name()), m.get(), constant_identifiers_[c.get()]);
+    for (const RecordType* r : records_) add(host_identifier(r->name), r->module, record_identifiers_[r]);
     for (auto& [name, holders] : by_name) {
         if (holders.size() < 2) continue;
-        auto keeper =
-            std::find_if(holders.begin(), holders.end(), [&](const auto& h) { return h.first == &in_.module; });
-        if (keeper == holders.end()) keeper = holders.begin();
-        for (auto it = holders.begin(); it != holders.end(); ++it) {
-            if (it == keeper) continue;
-            std::string module = it->first ? ident(it->first->name) : "module";
+        // MCPL gives a name one meaning per module; a kernel that another
+        // calls is also a device function of its name.
+        const mcpl::Module* keeper = &in_.module;
+        if (std::none_of(holders.begin(), holders.end(), [&](const auto& h) { return h.first == keeper; }))
+            keeper = holders.front().first;
+        for (auto& [module_of, identifier] : holders) {
+            if (module_of == keeper) continue;
+            std::string module = module_of ? ident(module_of->name) : "module";
             std::string qualified = fmt::format("mcl_{}{}_{}", module.size(), module, name);
             for (int n = 2; !taken.insert(qualified).second; ++n)
                 qualified = fmt::format("mcl_{}{}_{}_{}", module.size(), module, name, n);
-            *it->second = qualified;
+            *identifier = qualified;
         }
     }
 }
@@ -110,23 +118,9 @@ std::string CFamilyEmitter::constant_identifier(const Decl& c) const {
     return it == constant_identifiers_.end() ? ident(c.name()) : it->second;
 }
 
-// Records are the host's types too (the header declares them for the
-// application), so two of one name are refused where the second is
-// defined.
-bool CFamilyEmitter::refuse_record_name_clashes() {
-    bool clean = true;
-    std::map<std::string, const RecordType*> records;
-    for (const RecordType* r : records_) {
-        auto [it, fresh] = records.emplace(r->name, r);
-        if (fresh) continue;
-        diags_.error(r->location, fmt::format("record '{}' of module '{}' and the record '{}' of module '{}' are both "
-                                              "used: the {} backend prints every module into one C namespace; rename "
-                                              "one",
-                                              r->name, r->module ? r->module->name : "?", r->name,
-                                              it->second->module ? it->second->module->name : "?", backend_name()));
-        clean = false;
-    }
-    return clean;
+std::string CFamilyEmitter::record_identifier(const RecordType& r) const {
+    auto it = record_identifiers_.find(&r);
+    return it == record_identifiers_.end() ? host_identifier(r.name) : it->second;
 }
 
 void CFamilyEmitter::collect_calls(const Function& f) {
@@ -191,7 +185,7 @@ std::string CFamilyEmitter::primitive_spelling(Primitive p) {
 }
 
 std::string CFamilyEmitter::element_spelling(const Type& t) const {
-    if (t.record) return host_identifier(t.record->name);
+    if (t.record) return record_identifier(*t.record);
     return primitive_spelling(t.primitive.value_or(Primitive::Void));
 }
 
@@ -232,7 +226,7 @@ std::string CFamilyEmitter::record_definitions() {
     std::string out;
     for (const RecordType* r : records_) {
         // typedef'd, so that C spells the type without `struct` as C++ does
-        std::string name = host_identifier(r->name);
+        std::string name = record_identifier(*r);
         out += "typedef struct " + name + " {\n";
         for (const auto& field : r->fields) out += "    " + field_declaration(*field) + ";\n";
         out += "} " + name + ";\n\n";

@@ -58,10 +58,9 @@ protected:
                    std::set<std::string> reserved_names);
 
     // Fills kernels_, device_functions_ and records_, and names the
-    // functions and constants; false (with an error) when the module has no
-    // kernel, when two records share a name, or when kernels recurse and
-    // the backend does not allow it (an error at each call that closes a
-    // cycle).
+    // functions, constants and records; false (with an error) when the
+    // module has no kernel, or when kernels recurse and the backend does
+    // not allow it (an error at each call that closes a cycle).
     bool collect();
     bool generation_failed() const { return diags_.error_count() != errors_at_start_; }
 
@@ -70,11 +69,14 @@ protected:
     // backend's reserved names, so that the generator's names, the target
     // language's and its headers' never capture or hide the user's.
     std::string ident(const std::string& name) const;
-    // The identifier of device function `f` and of module constant `c`:
-    // ident() of the name, or the module-qualified name that keeps it apart
-    // from one of the same name in another module (qualify_clashing_names).
+    // The identifier of device function `f`, of module constant `c` and of
+    // record `r`: ident() of the name (host_identifier() for records, which
+    // the host's code spells too), or the module-qualified name that keeps
+    // it apart from one of the same name in another module
+    // (qualify_clashing_names).
     std::string function_identifier(const mcpl::Function& f) const;
     std::string constant_identifier(const mcpl::Decl& c) const;
+    std::string record_identifier(const mcpl::RecordType& r) const;
     static std::string primitive_spelling(mcpl::Primitive p);
     // The element type of `t` (its array groups dropped).
     std::string element_spelling(const mcpl::Type& t) const;
@@ -370,7 +372,6 @@ private:
     // their values, or a located error.
     void array_swap(const mcpl::Stmt& s);
     void qualify_clashing_names();
-    bool refuse_record_name_clashes();
     // Whether the backend prints the device functions as C (the llvm
     // backends build them as IR, where a call names its callee, not a name).
     virtual bool prints_device_functions() const { return true; }
@@ -398,6 +399,7 @@ private:
     std::optional<std::vector<std::string>> constant_declarators_;  // checked once, by constant_definitions
     std::map<const mcpl::Function*, std::string> function_identifiers_;  // see function_identifier
     std::map<const mcpl::Decl*, std::string> constant_identifiers_;      // see constant_identifier
+    std::map<const mcpl::RecordType*, std::string> record_identifiers_;  // see record_identifier
 };
 
 }  // namespace mcl::backends

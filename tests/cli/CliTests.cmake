@@ -165,14 +165,18 @@ foreach(pair cpp:x86_avx2 opencl:x86_avx2 cuda:hopper hls:alveo_u250 llvm:x86_av
 endforeach()
 mclc_test(verify_imported_name_clash 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify -I ${INPUTS}/mcpl/backends/include
           ${INPUTS}/mcpl/backends/imported_name_clash.mcl)
-foreach(pair cpp:x86_avx2 opencl:x86_avx2 cuda:hopper hls:alveo_u250)
+# Records of one name in two modules, and imported records named like the
+# root's function and kernel: the imported ones take their module's name.
+foreach(pair cpp:x86_avx2 opencl:x86_avx2 cuda:hopper hls:alveo_u250 llvm:x86_avx2)
   string(REPLACE ":" ";" pair ${pair})
   list(GET pair 0 backend)
   list(GET pair 1 target)
-  mclc_test(gen_imported_record_clash_${backend} 1 "pairs.mcl:8:6: error: record 'Pair' of module 'pairs' and the record 'Pair' of module 'imported_record_clash' are both used: the ${backend} backend prints every module into one C namespace"
-            gen --target ${target} --backend ${backend} -I ${INPUTS}/mcpl/backends/include
-            ${INPUTS}/mcpl/backends/imported_record_clash.mcl -o gen_out)
+  mclc_test(gen_imported_record_clash_${backend} 0 NO_OUTPUT gen --target ${target} --backend ${backend}
+            -I ${INPUTS}/mcpl/backends/include ${INPUTS}/mcpl/backends/imported_record_clash.mcl
+            -o gen_imported_record_clash_${backend})
 endforeach()
+mclc_test(verify_imported_record_clash 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify -I ${INPUTS}/mcpl/backends/include
+          ${INPUTS}/mcpl/backends/imported_record_clash.mcl)
 # Swapping whole arrays (backends/cfamily/ArraySwaps.h): the C-family
 # backends trade pointers (or a thread's elements) as the interpreter trades
 # the names' storage; the hls backend trades only the elements of its own

@@ -51,11 +51,12 @@ private:
     void swap(const Stmt& s, const Stmt* foreach_around) {
         const Expr& a = *s.target;
         const Expr& b = *s.value;
-        if (!swaps_whole_arrays(s)) {
-            plan_.refused[&s] = "swaps of tiles, record fields or views (they would copy elements; swap the "
-                                "elements in a loop)";
+        if (swaps_views(s)) {
+            plan_.refused[&s] = "swaps of views (`as`), whose names would trade storage that other names keep; "
+                                "swap the arrays they view";
             return;
         }
+        if (!swaps_whole_arrays(s)) return;  // tiles and record fields trade elements
         if (a.decl->memory_space != b.decl->memory_space) {
             plan_.refused[&s] = fmt::format("swaps of arrays of two memory spaces ('{}' and '{}')",
                                             a.decl->memory_space, b.decl->memory_space);
@@ -88,6 +89,13 @@ bool swaps_whole_arrays(const Stmt& s) {
         return e.decl && e.var.size() == 1 && e.var[0].indices.empty() && e.form == &e.decl->forms.front();
     };
     return s.kind == Stmt::Kind::Swap && s.target->type.is_array() && whole(*s.target) && whole(*s.value);
+}
+
+bool swaps_views(const Stmt& s) {
+    auto view = [](const Expr& e) {
+        return e.decl && e.var.size() == 1 && e.var[0].indices.empty() && e.form != &e.decl->forms.front();
+    };
+    return s.kind == Stmt::Kind::Swap && s.target->type.is_array() && (view(*s.target) || view(*s.value));
 }
 
 ArraySwapPlan plan_array_swaps(const std::vector<const mcpl::Function*>& functions) {

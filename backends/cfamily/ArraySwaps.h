@@ -10,15 +10,19 @@
 //   - a swap inside a foreach of arrays declared outside it: every unit of
 //     the loop would make it (the interpreter's units swap one pair of
 //     names, an even number of times being no swap at all);
-//   - a swap of tiles (`a[i] <=> b[i]`) or record fields, which would copy
-//     elements rather than redirect names, and of views;
+//   - a swap of views, whose names the interpreter redirects while the
+//     storage's own names keep it;
 //   - a swap of arrays of two memory spaces (OpenCL's pointers into them
 //     are of two types).
 //   Two arrays that no view names may instead trade their elements, which
-//   is the same for every reader (`viewed` says which may not).
-// Guarantees: every Swap of two arrays in the functions is either refused
-//   or has both of its arrays in `redirected`; a pointer swap is made by
-//   exactly the units that the arrays belong to, each on its own copy.
+//   is the same for every reader (`viewed` says which may not). Tiles
+//   (`a[i] <=> b[j]`) and arrays that are record fields are not names of
+//   storage of their own: the interpreter trades their elements, and so
+//   do the backends (no entry here).
+// Guarantees: every Swap of two whole arrays or views in the functions is
+//   either refused or has both of its arrays in `redirected`; a pointer
+//   swap is made by exactly the units that the arrays belong to, each on
+//   its own copy.
 #pragma once
 
 #include <map>
@@ -43,5 +47,7 @@ ArraySwapPlan plan_array_swaps(const std::vector<const mcpl::Function*>& functio
 // Whether `s` swaps two whole arrays by the names they were declared with
 // (not tiles, record fields or views).
 bool swaps_whole_arrays(const mcpl::Stmt& s);
+// Whether `s` swaps an array by the name of one of its views (`as`).
+bool swaps_views(const mcpl::Stmt& s);
 
 }  // namespace mcl::backends

@@ -993,6 +993,10 @@ void CFamilyEmitter::array_swap(const Stmt& s) {
         unsupported(s.location, refused->second);
         return;
     }
+    if (!swaps_whole_arrays(s)) {
+        tile_swap(s);
+        return;
+    }
     const Decl& a = *s.target->decl;
     std::string x = ident(a.forms.front().name), y = ident(s.value->decl->forms.front().name);
     if (swaps_elements(a) && swaps_elements(*s.value->decl)) {
@@ -1021,6 +1025,56 @@ void CFamilyEmitter::array_swap(const Stmt& s) {
     std::string pointer = fmt::format("{}{}{}*", pointer_space_of(a), read_only_parameter ? "const " : "",
                                       element_spelling(s.target->type));
     line(fmt::format("{{ {} mcl_swap_tmp = {}; {} = {}; {} = mcl_swap_tmp; }}", pointer, x, x, y, y));
+}
+
+// The interpreter copies the elements of tiles and record fields through a
+// temporary; the two are either one storage or disjoint (tiles of one
+// shape start at multiples of their size), so trading element by element
+// is the same.
+void CFamilyEmitter::tile_swap(const Stmt& s) {
+    auto [count, fits_int] = elements_named(*s.target);
+    line(fmt::format("for ({0} mcl_k = 0; mcl_k < {1}; ++mcl_k) {{ {2} mcl_swap_tmp = {3}[mcl_k]; {3}[mcl_k] = "
+                     "{4}[mcl_k]; {4}[mcl_k] = mcl_swap_tmp; }}",
+                     fits_int ? "int" : wide_int(), count, element_spelling(s.target->type), var(*s.target),
+                     var(*s.value)));
+}
+
+std::pair<std::string, bool> CFamilyEmitter::elements_named(const Expr& e) {
+    const VarPart* part = &e.var.front();
+    const BasicDecl* form = e.form;
+    bool field = false;
+    for (size_t k = 1; k < e.var.size() && form; ++k) {
+        const mcpl::RecordType* record = form->resolved_type.record;
+        form = nullptr;
+        if (record)
+            for (const auto& f : record->fields)
+                if (f->name() == e.var[k].name) form = &f->forms.back();
+        part = &e.var[k];
+        field = true;
+    }
+    size_t indexed = 0;
+    for (const auto& group : part->indices) indexed += group.size();
+    if (!form) return {"0", true};  // not annotated (cannot happen in a checked program)
+    if (field) {
+        std::vector<int64_t> extents = mcpl::record_field_extents(*form);
+        int64_t count = 1;
+        for (size_t k = indexed; k < extents.size(); ++k) count *= extents[k];
+        return {std::to_string(count), count <= INT_MAX};
+    }
+    std::vector<const Expr*> extents = all_extents(form->type);
+    std::vector<std::string> factors;
+    int64_t constant = 1;
+    bool constant_fits = true;
+    for (size_t k = indexed; k < extents.size(); ++k) {
+        factors.push_back(fmt::format("({})", unwrap(expr(*extents[k]))));
+        auto v = mcpl::checked_constant_int_value(*extents[k]);
+        constant_fits = constant_fits && v && !__builtin_mul_overflow(constant, *v, &constant) &&
+                        constant <= INT_MAX;
+    }
+    if (factors.empty()) return {"1", true};
+    // The product in 64 bits unless constants keep it in an int.
+    if (!constant_fits) factors[0] = "(" + wide_int() + ")" + factors[0];
+    return {fmt::format("{}", fmt::join(factors, " * ")), constant_fits};
 }
 
 void CFamilyEmitter::unsupported(SourceLocation loc, const std::string& what) {

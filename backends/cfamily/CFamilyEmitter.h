@@ -371,6 +371,11 @@ private:
     // A swap of two whole arrays or tiles: the two pointer variables trade
     // their values, or a located error.
     void array_swap(const mcpl::Stmt& s);
+    // A swap of two tiles or record fields: their elements trade places.
+    void tile_swap(const mcpl::Stmt& s);
+    // The element count of the array, tile or field that `e` names, and
+    // whether it is a constant that fits an int.
+    std::pair<std::string, bool> elements_named(const mcpl::Expr& e);
     void qualify_clashing_names();
     // Whether the backend prints the device functions as C (the llvm
     // backends build them as IR, where a call names its callee, not a name).

@@ -1550,16 +1550,30 @@ bool Generator::genArraySwap() {
     auto swappable = [&](const Array& a) {
         return a.storage == Storage::Private && a.foreachDepth == foreachDepth_ && a.initialized && !a.isView;
     };
+    // now and then tiles, `a[x] <=> b[y]`: of two arrays of two groups
+    // whose inner groups agree, or two tiles of one array
+    bool tiles = extras_.chance(40);
+    auto sameTile = [&](const Array& a, const Array& b) {
+        if (a.groups.size() != 2 || b.groups.size() != 2) return false;
+        Array innerA = a, innerB = b;
+        innerA.groups.erase(innerA.groups.begin());
+        innerB.groups.erase(innerB.groups.begin());
+        return sameShape(innerA, innerB);
+    };
     for (std::size_t k = 0; k < arrays_.size(); ++k)
-        for (std::size_t l = k + 1; l < arrays_.size(); ++l) {
+        for (std::size_t l = tiles ? k : k + 1; l < arrays_.size(); ++l) {
             const Array &a = arrays_[k], &b = arrays_[l];
-            if (swappable(a) && swappable(b) && a.elem == b.elem && a.isByte == b.isByte && sameShape(a, b))
+            if (swappable(a) && swappable(b) && a.elem == b.elem && a.isByte == b.isByte &&
+                (tiles ? sameTile(a, b) : sameShape(a, b)))
                 pairs.emplace_back(k, l);
         }
     if (pairs.empty()) return false;
     auto [k, l] = pairs[static_cast<std::size_t>(extras_.below(static_cast<int>(pairs.size())))];
     Array &a = arrays_[k], &b = arrays_[l];
-    line(a.name + " <=> " + b.name + ";");
+    auto tile = [&](const Array& x) {
+        return x.name + "[" + std::to_string(extras_.below(static_cast<int>(x.groups[0][0].min))) + "]";
+    };
+    line(tiles ? tile(a) + " <=> " + tile(b) + ";" : a.name + " <=> " + b.name + ";");
     a.floatBound = b.floatBound = std::max(a.floatBound, b.floatBound);
     a.arbitraryInts = b.arbitraryInts = a.arbitraryInts || b.arbitraryInts;
     return true;

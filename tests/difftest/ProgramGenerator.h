@@ -37,7 +37,7 @@ struct GeneratorOptions {
     bool imperfectNests = true;   // perfect: now and then a 2-D nest with declarations between its two foreach loops, read by the inner units
     bool kernelCalls = true;      // now and then the exported kernel only calls the generated one, a kernel of the same level, passing its own renamed parameters (some named like a module constant)
     bool hidingLocals = true;     // now and then a block whose local hides a name an array's inner extent reads (a size, a constant), the array read inside
-    bool arraySwaps = true;       // now and then two private arrays of one shape swapped whole (`p <=> q`), views made before keeping their storage
+    bool arraySwaps = true;       // now and then two private arrays of one shape swapped whole (`p <=> q`), views made before keeping their storage, or tiles of private arrays (`p[1] <=> q[0]`)
 };
 
 // The MCPL text of the module for these options.

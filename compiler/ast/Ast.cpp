@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "compiler/ast/ConstantValue.h"
+
 namespace mcl::mcpl {
 
 const char* primitive_name(Primitive p) {
@@ -53,28 +55,48 @@ std::string Type::str() const {
     return s;
 }
 
-int64_t element_byte_size(const Type& t) {
+namespace {
+
+struct ElementLayout {
+    int64_t size = 0;  // 0: unknown
+    int64_t alignment = 1;
+};
+
+int64_t round_up(int64_t bytes, int64_t alignment) { return (bytes + alignment - 1) / alignment * alignment; }
+
+// C's layout, which every backend's compiler (and LLVM's for the llvm
+// backends) gives the records they print as structs.
+ElementLayout element_layout(const Type& t) {
     if (t.record) {
-        int64_t total = 0;
+        ElementLayout out;
         for (const auto& field : t.record->fields) {
-            const Type& ft = field->forms.back().resolved_type;
-            int64_t b = ft.is_array() ? 0 : element_byte_size(ft);
-            if (b == 0) return 0;
-            total += b;
+            const BasicDecl& form = field->forms.back();
+            ElementLayout element = element_layout(form.resolved_type);
+            int64_t bytes = element.size;
+            for (int64_t extent : record_field_extents(form))
+                if (extent <= 0 || __builtin_mul_overflow(bytes, extent, &bytes)) return {};
+            if (bytes == 0) return {};
+            out.size = round_up(out.size, element.alignment) + bytes;
+            out.alignment = std::max(out.alignment, element.alignment);
         }
-        return total;
+        out.size = round_up(out.size, out.alignment);
+        return out;
     }
-    if (!t.primitive) return 0;
+    if (!t.primitive) return {};
     switch (*t.primitive) {
     case Primitive::Int:
-    case Primitive::Float: return 4;
-    case Primitive::Double: return 8;
+    case Primitive::Float: return {4, 4};
+    case Primitive::Double: return {8, 8};
     case Primitive::Byte:
-    case Primitive::Bool: return 1;
-    case Primitive::Void: return 0;
+    case Primitive::Bool: return {1, 1};
+    case Primitive::Void: return {};
     }
-    return 0;
+    return {};
 }
+
+}  // namespace
+
+int64_t element_byte_size(const Type& t) { return element_layout(t).size; }
 
 bool operator==(const Type& a, const Type& b) {
     return a.primitive == b.primitive && a.record == b.record && a.group_ranks == b.group_ranks;

@@ -50,9 +50,11 @@ struct Type {
     friend bool operator==(const Type& a, const Type& b);
 };
 
-// The bytes of one element of `t` (its array groups dropped): 4 for int and
-// float, 8 for double, 1 for byte and bool, the sum of the fields for a
-// record; 0 when unknown (a record holding an array).
+// The bytes of one element of `t` (its array groups dropped), as C lays it
+// out: 4 for int and float, 8 for double, 1 for byte and bool; a record's
+// fields (arrays of them included) each at a multiple of its alignment,
+// the whole a multiple of the largest; 0 when unknown (a field's extent
+// is not a constant).
 int64_t element_byte_size(const Type& t);
 
 // A type as written: `Complex`, `float[n,m]`, `int[2,2][3,3]`.

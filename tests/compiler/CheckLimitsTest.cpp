@@ -101,6 +101,18 @@ TEST(CheckLimits, ExtentsArePositive) {
                  "'v' has extent -2");
 }
 
+// `fits` checks clean, and with its first `from` made `to` has one error,
+// `message`.
+void expect_clean_until(const std::string& fits, const std::string& from, const std::string& to,
+                        const std::string& message) {
+    expect_clean(check_text(fits));
+    std::string beyond = fits;
+    beyond.replace(beyond.find(from), from.size(), to);
+    CheckedText checked = check_text(beyond);
+    EXPECT_EQ(checked.diags->error_count(), 1u) << checked.text();
+    EXPECT_THAT(checked.text(), HasSubstr(message));
+}
+
 TEST(CheckLimits, SharedMemoryFitsUpToItsCapacity) {
     // nvidia: 48 kB of shared memory (nvidia.sms.sm.shared_mem).
     std::string fits = module("import nvidia;\n", R"(
@@ -111,13 +123,26 @@ nvidia void f(int n, float[n] a) {
         foreach (int t in 32 threads) { x[t] = a[b]; y[t] = x[t]; a[b] = y[t]; }
     }
 })");
-    expect_clean(check_text(fits));
-    std::string beyond = fits;
-    beyond.replace(beyond.find("4096"), 4, "4097");
-    CheckedText checked = check_text(beyond);
-    EXPECT_EQ(checked.diags->error_count(), 1u) << checked.text();
-    EXPECT_THAT(checked.text(), HasSubstr("t.mcl:7:28: error: 'y' brings memory space 'shared' to 49156 bytes per "
-                                          "block, but nvidia has room for at most 49152 bytes ("));
+    expect_clean_until(fits, "4096", "4097",
+                       "t.mcl:7:28: error: 'y' brings memory space 'shared' to 49156 bytes per block, but nvidia has "
+                       "room for at most 49152 bytes (");
+}
+
+TEST(CheckLimits, RecordsTakeTheBytesOfTheirCStruct) {
+    // A record holding an array counts it, and its fields are laid out as
+    // C aligns them: {byte; double; float[3]} is 1 + 7 (padding) + 8 + 12
+    // + 4 (padding to a multiple of 8) = 32 bytes.
+    std::string fits = module("import nvidia;\n", R"(
+type Cell { byte tag; double w; float[3] v; }
+nvidia void f(int n, float[n] a) {
+    foreach (int b in n blocks) {
+        shared Cell[1536] x;
+        foreach (int t in 32 threads) { x[t].v[0] = a[b]; a[b] = x[t].v[0]; }
+    }
+})");
+    expect_clean_until(fits, "1536", "1537",
+                       "'x' brings memory space 'shared' to 49184 bytes per block, but nvidia has room for at most "
+                       "49152 bytes (");
 }
 
 TEST(CheckLimits, EachLaunchHasTheSharedMemoryToItself) {

@@ -1027,16 +1027,21 @@ void CFamilyEmitter::array_swap(const Stmt& s) {
     line(fmt::format("{{ {} mcl_swap_tmp = {}; {} = {}; {} = mcl_swap_tmp; }}", pointer, x, x, y, y));
 }
 
-// The interpreter copies the elements of tiles and record fields through a
-// temporary; the two are either one storage or disjoint (tiles of one
-// shape start at multiples of their size), so trading element by element
-// is the same.
+// The interpreter finds both tiles (or record fields) first, then copies
+// their elements through a temporary; the two are either one storage or
+// disjoint (tiles of one shape start at multiples of their size), so
+// trading element by element is the same. Both places are taken once,
+// before the loop: an index may read an element that the swap changes
+// (`p[q[1][0]] <=> q[1]`).
 void CFamilyEmitter::tile_swap(const Stmt& s) {
     auto [count, fits_int] = elements_named(*s.target);
-    line(fmt::format("for ({0} mcl_k = 0; mcl_k < {1}; ++mcl_k) {{ {2} mcl_swap_tmp = {3}[mcl_k]; {3}[mcl_k] = "
-                     "{4}[mcl_k]; {4}[mcl_k] = mcl_swap_tmp; }}",
-                     fits_int ? "int" : wide_int(), count, element_spelling(s.target->type), var(*s.target),
-                     var(*s.value)));
+    std::string element = element_spelling(s.target->type);
+    auto pointer = [&](const Expr& e) { return fmt::format("{}{}*", pointer_space_of(*e.decl), element); };
+    line(fmt::format("{{ {0} mcl_swap_a = {1}; {2} mcl_swap_b = {3}; for ({4} mcl_k = 0; mcl_k < {5}; ++mcl_k) {{ "
+                     "{6} mcl_swap_tmp = mcl_swap_a[mcl_k]; mcl_swap_a[mcl_k] = mcl_swap_b[mcl_k]; mcl_swap_b[mcl_k] "
+                     "= mcl_swap_tmp; }} }}",
+                     pointer(*s.target), var(*s.target), pointer(*s.value), var(*s.value),
+                     fits_int ? "int" : wide_int(), count, element));
 }
 
 std::pair<std::string, bool> CFamilyEmitter::elements_named(const Expr& e) {

@@ -82,19 +82,19 @@ private:
     std::vector<std::pair<const Decl*, const Decl*>> pairs_;  // the arrays of each pointer swap
 };
 
+// An array by its name alone (no index, no field): the name it was
+// declared with, or a view's.
+bool bare_name(const Expr& e) { return e.decl && e.var.size() == 1 && e.var[0].indices.empty(); }
+
 }  // namespace
 
 bool swaps_whole_arrays(const Stmt& s) {
-    auto whole = [](const Expr& e) {
-        return e.decl && e.var.size() == 1 && e.var[0].indices.empty() && e.form == &e.decl->forms.front();
-    };
+    auto whole = [](const Expr& e) { return bare_name(e) && e.form == &e.decl->forms.front(); };
     return s.kind == Stmt::Kind::Swap && s.target->type.is_array() && whole(*s.target) && whole(*s.value);
 }
 
 bool swaps_views(const Stmt& s) {
-    auto view = [](const Expr& e) {
-        return e.decl && e.var.size() == 1 && e.var[0].indices.empty() && e.form != &e.decl->forms.front();
-    };
+    auto view = [](const Expr& e) { return bare_name(e) && e.form != &e.decl->forms.front(); };
     return s.kind == Stmt::Kind::Swap && s.target->type.is_array() && (view(*s.target) || view(*s.value));
 }
 

@@ -410,13 +410,24 @@ std::string CFamilyEmitter::float_literal(const Expr& e) const {
     return is_double ? s : s + "f";
 }
 
-std::string CFamilyEmitter::element_count(const TypeExpr& shape) {
-    std::vector<std::string> extents;
-    for (const Expr* e : all_extents(shape)) extents.push_back(fmt::format("({})", unwrap(expr(*e))));
-    if (extents.empty()) return "1";
-    // The product in 64 bits: arrays may have more than 2^31 elements.
-    if (extents.size() > 1) extents[0] = "(" + wide_int() + ")" + extents[0];
-    return fmt::format("{}", fmt::join(extents, " * "));
+std::string CFamilyEmitter::element_count(const TypeExpr& shape) { return extent_product(shape, 0).first; }
+
+std::pair<std::string, bool> CFamilyEmitter::extent_product(const TypeExpr& shape, size_t from) {
+    std::vector<const Expr*> extents = all_extents(shape);
+    std::vector<std::string> factors;
+    int64_t constant = 1;
+    bool constant_fits = true;
+    for (size_t k = from; k < extents.size(); ++k) {
+        factors.push_back(fmt::format("({})", unwrap(expr(*extents[k]))));
+        auto v = mcpl::checked_constant_int_value(*extents[k]);
+        constant_fits =
+            constant_fits && v && !__builtin_mul_overflow(constant, *v, &constant) && constant <= INT_MAX;
+    }
+    if (factors.empty()) return {"1", true};
+    // The product in 64 bits unless constants keep it within an int: arrays
+    // may have more than 2^31 elements. One factor keeps its own type.
+    if (!constant_fits && factors.size() > 1) factors[0] = "(" + wide_int() + ")" + factors[0];
+    return {fmt::format("{}", fmt::join(factors, " * ")), constant_fits};
 }
 
 std::string CFamilyEmitter::indexed(std::string base, const VarPart& part, const TypeExpr& shape) {
@@ -454,10 +465,7 @@ std::string CFamilyEmitter::var(const Expr& e) {
     s = indexed(s, head, e.form->type);
     for (size_t k = 1; k < e.var.size(); ++k) {
         const VarPart& part = e.var[k];
-        const Decl* field = nullptr;
-        if (t.record)
-            for (const auto& f : t.record->fields)
-                if (f->name() == part.name) field = f.get();
+        const Decl* field = t.record ? t.record->field(part.name) : nullptr;
         if (!field) return s + "." + host_identifier(part.name);
         s = indexed(s + "." + host_identifier(part.name), part, field->forms.back().type);
         t = field->forms.back().resolved_type;
@@ -1047,39 +1055,21 @@ void CFamilyEmitter::tile_swap(const Stmt& s) {
 std::pair<std::string, bool> CFamilyEmitter::elements_named(const Expr& e) {
     const VarPart* part = &e.var.front();
     const BasicDecl* form = e.form;
-    bool field = false;
     for (size_t k = 1; k < e.var.size() && form; ++k) {
         const mcpl::RecordType* record = form->resolved_type.record;
-        form = nullptr;
-        if (record)
-            for (const auto& f : record->fields)
-                if (f->name() == e.var[k].name) form = &f->forms.back();
+        const Decl* field = record ? record->field(e.var[k].name) : nullptr;
+        form = field ? &field->forms.back() : nullptr;
         part = &e.var[k];
-        field = true;
     }
+    if (!form) return {"0", true};  // not annotated (cannot happen in a checked program)
     size_t indexed = 0;
     for (const auto& group : part->indices) indexed += group.size();
-    if (!form) return {"0", true};  // not annotated (cannot happen in a checked program)
-    if (field) {
-        std::vector<int64_t> extents = mcpl::record_field_extents(*form);
-        int64_t count = 1;
-        for (size_t k = indexed; k < extents.size(); ++k) count *= extents[k];
-        return {std::to_string(count), count <= INT_MAX};
-    }
-    std::vector<const Expr*> extents = all_extents(form->type);
-    std::vector<std::string> factors;
-    int64_t constant = 1;
-    bool constant_fits = true;
-    for (size_t k = indexed; k < extents.size(); ++k) {
-        factors.push_back(fmt::format("({})", unwrap(expr(*extents[k]))));
-        auto v = mcpl::checked_constant_int_value(*extents[k]);
-        constant_fits = constant_fits && v && !__builtin_mul_overflow(constant, *v, &constant) &&
-                        constant <= INT_MAX;
-    }
-    if (factors.empty()) return {"1", true};
-    // The product in 64 bits unless constants keep it in an int.
-    if (!constant_fits) factors[0] = "(" + wide_int() + ")" + factors[0];
-    return {fmt::format("{}", fmt::join(factors, " * ")), constant_fits};
+    if (part == &e.var.front()) return extent_product(form->type, indexed);
+    // A record field's extents are constants the checker folded.
+    std::vector<int64_t> extents = mcpl::record_field_extents(*form);
+    int64_t count = 1;
+    for (size_t k = indexed; k < extents.size(); ++k) count *= extents[k];
+    return {std::to_string(count), count <= INT_MAX};
 }
 
 void CFamilyEmitter::unsupported(SourceLocation loc, const std::string& what) {

@@ -113,6 +113,9 @@ protected:
     static std::optional<bool> decided_by_byte_range(const mcpl::Expr& e);
     // The product of an array's extents, as an expression.
     std::string element_count(const mcpl::TypeExpr& shape);
+    // The product of `shape`'s extents from dimension `from` on, and whether
+    // it fits in an int (constants whose product does).
+    std::pair<std::string, bool> extent_product(const mcpl::TypeExpr& shape, size_t from);
 
     // --- statements -------------------------------------------------------------
     void line(const std::string& text);

@@ -193,6 +193,12 @@ StmtPtr Stmt::clone() const {
     return s;
 }
 
+const Decl* RecordType::field(const std::string& field_name) const {
+    for (const auto& f : fields)
+        if (f->name() == field_name) return f.get();
+    return nullptr;
+}
+
 std::string Import::str() const {
     std::string s;
     for (const std::string& p : path) s += (s.empty() ? "" : ".") + p;

@@ -195,6 +195,7 @@ struct RecordType {
     SourceLocation location;
     std::vector<std::unique_ptr<Decl>> fields;
     const Module* module = nullptr;  // set by the checker
+    const Decl* field(const std::string& field_name) const;  // null when there is none
 };
 
 struct Import {

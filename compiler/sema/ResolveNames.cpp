@@ -589,9 +589,7 @@ private:
                 diags_.error(part.location, fmt::format("{} has no field '{}'", t.str(), part.name));
                 return Type{};
             }
-            const Decl* field = nullptr;
-            for (const auto& f : t.record->fields)
-                if (f->name() == part.name) field = f.get();
+            const Decl* field = t.record->field(part.name);
             if (!field) {
                 std::vector<std::string> names;
                 for (const auto& f : t.record->fields) names.push_back(f->name());

@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
                                                    {"--no-imperfect-nests", &options.imperfectNests},
                                                    {"--no-kernel-calls", &options.kernelCalls},
                                                    {"--no-hiding-locals", &options.hidingLocals},
-                                                   {"--no-array-swaps", &options.arraySwaps}};
+                                                   {"--no-array-swaps", &options.arraySwaps},
+                                                   {"--no-record-arrays", &options.recordArrays}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];

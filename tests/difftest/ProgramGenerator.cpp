@@ -375,6 +375,10 @@ private:
     int exprNesting_ = 0;
     bool useM_ = false;
     bool useRecords_ = false;
+    // R also has `byte b; float[2] v; float[2] w;`, which every write of an R sets
+    bool recordArrays_ = false;
+    void recordFieldWrites(const std::string& target, int depth);
+    std::string recordFloatField();
     // n x m nests are what makes the interpreter slow: at most two, none in time steps
     int nrNestsOverNM_ = 0;
     bool inTimeSteps_ = false;
@@ -1005,7 +1009,8 @@ std::optional<Value> Generator::readElement(Elem wanted) {
     if (!index) return std::nullopt;
     const Array& a = arrays_[chosen];
     std::string text = indexText(a, *index);
-    if (a.elem == Elem::Record) text += wanted == Elem::Int ? ".y" : ".x";
+    if (a.elem == Elem::Record && wanted == Elem::Int && recordArrays_ && extras_.chance(30)) return Value{text + ".b", {0, 255}, 0, true};
+    if (a.elem == Elem::Record) text += wanted == Elem::Int ? ".y" : recordFloatField();
     if (wanted == Elem::Float) return Value{text, {0, 0}, a.floatBound};
     if (a.isByte) return Value{text, {0, 255}, 0, true};
     if (a.arbitraryInts) return Value{"min(max(" + text + ", -1000), 1000)", {-kIntLimit, kIntLimit}, 0};
@@ -1313,6 +1318,7 @@ bool Generator::genOwnedWrite(int depth, const std::string& only) {
     if (a->elem == Elem::Record) {
         writeField(target + ".x", Elem::Float);
         writeField(target + ".y", Elem::Int);
+        if (recordArrays_) recordFieldWrites(target, depth);
     } else {
         writeField(target, a->elem);
     }
@@ -1495,8 +1501,34 @@ void Generator::genRecordLocal(int depth) {
     line(name + ".x = " + x.text + ";");
     Value y = clampInt(genInt(depth + 1), kIntLimit);
     line(name + ".y = " + y.text + ";");
+    if (recordArrays_) {
+        recordFieldWrites(name, depth);
+        // x takes a field of each array, read after the writes (and swap)
+        Value mixed = clampFloat(Value{x.text + " + " + name + ".v[0] - " + name + ".w[1]", {0, 0}, x.bound + 2 * kFloatLimit}, kFloatLimit);
+        line(name + ".x = " + mixed.text + ";");
+        x = mixed;
+    }
     addScalar(name + ".x", Elem::Float, {0, 0}, x.bound, false).needsUse = true;
     addScalar(name + ".y", Elem::Int, y.range, 0, false).needsUse = true;
+}
+
+// The lines that set R's byte and array fields of `target` (an element or a
+// local, whose x and y are written), and now and then swap its two arrays
+// (`target.v <=> target.w`).
+void Generator::recordFieldWrites(const std::string& target, int depth) {
+    line(target + ".b = " + genInt(depth + 1).text + ";");  // any int, stored modulo 256
+    for (const char* field : {".v", ".w"})
+        for (int k = 0; k < 2; ++k)
+            line(target + field + "[" + std::to_string(k) + "] = " + clampFloat(genFloat(depth + 1), kFloatLimit).text + ";");
+    if (options_.arraySwaps && extras_.chance(40)) line(target + ".v <=> " + target + ".w;");
+}
+
+// A float field of R to read: x, or an element of v or w (a constant or
+// any index into 2).
+std::string Generator::recordFloatField() {
+    if (!recordArrays_ || extras_.chance(40)) return ".x";
+    std::string field = extras_.chance(50) ? ".v" : ".w";
+    return field + "[" + (extras_.chance(50) ? std::to_string(extras_.below(2)) : anyIndex(Extent{"2", 2, false})) + "]";
 }
 
 // A call of a void device function that updates a mutable float of this unit.
@@ -1550,9 +1582,8 @@ bool Generator::genArraySwap() {
     auto swappable = [&](const Array& a) {
         return a.storage == Storage::Private && a.foreachDepth == foreachDepth_ && a.initialized && !a.isView;
     };
-    // now and then tiles, `a[x] <=> b[y]`: of two arrays of two groups
-    // whose inner groups agree, or two tiles of one array
-    bool tiles = extras_.chance(40);
+    // tiles, `a[x] <=> b[y]`, when there are any, half the time: of two
+    // arrays of two groups whose inner groups agree, or two tiles of one array
     auto sameTile = [&](const Array& a, const Array& b) {
         if (a.groups.size() != 2 || b.groups.size() != 2) return false;
         Array innerA = a, innerB = b;
@@ -1560,20 +1591,32 @@ bool Generator::genArraySwap() {
         innerB.groups.erase(innerB.groups.begin());
         return sameShape(innerA, innerB);
     };
+    std::vector<std::pair<std::size_t, std::size_t>> tilePairs;
     for (std::size_t k = 0; k < arrays_.size(); ++k)
-        for (std::size_t l = tiles ? k : k + 1; l < arrays_.size(); ++l) {
+        for (std::size_t l = k; l < arrays_.size(); ++l) {
             const Array &a = arrays_[k], &b = arrays_[l];
-            if (swappable(a) && swappable(b) && a.elem == b.elem && a.isByte == b.isByte &&
-                (tiles ? sameTile(a, b) : sameShape(a, b)))
-                pairs.emplace_back(k, l);
+            if (!swappable(a) || !swappable(b) || a.elem != b.elem || a.isByte != b.isByte) continue;
+            if (l > k && sameShape(a, b)) pairs.emplace_back(k, l);
+            if (sameTile(a, b)) tilePairs.emplace_back(k, l);
         }
+    bool tiles = !tilePairs.empty() && (pairs.empty() || extras_.chance(50));
+    if (tiles) pairs = tilePairs;
     if (pairs.empty()) return false;
     auto [k, l] = pairs[static_cast<std::size_t>(extras_.below(static_cast<int>(pairs.size())))];
     Array &a = arrays_[k], &b = arrays_[l];
+    // a tile's index is a constant or, half the time, any int expression,
+    // which may read an element of either tile (`p[q[1][0]] <=> q[1]`):
+    // both places are found before either changes
     auto tile = [&](const Array& x) {
-        return x.name + "[" + std::to_string(extras_.below(static_cast<int>(x.groups[0][0].min))) + "]";
+        const Extent& count = x.groups[0][0];
+        return x.name + "[" + (extras_.chance(50) ? anyIndex(count) : std::to_string(extras_.below(static_cast<int>(count.min)))) + "]";
     };
-    line(tiles ? tile(a) + " <=> " + tile(b) + ";" : a.name + " <=> " + b.name + ";");
+    if (tiles) {
+        std::string first = tile(a);
+        line(first + " <=> " + tile(b) + ";");
+    } else {
+        line(a.name + " <=> " + b.name + ";");
+    }
     a.floatBound = b.floatBound = std::max(a.floatBound, b.floatBound);
     a.arbitraryInts = b.arbitraryInts = a.arbitraryInts || b.arbitraryInts;
     return true;
@@ -2491,7 +2534,7 @@ void Generator::genUseOfEveryParameter() {
         // out0 is written here: read only at this unit's element, below
         if (a.storage != Storage::Parameter || a.name == "out0" || mentions(body_, a.name)) continue;
         std::string element = indexText(a, anyIndices(a));
-        if (a.elem == Elem::Record) terms.push_back(element + ".x");
+        if (a.elem == Elem::Record) terms.push_back(element + (recordArrays_ ? ".v[1]" : ".x"));
         else if (a.elem == Elem::Int) terms.push_back("toFloat(min(max(" + element + ", -1000), 1000))");
         else terms.push_back(element);
     }
@@ -2518,7 +2561,10 @@ std::string Generator::run() {
     header += "import " + hwd + ";\n";
     if (nrHistograms > 0) header += "import lib.atomics;\n";
     header += "\n";
-    if (useRecords_) header += "type R {\n    float x;\n    int y;\n}\n\n";
+    recordArrays_ = useRecords_ && options_.recordArrays && extras_.chance(50);
+    if (useRecords_)
+        header += recordArrays_ ? "type R {\n    float x;\n    int y;\n    byte b;\n    float[2] v;\n    float[2] w;\n}\n\n"
+                                : "type R {\n    float x;\n    int y;\n}\n\n";
     if (random_.chance(30)) {
         std::int64_t c = random_.between(2, 9);
         moduleConstants_ += "const int kScale = " + std::to_string(c) + ";\n";

@@ -12,35 +12,18 @@ namespace mcl::feedback {
 namespace {
 
 using mcpl::Decl;
-using mcpl::Primitive;
 
-std::optional<GiNaC::ex> size_of(const mcpl::BasicDecl& form, Symbols& symbols, int depth = 0);
-
-// Bytes of one element of `t` (its array groups dropped).
-std::optional<GiNaC::ex> element_size(const mcpl::Type& t, Symbols& symbols, int depth) {
-    if (t.primitive) {
-        switch (*t.primitive) {
-        case Primitive::Float: return GiNaC::ex(4);
-        case Primitive::Double: return GiNaC::ex(8);
-        case Primitive::Int: return GiNaC::ex(4);
-        case Primitive::Byte: return GiNaC::ex(1);
-        case Primitive::Bool: return GiNaC::ex(1);
-        case Primitive::Void: return std::nullopt;
-        }
-    }
-    if (!t.record || depth > 16) return std::nullopt;
-    GiNaC::ex total = 0;
-    for (const auto& field : t.record->fields) {
-        std::optional<GiNaC::ex> s = size_of(field->forms.front(), symbols, depth + 1);
-        if (!s) return std::nullopt;
-        total += *s;
-    }
-    return total;
+// Bytes of one element of `t` (its array groups dropped), as C lays it out:
+// a record's padding moves too.
+std::optional<GiNaC::ex> element_size(const mcpl::Type& t) {
+    int64_t bytes = mcpl::element_byte_size(t);
+    if (bytes <= 0) return std::nullopt;
+    return GiNaC::ex(bytes);
 }
 
 // Bytes of a declared variable: element size times the product of extents.
-std::optional<GiNaC::ex> size_of(const mcpl::BasicDecl& form, Symbols& symbols, int depth) {
-    std::optional<GiNaC::ex> size = element_size(form.resolved_type, symbols, depth);
+std::optional<GiNaC::ex> size_of(const mcpl::BasicDecl& form, Symbols& symbols) {
+    std::optional<GiNaC::ex> size = element_size(form.resolved_type);
     if (!size) return std::nullopt;
     GiNaC::ex extents = 1;
     for (const auto& group : form.type.dimensions)
@@ -54,10 +37,10 @@ std::optional<GiNaC::ex> size_of(const mcpl::BasicDecl& form, Symbols& symbols, 
 
 // The size as the declaration spells it: "4*(h + fh - 1)*(w + fw - 1)";
 // records and scalars as the computed number.
-std::string as_declared(const mcpl::BasicDecl& form, const GiNaC::ex& size, Symbols& symbols) {
+std::string as_declared(const mcpl::BasicDecl& form, const GiNaC::ex& size) {
     const mcpl::Type& t = form.resolved_type;
     if (!t.primitive || !t.is_array()) return Symbols::text(size);
-    std::optional<GiNaC::ex> element = element_size(t.element(), symbols, 0);
+    std::optional<GiNaC::ex> element = element_size(t.element());
     if (!element) return Symbols::text(size);
     std::string text = Symbols::text(*element);
     for (const auto& group : form.type.dimensions)
@@ -92,7 +75,7 @@ Remark direction(const FeedbackInput& in, const hdl::DeviceNode& link, bool to_d
             continue;
         }
         bytes += *size;
-        parts.push_back(d.name() + " (" + as_declared(d.forms.front(), *size, in.symbols) + ")");
+        parts.push_back(d.name() + " (" + as_declared(d.forms.front(), *size) + ")");
     }
     const char* suffix = to_device ? "to_device" : "from_device";
     NamedQuantity total = in.symbols.quantity(std::string("bytes_") + suffix, bytes.expand());

@@ -103,7 +103,7 @@ accelerator void f(int n, int m, float[n] o, const float[min(n, m)] a) {
     EXPECT_FALSE(result.remarks[1].approximate);
 }
 
-TEST(Transfers, RecordsAreTheSumOfTheirFields) {
+TEST(Transfers, RecordsMoveWithTheirCPadding) {
     auto result = feedback_for_example("complexmul/complexmul.mcl", "accelerator", {{"n", 10}}, kPass);
     ASSERT_EQ(result.diagnostics, "");
     ASSERT_EQ(result.remarks.size(), 2u) << describe(result.remarks);
@@ -113,6 +113,29 @@ TEST(Transfers, RecordsAreTheSumOfTheirFields) {
     ASSERT_TRUE(to->value);
     EXPECT_DOUBLE_EQ(*to->value, 160.0) << describe(result.remarks);
     EXPECT_DOUBLE_EQ(*find_quantity(result.remarks[1], "bytes_from_device")->value, 80.0);
+
+    // {byte; float[3]; double; int}: 1 + 3 pad + 12 + 8 + 4 + 4 pad = 32
+    // bytes, as C lays it out and the runtime moves it (the fields alone
+    // are 25).
+    auto padded = feedback_for(R"(module m;
+import accelerator;
+type P {
+    byte kind;
+    float[3] position;
+    double mass;
+    int steps;
+}
+accelerator void f(int n, const P[n] p, P[n] q) {
+    foreach (int i in n threads) {
+        q[i] = p[i];
+    }
+}
+)", "", {}, kPass);
+    ASSERT_EQ(padded.diagnostics, "");
+    ASSERT_EQ(padded.remarks.size(), 2u) << describe(padded.remarks);
+    EXPECT_TRUE(same_expression(find_quantity(padded.remarks[0], "bytes_to_device")->expr, "32*n"))
+        << describe(padded.remarks);
+    EXPECT_THAT(padded.remarks[1].message, HasSubstr("q (32*n)"));
 }
 
 }  // namespace

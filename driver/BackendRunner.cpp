@@ -26,11 +26,27 @@ std::string c_type(const mcpl::Type& t) {
     }
 }
 
-// Records a kernel's parameters use, fields' records first.
-void collect_records(const mcpl::Type& t, std::vector<const mcpl::RecordType*>& out) {
-    if (!t.record || std::find(out.begin(), out.end(), t.record) != out.end()) return;
-    for (const auto& f : t.record->fields) collect_records(f->forms.front().resolved_type, out);
-    out.push_back(t.record);
+// The records a kernel's parameters use, each with the C++ type that names
+// it: through the kernel's parameter or the field that holds it
+// (`decltype`), as the generated header spells it (a backend qualifies an
+// imported record named like another). An enclosing record comes first.
+struct HarnessRecord {
+    const mcpl::RecordType* record;
+    std::string alias;  // mcl_record_<n>
+    std::string named;  // a C++ type expression over earlier aliases
+};
+
+void collect_records(const mcpl::Type& t, const std::string& named, std::vector<HarnessRecord>& out) {
+    if (!t.record) return;
+    for (const HarnessRecord& r : out)
+        if (r.record == t.record) return;
+    std::string alias = fmt::format("mcl_record_{}", out.size());
+    out.push_back({t.record, alias, named});
+    for (const auto& f : t.record->fields)
+        collect_records(f->forms.front().resolved_type,
+                        fmt::format("std::remove_all_extents_t<decltype({}::{})>", alias,
+                                    backends::host_identifier(f->forms.front().name)),
+                        out);
 }
 
 std::string read_file(const std::string& path) {
@@ -65,13 +81,22 @@ bool runs_here(const std::string& backend, const backends::BackendConfig& config
 }
 
 std::string BackendHarness::harness_source(const mcpl::Module& module, const mcpl::Function& kernel) const {
-    std::vector<const mcpl::RecordType*> records;
-    for (const auto& p : kernel.params) collect_records(p->forms.front().resolved_type, records);
     std::string ns = backends::host_namespace_identifier(module.name);
+    std::string function = fmt::format("{}::{}", ns, backends::host_identifier(kernel.name));
+    std::vector<HarnessRecord> records;
+    for (size_t k = 0; k < kernel.params.size(); ++k)
+        collect_records(kernel.params[k]->forms.front().resolved_type,
+                        fmt::format("mcl_parameter_t<decltype(&{}), {}>", function, k), records);
     std::string out = fmt::format(
         "// The harness of `mclc run`/`verify`: reads the arguments of each run, calls {0}::{1}, writes them back.\n"
         "#include <cstdint>\n#include <cstdio>\n#include <exception>\n#include <fstream>\n#include <memory>\n"
-        "#include <type_traits>\n\n#include \"{2}.h\"\n\nnamespace {{\n\nstd::ifstream in;\nstd::ofstream out;\n\n"
+        "#include <tuple>\n#include <type_traits>\n\n#include \"{2}.h\"\n\nnamespace {{\n\nstd::ifstream in;\nstd::ofstream out;\n\n"
+        "// The type of parameter I of F, without pointer, reference and const: a record as the header spells it.\n"
+        "template <typename F, size_t I> struct mcl_parameter;\n"
+        "template <typename R, typename... A, size_t I> struct mcl_parameter<R (*)(A...), I> {{\n"
+        "    using type = std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<std::tuple_element_t<I, "
+        "std::tuple<A...>>>>>;\n}};\n"
+        "template <typename F, size_t I> using mcl_parameter_t = typename mcl_parameter<F, I>::type;\n\n"
         "int64_t cells() {{\n    int64_t n = 0;\n    in.read(reinterpret_cast<char*>(&n), sizeof n);\n    return n;\n}}\n"
         "template <typename T> void get(T& v) {{\n"
         "    if constexpr (std::is_floating_point_v<T>) {{ double d = 0; in.read(reinterpret_cast<char*>(&d), 8); "
@@ -81,12 +106,11 @@ std::string BackendHarness::harness_source(const mcpl::Module& module, const mcp
         "    if constexpr (std::is_floating_point_v<T>) {{ double d = v; out.write(reinterpret_cast<const char*>(&d), 8); }}\n"
         "    else {{ int64_t i = static_cast<int64_t>(v); out.write(reinterpret_cast<const char*>(&i), 8); }}\n}}\n",
         ns, kernel.name, module.name);
-    for (const auto* r : records)
-        out += fmt::format("void get({0}::{1}& r);\nvoid put(const {0}::{1}& r);\n", ns,
-                           backends::host_identifier(r->name));
-    for (const auto* r : records) {
+    for (const HarnessRecord& r : records)
+        out += fmt::format("using {0} = {1};\nvoid get({0}& r);\nvoid put(const {0}& r);\n", r.alias, r.named);
+    for (const HarnessRecord& r : records) {
         std::string get_body, put_body;
-        for (const auto& f : r->fields) {
+        for (const auto& f : r.record->fields) {
             std::string name = backends::host_identifier(f->forms.front().name);
             if (f->forms.front().resolved_type.is_array()) {
                 get_body += fmt::format("    for (auto& x : r.{}) get(x);\n", name);
@@ -96,8 +120,8 @@ std::string BackendHarness::harness_source(const mcpl::Module& module, const mcp
                 put_body += fmt::format("    put(r.{});\n", name);
             }
         }
-        out += fmt::format("void get({0}::{1}& r) {{\n{2}}}\nvoid put(const {0}::{1}& r) {{\n{3}}}\n", ns,
-                           backends::host_identifier(r->name), get_body, put_body);
+        out += fmt::format("void get({0}& r) {{\n{1}}}\nvoid put(const {0}& r) {{\n{2}}}\n", r.alias, get_body,
+                           put_body);
     }
     out += "\n}  // namespace\n\nint main(int argc, char** argv) {\n"
            "    for (int run = 1; run + 1 < argc; run += 2) {\n"
@@ -106,7 +130,9 @@ std::string BackendHarness::harness_source(const mcpl::Module& module, const mcp
     for (size_t k = 0; k < kernel.params.size(); ++k) {
         const mcpl::Decl& p = *kernel.params[k];
         const mcpl::Type& t = p.forms.front().resolved_type;
-        std::string type = t.record ? fmt::format("{}::{}", ns, c_type(t)) : c_type(t);
+        std::string type = c_type(t);
+        for (const HarnessRecord& r : records)
+            if (r.record == t.record) type = r.alias;
         size_t per_element = std::max<size_t>(interpret::element_cells(t).size(), 1);
         if (t.is_array()) {
             out += fmt::format("        int64_t n{0} = cells() / {1};\n"
@@ -124,7 +150,7 @@ std::string BackendHarness::harness_source(const mcpl::Module& module, const mcp
         }
     }
     out += "        in.close();\n        try {\n";
-    out += fmt::format("            {}::{}({});\n", ns, backends::host_identifier(kernel.name), fmt::join(args, ", "));
+    out += fmt::format("            {}({});\n", function, fmt::join(args, ", "));
     out += "        } catch (const std::exception& e) {\n"
            "            std::fprintf(stderr, \"%s\\n\", e.what());\n            return 1;\n        }\n"
            "        out.open(argv[run + 1], std::ios::binary);\n";

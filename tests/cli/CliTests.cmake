@@ -177,6 +177,10 @@ foreach(pair cpp:x86_avx2 opencl:x86_avx2 cuda:hopper hls:alveo_u250 llvm:x86_av
 endforeach()
 mclc_test(verify_imported_record_clash 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify -I ${INPUTS}/mcpl/backends/include
           ${INPUTS}/mcpl/backends/imported_record_clash.mcl)
+# A parameter's record holding an imported record named like the root's:
+# verify's harness names each record through the kernel's parameters.
+mclc_test(verify_record_holding_imported_record 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify
+          -I ${INPUTS}/mcpl/runtime ${INPUTS}/mcpl/runtime/record_two_pairs.mcl)
 # Swapping whole arrays (backends/cfamily/ArraySwaps.h): the C-family
 # backends trade pointers (or a thread's elements) as the interpreter trades
 # the names' storage; the hls backend trades only the elements of its own

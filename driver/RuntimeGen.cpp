@@ -59,11 +59,14 @@ void check_same_parameters(const Function& base, const Function& f, DiagnosticEn
     for (size_t i = 0; i < f.params.size(); ++i) {
         const mcpl::BasicDecl& a = base.params[i]->forms.front();
         const mcpl::BasicDecl& b = f.params[i]->forms.front();
-        if (a.name != b.name || !(a.resolved_type == b.resolved_type))
-            diags.error(b.location, fmt::format("parameter {} of '{}' is '{} {}' here but '{} {}' in module '{}': "
-                                                "every version of a kernel takes the same arguments",
-                                                i + 1, f.name, b.resolved_type.str(), b.name, a.resolved_type.str(),
-                                                a.name, base.module->name));
+        if (a.name == b.name && rtgen::same_parameter_type(a.resolved_type, b.resolved_type)) continue;
+        // Records of one spelling differ in their fields.
+        bool fields_differ = a.resolved_type.str() == b.resolved_type.str() && a.resolved_type.record;
+        diags.error(b.location, fmt::format("parameter {} of '{}' is '{} {}' here but '{} {}' in module '{}'{}: "
+                                            "every version of a kernel takes the same arguments",
+                                            i + 1, f.name, b.resolved_type.str(), b.name, a.resolved_type.str(),
+                                            a.name, base.module->name,
+                                            fields_differ ? ", a record of other fields" : ""));
     }
 }
 

@@ -72,7 +72,9 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace mcl::rt {
@@ -244,6 +246,61 @@ inline void check_extent(const char* kernel, const char* parameter, size_t size,
     if (size < static_cast<unsigned long long>(needed))
         throw Error(std::string(kernel) + ": '" + parameter + "' has " + std::to_string(size) +
                     " elements; the call uses " + std::to_string(needed));
+}
+
+// Records. The generated header defines each record of the kernels'
+// parameters once; every version's glue defines its own of the same C
+// layout (both are the MCPL record's fields in order). The codelets pass
+// StarPU's buffers and the scalar arguments to a version as the glue's
+// types, named through the parameters of its host function `F`.
+template <typename F, size_t I>
+struct parameter;
+template <typename R, typename... Args, size_t I>
+struct parameter<R (*)(Args...), I> {
+    using type = std::tuple_element_t<I, std::tuple<Args...>>;
+};
+template <typename F, size_t I>
+using parameter_t = typename parameter<F, I>::type;
+
+template <typename Glue, typename Runtime>
+constexpr void check_same_layout() {
+    static_assert(sizeof(Glue) == sizeof(Runtime) && alignof(Glue) == alignof(Runtime),
+                  "a version's record is laid out unlike the runtime's");
+    static_assert(std::is_trivially_copyable_v<Glue> && std::is_trivially_copyable_v<Runtime>,
+                  "records are plain data");
+}
+
+// A buffer of records as the glue's pointer type `GluePointer`.
+template <typename GluePointer, typename Runtime>
+GluePointer records_at(void* buffer) {
+    check_same_layout<std::remove_cv_t<std::remove_pointer_t<GluePointer>>, Runtime>();
+    return static_cast<GluePointer>(buffer);
+}
+
+// A record argument as the glue's record parameter: a copy, the types
+// being distinct.
+template <typename GlueParameter, typename Runtime>
+auto record_as(const Runtime& value) {
+    using Glue = std::remove_cv_t<std::remove_reference_t<GlueParameter>>;
+    check_same_layout<Glue, Runtime>();
+    Glue out;
+    std::memcpy(&out, &value, sizeof out);
+    return out;
+}
+
+// An OpenCL buffer of records as the device array a version's
+// `on_device` function takes (`DeviceArrayParameter`, const and & removed).
+template <typename T>
+struct device_array_element;
+template <typename T>
+struct device_array_element<opencl::DeviceArray<T>> {
+    using type = T;
+};
+template <typename DeviceArrayParameter, typename Runtime>
+auto device_records(opencl::Device& device, cl::Buffer buffer, size_t count) {
+    using Glue = typename device_array_element<std::remove_cv_t<std::remove_reference_t<DeviceArrayParameter>>>::type;
+    check_same_layout<Glue, Runtime>();
+    return opencl::DeviceArray<Glue>(device, std::move(buffer), count);
 }
 
 // A kernel as StarPU knows it: one codelet whose CPU and OpenCL functions

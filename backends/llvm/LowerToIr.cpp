@@ -441,9 +441,6 @@ private:
     void define_launch(const GridLaunchLowering& l) {
         const Function& f = *l.kernel;
         const GridLaunch& launch = *l.launch;
-        for (const auto& p : f.params)
-            if (p->forms.front().resolved_type.record && !p->forms.front().resolved_type.is_array() && !p->is_written)
-                unsupported(p->location, "a record parameter passed by value, for NVIDIA GPUs");
         std::vector<llvm::Type*> params;
         for (const auto& p : f.params) params.push_back(by_pointer(*p) ? builder_.getPtrTy() : memory_type(p->forms.front().resolved_type));
         for (int level = 0; level < 2; ++level)
@@ -461,6 +458,16 @@ private:
         // __restrict__ pointer.
         for (size_t k = 0; k < f.params.size(); ++k) {
             if (!by_pointer(*f.params[k])) continue;
+            const Type& t = f.params[k]->forms.front().resolved_type;
+            if (t.record && !t.is_array() && !f.params[k]->is_written) {
+                // A record passed by value: the driver copies the glue's
+                // struct into the kernel's parameter space (byval, .param
+                // in PTX), which the kernel reads through this pointer.
+                llvm::Type* record = memory_type(t);
+                fn->addParamAttr(static_cast<unsigned>(k), llvm::Attribute::getWithByValType(context_, record));
+                fn->addParamAttr(static_cast<unsigned>(k), llvm::Attribute::getWithAlignment(context_, alignment(record)));
+                continue;
+            }
             fn->addParamAttr(static_cast<unsigned>(k), llvm::Attribute::NoAlias);
             if (!f.params[k]->is_written) fn->addParamAttr(static_cast<unsigned>(k), llvm::Attribute::ReadOnly);
         }

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 
 #include <fmt/format.h>
+
+#include "compiler/ast/ConstantValue.h"
 
 namespace mcl::backends::starpu {
 
@@ -20,7 +23,9 @@ using mcpl::Expr;
 using mcpl::Function;
 using mcpl::Primitive;
 
+// A parameter's element as C++: a number, or a record the header defines.
 std::string element_type(const mcpl::Type& t) {
+    if (t.record) return host_identifier(t.record->name);
     switch (*t.primitive) {
     case Primitive::Int: return "int";
     case Primitive::Float: return "float";
@@ -80,11 +85,73 @@ public:
     std::vector<GeneratedFile> run() {
         size_t errors = diags_.error_count();
         for (const RuntimeKernel& k : m_.kernels) check_runtime_parameters(*k.signature, diags_);
+        collect_records();
         if (diags_.error_count() != errors) return {};
         return {{m_.name + ".h", header()}, {m_.name + ".cpp", source()}};
     }
 
 private:
+    // The records of the kernels' parameters, each after the records of its
+    // fields; one per name. A name that two records of other fields share,
+    // or that the generated code gives something else, is refused at the
+    // record.
+    void collect_records() {
+        std::set<std::string> taken = {"leaf_matches"};
+        for (const RuntimeKernel& k : m_.kernels) {
+            std::string name = host_identifier(k.signature->name);
+            taken.insert(submit_name(k));
+            for (const char* suffix : {"_args", "_kernel", "_registered"}) taken.insert(name + suffix);
+            for (size_t i = 0; i < k.implementations.size(); ++i) {
+                taken.insert(fmt::format("{}_{}", name, i));
+                taken.insert(fmt::format("{}_{}_on_host", name, i));
+            }
+        }
+        std::function<void(const mcpl::RecordType&)> add = [&](const mcpl::RecordType& r) {
+            for (const auto& f : r.fields)
+                if (const mcpl::RecordType* inner = f->forms.front().resolved_type.record) add(*inner);
+            std::string name = host_identifier(r.name);
+            for (const mcpl::RecordType* known : records_)
+                if (host_identifier(known->name) == name) {
+                    if (!same_record_fields(*known, r))
+                        diags_.error(r.location, fmt::format("the runtime's header defines one record '{}', but the "
+                                                             "kernels' parameters use two of other fields (the other "
+                                                             "in module '{}'): rename one",
+                                                             r.name, known->module ? known->module->name : "?"));
+                    return;
+                }
+            if (taken.count(name))
+                diags_.error(r.location, fmt::format("record '{}' is named like a function of the runtime's generated "
+                                                     "code for module '{}': rename it",
+                                                     r.name, m_.name));
+            records_.push_back(&r);
+        };
+        for (const RuntimeKernel& k : m_.kernels)
+            for (const auto& p : k.signature->params)
+                if (const mcpl::RecordType* r = p->forms.front().resolved_type.record) add(*r);
+    }
+
+    // The records, as C++ structs of the fields in MCPL order: the layout of
+    // every version's glue.
+    std::string record_definitions() const {
+        std::string out;
+        if (!records_.empty()) out += "\n// The records of the kernels' parameters (C layout, as every version has them).\n";
+        for (const mcpl::RecordType* r : records_) {
+            out += "struct " + host_identifier(r->name) + " {\n";
+            for (const auto& f : r->fields) {
+                const mcpl::BasicDecl& form = f->forms.front();
+                out += "    " + element_type(form.resolved_type) + " " + host_identifier(form.name);
+                if (form.resolved_type.is_array()) {
+                    int64_t size = 1;
+                    for (int64_t extent : mcpl::record_field_extents(form)) size *= extent;
+                    out += fmt::format("[{}]", size);
+                }
+                out += ";\n";
+            }
+            out += "};\n";
+        }
+        return out;
+    }
+
     std::string submit_name(const RuntimeKernel& k) const {
         return submit_function_name(m_.kernels.size(), k.signature->name);
     }
@@ -109,6 +176,7 @@ private:
             "starpu`.\n// Do not edit: regenerate it. versions.txt beside it says which version each device "
             "runs.\n#pragma once\n\n#include \"mcl_starpu.h\"\n\nnamespace {} {{\n",
             m_.name, m_.name, host_namespace_identifier(m_.name));
+        out += record_definitions();
         for (const RuntimeKernel& k : m_.kernels) {
             std::vector<std::string> uses;
             size_t i = 0;
@@ -153,16 +221,27 @@ private:
         return out + "    };\n    return matches;\n}\n";
     }
 
-    // The arguments of a version's host function: scalars from the struct,
-    // arrays from `array(position, type)`.
-    std::string call_arguments(const RuntimeKernel& k,
-                               const std::function<std::string(size_t, const std::string&)>& array) const {
+    // The arguments of a version's host function `function` (whose first
+    // `skipped` parameters come before the kernel's): numbers from the
+    // struct, arrays of numbers from `array(position, type)`, and records as
+    // the types of that version's glue (`records_as(position, type,
+    // parameter)`, the parameter's type spelled through `function`).
+    std::string call_arguments(const RuntimeKernel& k, const std::string& function, size_t skipped,
+                               const std::function<std::string(size_t, const std::string&)>& array,
+                               const std::function<std::string(size_t, const std::string&, const std::string&)>&
+                                   records_as) const {
         std::vector<std::string> args;
-        size_t buffer = 0;
+        size_t buffer = 0, position = skipped;
         for (const auto& p : k.signature->params) {
             const mcpl::Type& t = p->forms.front().resolved_type;
-            if (t.is_array())
+            std::string parameter = fmt::format("mcl::rt::parameter_t<decltype(&{}), {}>", function, position++);
+            if (t.is_array() && t.record)
+                args.push_back(records_as(buffer++, element_type(t), parameter));
+            else if (t.is_array())
                 args.push_back(array(buffer++, element_type(t)));
+            else if (t.record)
+                args.push_back(fmt::format("mcl::rt::record_as<{}, {}>(mcl_a.{})", parameter, element_type(t),
+                                           parameter_spelling(p->name())));
             else
                 args.push_back("mcl_a." + parameter_spelling(p->name()));
         }
@@ -186,6 +265,9 @@ private:
         auto host_pointer = [](size_t i, const std::string& type) {
             return fmt::format("static_cast<{}*>(mcl_buffers[{}])", type, i);
         };
+        auto host_records = [](size_t i, const std::string& type, const std::string& parameter) {
+            return fmt::format("mcl::rt::records_at<{}, {}>(mcl_buffers[{}])", parameter, type, i);
+        };
         for (size_t i = 0; i < k.implementations.size(); ++i) {
             const GeneratedImplementation& impl = k.implementations[i];
             std::string unpack = fmt::format("    [[maybe_unused]] const {}& mcl_a = *static_cast<const {}*>(mcl_args);\n",
@@ -194,29 +276,42 @@ private:
                 out += fmt::format("\n// {} for {} on CPU workers (cpp backend)\nvoid {}_{}(void* const* mcl_buffers, "
                                    "const void* mcl_args) {{\n{}    {}::{}({});\n}}\n",
                                    impl.module, impl.leaf, name, i, unpack, impl.host_namespace, kernel,
-                                   call_arguments(k, host_pointer));
+                                   call_arguments(k, impl.host_namespace + "::" + kernel, 0, host_pointer,
+                                                  host_records));
                 continue;
             }
+            std::string on_device = impl.host_namespace + "::on_device::" + kernel;
             std::string arrays;
-            size_t buffer = 0;
+            size_t buffer = 0, position = 1;  // after the device
             for (const auto& p : k.signature->params) {
                 const mcpl::Type& t = p->forms.front().resolved_type;
+                ++position;
                 if (!t.is_array()) continue;
-                arrays += fmt::format("    mcl::opencl::DeviceArray<{}> mcl_array_{}(mcl_device, cl::Buffer(mcl_buffers[{}], "
-                                      "true), mcl_counts[{}]);\n",
-                                      element_type(t), buffer, buffer, buffer);
+                if (t.record)
+                    arrays += fmt::format("    auto mcl_array_{0} = mcl::rt::device_records<mcl::rt::parameter_t<decltype("
+                                          "&{1}), {2}>, {3}>(mcl_device, cl::Buffer(mcl_buffers[{0}], true), "
+                                          "mcl_counts[{0}]);\n",
+                                          buffer, on_device, position - 1, element_type(t));
+                else
+                    arrays += fmt::format("    mcl::opencl::DeviceArray<{}> mcl_array_{}(mcl_device, cl::Buffer("
+                                          "mcl_buffers[{}], true), mcl_counts[{}]);\n",
+                                          element_type(t), buffer, buffer, buffer);
                 ++buffer;
             }
             auto device_array = [](size_t b, const std::string&) { return fmt::format("mcl_array_{}", b); };
+            auto device_records = [](size_t b, const std::string&, const std::string&) {
+                return fmt::format("mcl_array_{}", b);
+            };
             out += fmt::format("\n// {} for {} on OpenCL workers (opencl backend), on the worker's context, queue and "
                                "buffers\nvoid {}_{}(mcl::opencl::Device& mcl_device, [[maybe_unused]] const cl_mem* "
                                "mcl_buffers, [[maybe_unused]] const size_t* mcl_counts, const void* mcl_args) {{\n"
                                "{}{}    {}::on_device::{}(mcl_device{}{});\n}}\n",
                                impl.module, impl.leaf, name, i, unpack, arrays, impl.host_namespace, kernel,
-                               k.signature->params.empty() ? "" : ", ", call_arguments(k, device_array));
+                               k.signature->params.empty() ? "" : ", ", call_arguments(k, on_device, 1, device_array, device_records));
             out += fmt::format("\n// the same on host memory, through a device of the glue's own (the fallback)\nvoid "
                                "{}_{}_on_host(void* const* mcl_buffers, const void* mcl_args) {{\n{}    {}::{}({});\n}}\n",
-                               name, i, unpack, impl.host_namespace, kernel, call_arguments(k, host_pointer));
+                               name, i, unpack, impl.host_namespace, kernel,
+                               call_arguments(k, impl.host_namespace + "::" + kernel, 0, host_pointer, host_records));
         }
         out += fmt::format("\nmcl::rt::Kernel& {}_kernel() {{\n    static mcl::rt::Kernel kernel(mcl::rt::KernelInfo{{\n",
                            name);
@@ -291,6 +386,7 @@ private:
 
     const RuntimeModule& m_;
     DiagnosticEngine& diags_;
+    std::vector<const mcpl::RecordType*> records_;
 };
 
 }  // namespace
@@ -298,15 +394,27 @@ private:
 void check_runtime_parameters(const mcpl::Function& kernel, DiagnosticEngine& diags) {
     for (const auto& p : kernel.params) {
         const mcpl::Type& t = p->forms.front().resolved_type;
-        if (!t.primitive)
-            diags.error(p->forms.front().location,
-                        fmt::format("the runtime cannot pass '{}' of kernel '{}': it moves arrays of numbers and "
-                                    "scalars, not records", p->name(), kernel.name));
-        else if (!t.is_array() && p->is_written)
+        if (!t.is_array() && p->is_written)
             diags.error(p->forms.front().location,
                         fmt::format("kernel '{}' writes its scalar parameter '{}'; the runtime passes scalars by "
                                     "value: make it an array of one element", kernel.name, p->name()));
     }
+}
+
+bool same_parameter_type(const mcpl::Type& a, const mcpl::Type& b) {
+    if (a.primitive != b.primitive || a.group_ranks != b.group_ranks || !a.record != !b.record) return false;
+    return !a.record || a.record == b.record || same_record_fields(*a.record, *b.record);
+}
+
+bool same_record_fields(const mcpl::RecordType& a, const mcpl::RecordType& b) {
+    if (a.name != b.name || a.fields.size() != b.fields.size()) return false;
+    for (size_t i = 0; i < a.fields.size(); ++i) {
+        const mcpl::BasicDecl &x = a.fields[i]->forms.front(), &y = b.fields[i]->forms.front();
+        if (x.name != y.name || !same_parameter_type(x.resolved_type, y.resolved_type) ||
+            mcpl::record_field_extents(x) != mcpl::record_field_extents(y))
+            return false;
+    }
+    return true;
 }
 
 std::vector<GeneratedFile> generate_codelets(const RuntimeModule& module, DiagnosticEngine& diags) {

@@ -17,9 +17,13 @@
 //   fallback, and the mcl::rt::Kernel that describes them (runtime/
 //   mcl_starpu.h does the dispatch). submit checks every array's size
 //   against the kernel's extents before it submits.
-// Guarantees: arrays of records and written scalars are refused at the
-//   parameter (the runtime moves arrays of numbers and passes scalars by
-//   value); nothing is emitted then.
+//   Records of the parameters are defined in `<name>.h` as C++ structs of
+//   their fields; the codelets pass them to each version as the glue's own
+//   records of the same layout (runtime/mcl_starpu.h checks the sizes).
+// Guarantees: written scalars are refused at the parameter (the runtime
+//   passes scalars by value), and records named like the generated code's
+//   functions, or two records of one name and other fields, at the record;
+//   nothing is emitted then.
 #pragma once
 
 #include <string>
@@ -76,6 +80,12 @@ std::vector<GeneratedFile> generate_codelets(const RuntimeModule& module, Diagno
 // Reports the parameters of `kernel` the runtime cannot pass (the refusals
 // above); generate_codelets runs it too.
 void check_runtime_parameters(const mcpl::Function& kernel, DiagnosticEngine& diags);
+
+// Whether two versions' parameters have one type: numbers and ranks equal,
+// records (each version module may define its own) of one name whose
+// fields have the same names, types and extents, in order: one C layout.
+bool same_parameter_type(const mcpl::Type& a, const mcpl::Type& b);
+bool same_record_fields(const mcpl::RecordType& a, const mcpl::RecordType& b);
 
 // The submit function of `kernel` in a module of `kernels` kernels.
 std::string submit_function_name(size_t kernels, const std::string& kernel);

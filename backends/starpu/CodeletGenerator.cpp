@@ -223,9 +223,10 @@ private:
 
     // The arguments of a version's host function `function` (whose first
     // `skipped` parameters come before the kernel's): numbers from the
-    // struct, arrays of numbers from `array(position, type)`, and records as
-    // the types of that version's glue (`records_as(position, type,
-    // parameter)`, the parameter's type spelled through `function`).
+    // struct, arrays from `array(position, type)`, and records as the types
+    // of that version's glue: arrays from `records_as(position, type,
+    // parameter)` when given (the parameter's type spelled through
+    // `function`), scalars copied.
     std::string call_arguments(const RuntimeKernel& k, const std::string& function, size_t skipped,
                                const std::function<std::string(size_t, const std::string&)>& array,
                                const std::function<std::string(size_t, const std::string&, const std::string&)>&
@@ -235,7 +236,7 @@ private:
         for (const auto& p : k.signature->params) {
             const mcpl::Type& t = p->forms.front().resolved_type;
             std::string parameter = fmt::format("mcl::rt::parameter_t<decltype(&{}), {}>", function, position++);
-            if (t.is_array() && t.record)
+            if (t.is_array() && t.record && records_as)
                 args.push_back(records_as(buffer++, element_type(t), parameter));
             else if (t.is_array())
                 args.push_back(array(buffer++, element_type(t)));
@@ -298,16 +299,15 @@ private:
                                           element_type(t), buffer, buffer, buffer);
                 ++buffer;
             }
+            // the device arrays above, of numbers or of the glue's records
             auto device_array = [](size_t b, const std::string&) { return fmt::format("mcl_array_{}", b); };
-            auto device_records = [](size_t b, const std::string&, const std::string&) {
-                return fmt::format("mcl_array_{}", b);
-            };
             out += fmt::format("\n// {} for {} on OpenCL workers (opencl backend), on the worker's context, queue and "
                                "buffers\nvoid {}_{}(mcl::opencl::Device& mcl_device, [[maybe_unused]] const cl_mem* "
                                "mcl_buffers, [[maybe_unused]] const size_t* mcl_counts, const void* mcl_args) {{\n"
                                "{}{}    {}::on_device::{}(mcl_device{}{});\n}}\n",
                                impl.module, impl.leaf, name, i, unpack, arrays, impl.host_namespace, kernel,
-                               k.signature->params.empty() ? "" : ", ", call_arguments(k, on_device, 1, device_array, device_records));
+                               k.signature->params.empty() ? "" : ", ",
+                               call_arguments(k, on_device, 1, device_array, {}));
             out += fmt::format("\n// the same on host memory, through a device of the glue's own (the fallback)\nvoid "
                                "{}_{}_on_host(void* const* mcl_buffers, const void* mcl_args) {{\n{}    {}::{}({});\n}}\n",
                                name, i, unpack, impl.host_namespace, kernel,

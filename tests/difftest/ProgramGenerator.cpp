@@ -378,6 +378,7 @@ private:
     // R also has `byte b; float[2] v; float[2] w;`, which every write of an R sets
     bool recordArrays_ = false;
     void recordFieldWrites(const std::string& target, int depth);
+    void writeRecord(const std::string& target, int depth);
     std::string recordFloatField();
     // n x m nests are what makes the interpreter slow: at most two, none in time steps
     int nrNestsOverNM_ = 0;
@@ -1523,6 +1524,13 @@ void Generator::recordFieldWrites(const std::string& target, int depth) {
     if (options_.arraySwaps && extras_.chance(40)) line(target + ".v <=> " + target + ".w;");
 }
 
+// Every field of the R `target`: x, y and, with recordArrays_, the others.
+void Generator::writeRecord(const std::string& target, int depth) {
+    line(target + ".x = " + clampFloat(genFloat(depth), kFloatLimit).text + ";");
+    line(target + ".y = " + clampInt(genInt(depth), kIntLimit).text + ";");
+    if (recordArrays_) recordFieldWrites(target, depth);
+}
+
 // A float field of R to read: x, or an element of v or w (a constant or
 // any index into 2).
 std::string Generator::recordFloatField() {
@@ -1678,9 +1686,14 @@ bool Generator::genLocalWrite(int depth, bool unconditional) {
     Elem elem = findArray(name)->elem;
     // written in this phase from here on: the value itself may read only this thread's slot
     localWrittenInPhase_.insert(name);
-    std::string value = elem == Elem::Float ? clampFloat(genFloat(depth + 1), kFloatLimit).text : clampInt(genInt(depth + 1), kIntLimit).text;
     Array* a = findArray(name);
-    line(indexText(*a, *index) + " = " + value + ";");
+    if (elem == Elem::Record) {
+        writeRecord(indexText(*a, *index), depth + 1);
+    } else {
+        std::string value = elem == Elem::Float ? clampFloat(genFloat(depth + 1), kFloatLimit).text : clampInt(genInt(depth + 1), kIntLimit).text;
+        line(indexText(*a, *index) + " = " + value + ";");
+    }
+    a = findArray(name);
     if (unconditional && !conditional_ && covers) {
         a->initialized = true;
         ownWritten_.insert(name);
@@ -2192,7 +2205,8 @@ void Generator::genGpuNest() {
     // local arrays of the block, one slot per thread
     int nrLocals = random_.between(1, 2);
     for (int k = 0; k < nrLocals; ++k) {
-        Elem elem = random_.chance(70) ? Elem::Float : Elem::Int;
+        // now and then records in local memory (their fields padded as in C)
+        Elem elem = useRecords_ && extras_.chance(25) ? Elem::Record : random_.chance(70) ? Elem::Float : Elem::Int;
         std::string name = fresh("l");
         std::vector<Extent> extents;
         std::string dims;
@@ -2203,7 +2217,8 @@ void Generator::genGpuNest() {
             extents.push_back(Extent{e, s ? s->range.lo : 1, false});
             dims += (dims.empty() ? "" : ", ") + e;
         }
-        line("local " + std::string(elem == Elem::Float ? "float" : "int") + "[" + dims + "] " + name + ";");
+        line("local " + std::string(elem == Elem::Float ? "float" : elem == Elem::Record ? "R" : "int") + "[" + dims + "] " +
+             name + ";");
         arrays_.push_back(Array{name, elem, {extents}, Storage::Local, false, false, false, foreachDepth_, -1, kFloatLimit});
     }
     // Translation to a leaf guards the threads a warp adds beyond the
@@ -2346,7 +2361,9 @@ void Generator::genThreadLoop(const std::vector<IndexVar>& threads, const std::v
                 if (!index) continue;
                 localWrittenInPhase_.insert(a.name);
                 std::string slot = indexText(a, *index);
-                if (auto element = options_.copyFills && extras_.chance(40) ? copiedElement(a.elem) : std::nullopt) {
+                if (a.elem == Elem::Record) {
+                    writeRecord(slot, 2);
+                } else if (auto element = options_.copyFills && extras_.chance(40) ? copiedElement(a.elem) : std::nullopt) {
                     copyFills_ = true;
                     if (extras_.chance(50)) {
                         line(slot + " = " + *element + ";");

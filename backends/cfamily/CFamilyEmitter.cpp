@@ -237,11 +237,7 @@ std::string CFamilyEmitter::record_definitions() {
 std::string CFamilyEmitter::field_declaration(const Decl& field) {
     const BasicDecl& form = field.forms.front();
     std::string s = element_spelling(form.resolved_type) + " " + host_identifier(form.name);
-    if (form.resolved_type.is_array()) {
-        int64_t size = 1;
-        for (int64_t extent : mcpl::record_field_extents(form)) size *= extent;
-        s += fmt::format("[{}]", size);
-    }
+    if (form.resolved_type.is_array()) s += fmt::format("[{}]", mcpl::record_field_element_count(form));
     return s;
 }
 

@@ -38,8 +38,7 @@ void add_cells(const llvm::DataLayout& layout, llvm::LLVMContext& context, const
     for (unsigned k = 0; k < element.record->fields.size(); ++k) {
         const mcpl::BasicDecl& form = element.record->fields[k]->forms.front();
         mcpl::Type field_element = form.resolved_type.element();
-        uint64_t count = 1;
-        for (int64_t extent : mcpl::record_field_extents(form)) count *= static_cast<uint64_t>(extent);
+        auto count = static_cast<uint64_t>(mcpl::record_field_element_count(form));
         uint64_t size = layout.getTypeAllocSize(element_type(context, field_element)).getFixedValue();
         for (uint64_t i = 0; i < count; ++i)
             add_cells(layout, context, field_element, offset + fields->getElementOffset(k).getFixedValue() + i * size, out);

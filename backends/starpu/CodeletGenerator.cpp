@@ -140,11 +140,7 @@ private:
             for (const auto& f : r->fields) {
                 const mcpl::BasicDecl& form = f->forms.front();
                 out += "    " + element_type(form.resolved_type) + " " + host_identifier(form.name);
-                if (form.resolved_type.is_array()) {
-                    int64_t size = 1;
-                    for (int64_t extent : mcpl::record_field_extents(form)) size *= extent;
-                    out += fmt::format("[{}]", size);
-                }
+                if (form.resolved_type.is_array()) out += fmt::format("[{}]", mcpl::record_field_element_count(form));
                 out += ";\n";
             }
             out += "};\n";

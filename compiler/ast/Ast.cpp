@@ -72,10 +72,8 @@ ElementLayout element_layout(const Type& t) {
         for (const auto& field : t.record->fields) {
             const BasicDecl& form = field->forms.back();
             ElementLayout element = element_layout(form.resolved_type);
-            int64_t bytes = element.size;
-            for (int64_t extent : record_field_extents(form))
-                if (extent <= 0 || __builtin_mul_overflow(bytes, extent, &bytes)) return {};
-            if (bytes == 0) return {};
+            int64_t bytes = 0;
+            if (__builtin_mul_overflow(element.size, record_field_element_count(form), &bytes) || bytes == 0) return {};
             out.size = round_up(out.size, element.alignment) + bytes;
             out.alignment = std::max(out.alignment, element.alignment);
         }

@@ -225,4 +225,11 @@ std::vector<int64_t> record_field_extents(const BasicDecl& field) {
     return extents;
 }
 
+int64_t record_field_element_count(const BasicDecl& field) {
+    int64_t count = 1;
+    for (int64_t extent : record_field_extents(field))
+        if (extent <= 0 || __builtin_mul_overflow(count, extent, &count)) return 0;
+    return count;
+}
+
 }  // namespace mcl::mcpl

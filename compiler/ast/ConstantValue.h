@@ -73,4 +73,9 @@ bool same_int_value(const Expr& a, const Expr& b);
 // errors has.
 std::vector<int64_t> record_field_extents(const BasicDecl& field);
 
+// Elements one record value holds in `field`: the product of its extents,
+// 1 for a scalar field, 0 when an extent does not fold or the product
+// overflows (only a program with errors has either).
+int64_t record_field_element_count(const BasicDecl& field);
+
 }  // namespace mcl::mcpl

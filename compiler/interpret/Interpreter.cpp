@@ -57,19 +57,11 @@ float minimum_number(float x, float y, bool smaller) {
     return (x < y) == smaller ? x : y;
 }
 
-// Cells of one element of a record field (its own array extents are
-// constants, which the checker requires).
-int64_t field_elements(const Decl& field) {
-    int64_t n = 1;
-    for (int64_t extent : mcpl::record_field_extents(field.forms.front())) n *= extent;
-    return n;
-}
-
 void append_element_cells(const Type& element, std::vector<Primitive>& out) {
     if (element.record) {
         for (const auto& field : element.record->fields) {
             const Type& ft = field->forms.front().resolved_type;
-            for (int64_t k = 0; k < field_elements(*field); ++k) append_element_cells(ft.element(), out);
+            for (int64_t k = 0; k < mcpl::record_field_element_count(field->forms.front()); ++k) append_element_cells(ft.element(), out);
         }
         return;
     }
@@ -321,7 +313,7 @@ private:
                     field = f.get();
                     break;
                 }
-                offset += field_elements(*f) * static_cast<int64_t>(element_cells(f->forms.front().resolved_type).size());
+                offset += mcpl::record_field_element_count(f->forms.front()) * static_cast<int64_t>(element_cells(f->forms.front().resolved_type).size());
             }
             if (!field) fault(part.location, fmt::format("no field '{}'", part.name));
             const Type& ft = field->forms.front().resolved_type;

@@ -1,5 +1,6 @@
 #include "backends/WriteCoverage.h"
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -15,6 +16,71 @@ using mcpl::Stmt;
 
 namespace {
 
+// A loop around the statement visited: index = first + stride * k for the
+// ordinals k in [0, trips). A foreach has first 0 and stride 1, and its
+// count as written; a for loop is one whose iterations are constant.
+struct Loop {
+    const Decl* index = nullptr;
+    int64_t first = 0;
+    int64_t stride = 1;
+    std::optional<int64_t> trips;  // when constant
+    const Expr* count = nullptr;   // foreach: the count as written
+};
+
+// An int expression as offset + sum of coefficient * ordinal of a loop.
+struct Affine {
+    std::map<const Loop*, int64_t> terms;
+    int64_t offset = 0;
+
+    bool operator==(const Affine& other) const { return terms == other.terms && offset == other.offset; }
+};
+
+std::optional<Affine> scaled(Affine a, int64_t factor) {
+    if (__builtin_mul_overflow(a.offset, factor, &a.offset)) return std::nullopt;
+    for (auto& [loop, coefficient] : a.terms)
+        if (__builtin_mul_overflow(coefficient, factor, &coefficient)) return std::nullopt;
+    std::erase_if(a.terms, [](const auto& term) { return term.second == 0; });
+    return a;
+}
+
+std::optional<Affine> sum(Affine a, const Affine& b) {
+    if (__builtin_add_overflow(a.offset, b.offset, &a.offset)) return std::nullopt;
+    for (const auto& [loop, coefficient] : b.terms)
+        if (__builtin_add_overflow(a.terms[loop], coefficient, &a.terms[loop])) return std::nullopt;
+    std::erase_if(a.terms, [](const auto& term) { return term.second == 0; });
+    return a;
+}
+
+// A scalar that nothing writes after its declaration: it keeps the value of
+// its initialiser, evaluated where it was declared (the loop indices in
+// scope there have the same values wherever the name is in scope).
+const Expr* unwritten_definition(const Expr& e) {
+    if (e.kind != Expr::Kind::Var || e.var.size() != 1 || !e.var[0].indices.empty() || !e.decl) return nullptr;
+    const Decl& d = *e.decl;
+    if (d.is_written || !d.init || d.forms.front().resolved_type.is_array()) return nullptr;
+    return d.init.get();
+}
+
+// `e` with the definitions of unwritten scalars followed (nrBlocks of
+// `const int nrBlocks = divide_up(n, chunk)` is the call).
+const Expr& definition(const Expr& e) {
+    const Expr* at = &e;
+    for (int depth = 0; depth < 16; ++depth) {
+        const Expr* next = unwritten_definition(*at);
+        if (!next) break;
+        at = next;
+    }
+    return *at;
+}
+
+// One dimension of an assignment's target: its index and its extent (the
+// expression written in the parameter's type, or a record field's constant).
+struct Dimension {
+    Affine index;
+    const Expr* extent = nullptr;
+    std::optional<int64_t> constant_extent;
+};
+
 class CoverageFinder {
 public:
     explicit CoverageFinder(const Function& kernel) {
@@ -22,71 +88,302 @@ public:
     }
 
     std::set<size_t> run(const Function& kernel) {
-        bool returns = false;
         mcpl::for_each_stmt(*kernel.body, [&](const Stmt& s) {
-            returns = returns || s.kind == Stmt::Kind::Return;
             if (s.kind == Stmt::Kind::Swap && s.target->type.is_array())
                 for (const Expr* side : {s.target.get(), s.value.get()}) swapped_.insert(side->decl);
         });
-        if (!returns) visit(*kernel.body);
-        return found_;
+        if (mcpl::may_return(*kernel.body)) return {};
+        mcpl::for_each_stmt(*kernel.body, [&](const Stmt& s) {
+            mcpl::for_each_own_write(
+                s, [](const Decl& param) { return param.is_written; },
+                [&](const Expr& v, const Expr*) { ++writes_[v.decl]; });
+        });
+        visit(*kernel.body);
+        std::set<size_t> found;
+        for (const auto& [param, position] : positions_) {
+            const mcpl::Type& type = param->forms.front().resolved_type;
+            if (type.is_array() && covered(position, type, {})) found.insert(position);
+        }
+        return found;
     }
 
 private:
-    // Only blocks and foreach loops run what they contain unconditionally.
+    using FieldPath = std::vector<const Decl*>;
+
+    // Only blocks, foreach loops whose units do not return, for loops of
+    // constant iterations and the then-branch of an if run what they
+    // contain for every unit (the if's condition is checked against the
+    // assignment's indices).
     void visit(const Stmt& s) {
         switch (s.kind) {
-        case Stmt::Kind::Block:
-            for (const auto& child : s.body) visit(*child);
+        case Stmt::Kind::Block: {
+            // `int i; i = b * 256 + t;`: a scalar declared in this block
+            // without a value and written once, by an assignment here, has
+            // that value in the rest of the block.
+            std::set<const Decl*> declared;
+            std::vector<const Decl*> defined;
+            for (const auto& child : s.body) {
+                if (child->kind == Stmt::Kind::Decl && !child->decl->init &&
+                    !child->decl->forms.front().resolved_type.is_array())
+                    declared.insert(child->decl.get());
+                if (const Decl* d = single_assignment(*child); d && declared.count(d)) {
+                    definitions_[d] = child->value.get();
+                    defined.push_back(d);
+                }
+                visit(*child);
+            }
+            for (const Decl* d : defined) definitions_.erase(d);
             return;
+        }
         case Stmt::Kind::Foreach:
-            loops_.push_back(&s);
+            // A unit that may return may skip any of its assignments.
+            if (mcpl::may_return(*s.loop_body)) return;
+            loops_.push_back(Loop{s.decl.get(), 0, 1, mcpl::checked_constant_int_value(*s.count), s.count.get()});
             visit(*s.loop_body);
             loops_.pop_back();
+            return;
+        case Stmt::Kind::For:
+            if (auto iterations = mcpl::constant_loop(s)) {
+                loops_.push_back(Loop{s.decl.get(), iterations->first, iterations->stride, iterations->trips, nullptr});
+                visit(*s.loop_body);
+                loops_.pop_back();
+            }
+            return;
+        case Stmt::Kind::If:
+            conditions_.push_back(s.condition.get());
+            visit(*s.then_branch);
+            conditions_.pop_back();
             return;
         case Stmt::Kind::Assign: assignment(*s.target); return;
         default: return;
         }
     }
 
+    // The scalar that `s` assigns with `=`, when that is its only write.
+    const Decl* single_assignment(const Stmt& s) const {
+        if (s.kind != Stmt::Kind::Assign || s.op != "=" || s.target->var.size() != 1 ||
+            !s.target->var[0].indices.empty() || !s.target->decl)
+            return nullptr;
+        auto count = writes_.find(s.target->decl);
+        return count != writes_.end() && count->second == 1 ? s.target->decl : nullptr;
+    }
+
+    const Loop* loop_of(const Decl* index) const {
+        for (const Loop& loop : loops_)
+            if (loop.index == index) return &loop;
+        return nullptr;
+    }
+
+    // `e` as an affine function of the ordinals of the loops around it:
+    // + - unary minus and products with a constant over loop indices,
+    // constants and unwritten int scalars.
+    std::optional<Affine> affine(const Expr& e, int depth = 0) const {
+        if (depth > 32 || e.type.primitive != mcpl::Primitive::Int || e.type.is_array()) return std::nullopt;
+        if (auto value = mcpl::checked_constant_int_value(e)) return Affine{{}, *value};
+        switch (e.kind) {
+        case Expr::Kind::Var: {
+            if (e.var.size() != 1 || !e.var[0].indices.empty()) return std::nullopt;
+            if (const Loop* loop = loop_of(e.decl)) return Affine{{{loop, loop->stride}}, loop->first};
+            if (auto defined = definitions_.find(e.decl); defined != definitions_.end())
+                return affine(*defined->second, depth + 1);
+            if (const Expr* init = unwritten_definition(e)) return affine(*init, depth + 1);
+            return std::nullopt;
+        }
+        case Expr::Kind::Unary: {
+            auto a = e.op == "-" ? affine(*e.args[0], depth + 1) : std::nullopt;
+            return a ? scaled(*a, -1) : std::nullopt;
+        }
+        case Expr::Kind::Binary: {
+            auto a = affine(*e.args[0], depth + 1), b = affine(*e.args[1], depth + 1);
+            if (!a || !b) return std::nullopt;
+            if (e.op == "+") return sum(*a, *b);
+            if (e.op == "-") {
+                auto negated = scaled(*b, -1);
+                return negated ? sum(*a, *negated) : std::nullopt;
+            }
+            if (e.op == "*" && a->terms.empty()) return scaled(*b, a->offset);
+            if (e.op == "*" && b->terms.empty()) return scaled(*a, b->offset);
+            return std::nullopt;
+        }
+        default: return std::nullopt;
+        }
+    }
+
+    // Whether `n` is at least `extent`: the same value, equal or larger
+    // constants, or `divide_up(extent, c)` times c when `times` is c.
+    static bool reaches(const Loop& loop, int64_t times, const Dimension& d) {
+        if (loop.trips && d.constant_extent) {
+            int64_t reach = 0;
+            return !__builtin_mul_overflow(*loop.trips, times, &reach) && reach >= *d.constant_extent;
+        }
+        if (!loop.count || !d.extent) return false;
+        if (times == 1 && mcpl::same_int_value(*loop.count, *d.extent)) return true;
+        const Expr& count = definition(*loop.count);
+        return count.kind == Expr::Kind::Call && !count.function && count.callee == "divide_up" &&
+               count.args.size() == 2 && mcpl::same_int_value(*count.args[0], *d.extent) &&
+               mcpl::checked_constant_int_value(*count.args[1]) == times;
+    }
+
+    // Whether the index takes every value in [0, extent) as its loops run:
+    // the ordinals form a mixed radix number (coefficients 1, N1, N1*N2, ...
+    // where N are the constant iterations of the inner loops) whose outermost
+    // loop reaches the extent. Marks its loops used; none may be used twice.
+    bool covers(const Dimension& d, std::set<const Loop*>& used) const {
+        if (d.index.offset != 0) return false;
+        if (d.index.terms.empty()) return d.constant_extent == 1;
+        std::vector<std::pair<int64_t, const Loop*>> radix;
+        for (const auto& [loop, coefficient] : d.index.terms) {
+            if (coefficient <= 0 || !used.insert(loop).second) return false;
+            radix.emplace_back(coefficient, loop);
+        }
+        std::sort(radix.begin(), radix.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        int64_t place = 1;
+        for (size_t k = 0; k + 1 < radix.size(); ++k) {
+            const Loop& loop = *radix[k].second;
+            if (radix[k].first != place || !loop.trips || __builtin_mul_overflow(place, *loop.trips, &place))
+                return false;
+        }
+        return radix.back().first == place && reaches(*radix.back().second, place, d);
+    }
+
+    static bool same_extent(const Expr& e, const Dimension& d) {
+        if (d.constant_extent) return mcpl::checked_constant_int_value(e) == d.constant_extent;
+        return d.extent && mcpl::same_int_value(e, *d.extent);
+    }
+
+    // Whether a conjunct of a condition around the assignment holds for
+    // every unit whose indices are in bounds: `index < extent` of one of
+    // the dimensions. Other conjuncts go to `free`, to be satisfied by some
+    // iteration of the loops no index uses.
+    bool bounds_an_index(const Expr& c, const std::vector<Dimension>& dimensions) const {
+        if (c.kind != Expr::Kind::Binary || (c.op != "<" && c.op != ">")) return false;
+        const Expr& index = *c.args[c.op == "<" ? 0 : 1];
+        const Expr& bound = *c.args[c.op == "<" ? 1 : 0];
+        auto a = affine(index);
+        if (!a) return false;
+        for (const Dimension& d : dimensions)
+            if (d.index == *a && same_extent(bound, d)) return true;
+        return false;
+    }
+
+    static void conjuncts(const Expr& c, std::vector<const Expr*>& out) {
+        if (c.kind == Expr::Kind::Binary && c.op == "&&") {
+            conjuncts(*c.args[0], out);
+            conjuncts(*c.args[1], out);
+        } else {
+            out.push_back(&c);
+        }
+    }
+
+    // Whether the loops no index uses have an iteration in which every
+    // remaining conjunct holds: each loop runs at least once, and each
+    // conjunct compares one such loop's index with a constant.
+    bool free_loops_can_run(const std::set<const Loop*>& used, const std::vector<const Expr*>& rest) const {
+        std::map<const Loop*, std::vector<std::pair<const Expr*, Affine>>> constraints;
+        for (const Expr* c : rest) {
+            if (c->kind != Expr::Kind::Binary || !mcpl::is_comparison(c->op)) return false;
+            auto left = affine(*c->args[0]), right = affine(*c->args[1]);
+            auto negated = right ? scaled(*right, -1) : std::nullopt;
+            auto difference = left && negated ? sum(*left, *negated) : std::nullopt;
+            if (!difference || difference->terms.size() != 1 || used.count(difference->terms.begin()->first))
+                return false;
+            constraints[difference->terms.begin()->first].emplace_back(c, *difference);
+        }
+        for (const Loop& loop : loops_) {
+            if (used.count(&loop)) continue;
+            if (!loop.trips || *loop.trips < 1) return false;
+            // Each conjunct holds on an interval of iterations (but for
+            // `!=`): try the first and last, and those next to where a
+            // conjunct changes.
+            std::vector<int64_t> candidates{0, *loop.trips - 1};
+            for (const auto& [c, difference] : constraints[&loop]) {
+                int64_t boundary = -difference.offset / difference.terms.begin()->second;
+                for (int64_t k = boundary - 1; k <= boundary + 1; ++k) candidates.push_back(k);
+            }
+            bool satisfied = std::any_of(candidates.begin(), candidates.end(), [&](int64_t k) {
+                if (k < 0 || k >= *loop.trips) return false;
+                return std::all_of(constraints[&loop].begin(), constraints[&loop].end(), [&](const auto& constraint) {
+                    const auto& [c, difference] = constraint;
+                    int64_t value = difference.offset + difference.terms.begin()->second * k;
+                    return mcpl::compare(c->op, value, int64_t{0}).value_or(false);
+                });
+            });
+            if (!satisfied) return false;
+        }
+        return true;
+    }
+
+    // Records the part of a parameter that `target` writes for every unit,
+    // when its indices cover their extents.
     void assignment(const Expr& target) {
-        if (target.kind != Expr::Kind::Var || target.var.size() != 1 || !target.decl) return;
+        if (target.kind != Expr::Kind::Var || !target.decl) return;
         auto position = positions_.find(target.decl);
         const Decl& array = *target.decl;
         if (position == positions_.end() || target.form != &array.forms.front() || swapped_.count(&array)) return;
-        std::vector<const Expr*> extents, indices;
+        std::vector<Dimension> dimensions;
+        auto add_dimensions = [&](const mcpl::VarPart& part, const std::vector<const Expr*>& extents,
+                                  const std::vector<int64_t>& constant_extents) {
+            std::vector<const Expr*> indices;
+            for (const auto& group : part.indices)
+                for (const auto& e : group) indices.push_back(e.get());
+            if (indices.size() != std::max(extents.size(), constant_extents.size())) return false;
+            for (size_t k = 0; k < indices.size(); ++k) {
+                auto index = affine(*indices[k]);
+                if (!index) return false;
+                Dimension d{*index, extents.empty() ? nullptr : extents[k], std::nullopt};
+                d.constant_extent = d.extent ? mcpl::checked_constant_int_value(*d.extent)
+                                             : std::optional<int64_t>(constant_extents[k]);
+                dimensions.push_back(std::move(d));
+            }
+            return true;
+        };
+        std::vector<const Expr*> extents;
         for (const auto& group : array.forms.front().type.dimensions)
             for (const auto& e : group) extents.push_back(e.get());
-        for (const auto& group : target.var[0].indices)
-            for (const auto& e : group) indices.push_back(e.get());
-        if (extents.empty() || indices.size() != extents.size()) return;
-        std::set<const Stmt*> used;
-        for (size_t k = 0; k < indices.size(); ++k) {
-            const Stmt* loop = loop_of(*indices[k]);
-            if (!loop || !used.insert(loop).second || !mcpl::same_int_value(*loop->count, *extents[k])) return;
+        if (extents.empty() || !add_dimensions(target.var[0], extents, {})) return;
+        FieldPath path;
+        const mcpl::RecordType* record = array.forms.front().resolved_type.record;
+        for (size_t k = 1; k < target.var.size(); ++k) {
+            const Decl* field = record ? record->field(target.var[k].name) : nullptr;
+            if (!field) return;
+            if (!add_dimensions(target.var[k], {}, mcpl::record_field_extents(field->forms.front()))) return;
+            path.push_back(field);
+            record = field->forms.front().resolved_type.record;
         }
-        // Another loop around it must run at least once, or it may hide the
-        // assignment altogether.
-        for (const Stmt* loop : loops_) {
-            auto count = mcpl::checked_constant_int_value(*loop->count);
-            if (!used.count(loop) && (!count || *count < 1)) return;
-        }
-        found_.insert(position->second);
+        std::set<const Loop*> used;
+        for (const Dimension& d : dimensions)
+            if (!covers(d, used)) return;
+        std::vector<const Expr*> all, rest;
+        for (const Expr* c : conditions_) conjuncts(*c, all);
+        for (const Expr* c : all)
+            if (!bounds_an_index(*c, dimensions)) rest.push_back(c);
+        if (!free_loops_can_run(used, rest)) return;
+        written_.insert({position->second, path});
     }
 
-    // The foreach around the assignment whose index `index` is, or nullptr.
-    const Stmt* loop_of(const Expr& index) const {
-        if (index.kind != Expr::Kind::Var || index.var.size() != 1 || !index.var[0].indices.empty()) return nullptr;
-        for (const Stmt* loop : loops_)
-            if (loop->decl.get() == index.decl) return loop;
-        return nullptr;
+    // Whether the fields under `path` of every element of parameter
+    // `position` are written: the whole, or each field in turn.
+    bool covered(size_t position, const mcpl::Type& type, const FieldPath& path) const {
+        if (written_.count({position, path})) return true;
+        if (!type.record) return false;
+        for (const auto& field : type.record->fields) {
+            FieldPath longer = path;
+            longer.push_back(field.get());
+            if (!covered(position, field->forms.front().resolved_type, longer)) return false;
+        }
+        return !type.record->fields.empty();
     }
 
     std::map<const Decl*, size_t> positions_;
     // Arrays a swap redirects: their names may then refer to another's storage.
     std::set<const Decl*> swapped_;
-    std::vector<const Stmt*> loops_;  // the foreach loops around the statement visited
-    std::set<size_t> found_;
+    std::vector<Loop> loops_;              // the loops around the statement visited
+    std::vector<const Expr*> conditions_;  // the conditions of the ifs around it
+    std::map<const Decl*, int> writes_;    // statements writing each variable
+    // Scalars of the blocks around the statement visited that hold the
+    // value of their single assignment.
+    std::map<const Decl*, const Expr*> definitions_;
+    std::set<std::pair<size_t, FieldPath>> written_;
 };
 
 }  // namespace

@@ -5,16 +5,27 @@
 // Needs: a checked module before translation (foreach loops as the user
 //   wrote them; `mclc gen` runs this before translate_program, which splits
 //   loops into guarded index arithmetic that says less).
-// Does: a written array parameter is fully written when one assignment
-//   writes it with indices that are exactly the indices of distinct foreach
-//   loops around the assignment, in order, each loop's count the same value
-//   as the array's extent at that position (equal constants, the same scalar
-//   that nothing writes, or the same operators over such); any other foreach
-//   around it has a constant count of at least one. The assignment
-//   must run unconditionally in the nest: on its way from the kernel's body
-//   only blocks and foreach loops (no if, no for, no call), in a kernel
-//   without `return`, through the parameter's first form, which no swap of
-//   whole arrays names (after one, the name may refer to another's storage).
+// Does: a written array parameter is fully written when assignments that
+//   run for every unit write each of its elements (a record's: each field,
+//   or the whole element). An assignment counts when every index is an
+//   affine function (+ - and products with constants) of the indices of
+//   loops around it, through unwritten int scalars (`int i = b * 256 + t`),
+//   whose loops form a mixed-radix number over the extent: coefficients 1,
+//   N1, N1*N2, ... with N the constant iterations of the inner loops, and
+//   the outermost loop's count reaching the extent (the same value, a
+//   constant at least as large, or `divide_up(extent, c)` at coefficient c;
+//   a record field's extent is constant). No loop may serve two indices.
+//   On its way from the kernel's body the assignment passes only blocks,
+//   foreach loops, for loops of constant iterations and the then-branches of
+//   ifs, where no `return` may end the kernel or a unit of those foreach
+//   loops (a return in a foreach ends its unit only), through the
+//   parameter's first form,
+//   which no swap of whole arrays names (after one, the name may refer to
+//   another's storage). Each conjunct (&&) of those ifs' conditions is
+//   either `index < extent` of one of the assignment's dimensions, or
+//   compares the index of one loop that no index uses with a constant;
+//   every such unused loop has constant iterations, at least one of which
+//   satisfies its conjuncts (`if (t == 0)` in a loop of 256 threads).
 // Guarantees: conservative: a parameter reported fully written has every
 //   element written by every run of the kernel; anything not recognised is
 //   reported not fully written (and must be copied in). Results are by

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "backends/Backend.h"
+#include "backends/WriteCoverage.h"
 #include "backends/cfamily/AsyncCopies.h"
 #include "compiler/interpret/Interpreter.h"
 #include "compiler/lower/Lower.h"
@@ -42,6 +43,9 @@ struct LoadedKernel {
     std::unique_ptr<Session> session;
     mcpl::Program program;
     const mcpl::Function* kernel = nullptr;
+    // Which outputs the kernel writes in every element, found before
+    // translation as `mclc gen` finds them: the glue does not copy those in.
+    backends::WriteCoverage coverage;
 };
 
 // What a kernel is loaded for: the interpreter runs MCPL as written; the
@@ -61,6 +65,8 @@ std::unique_ptr<LoadedKernel> load_kernel(const FrontendOptions& options, const 
     loaded->session = std::make_unique<Session>(options.hardware);
     Session& session = *loaded->session;
     loaded->program = load_and_check(session, options, {file});
+    if (!session.diags.has_errors() && !loaded->program.roots.empty())
+        loaded->coverage = backends::WriteCoverage::of(*loaded->program.roots.front());
     if (!session.diags.has_errors() && !leaf.empty())
         translate::translate_program(loaded->program, leaf, session.library, session.diags);
     if (!session.diags.has_errors() && run_by == RunBy::Engines)
@@ -315,7 +321,7 @@ int run_command(const FrontendOptions& options, const std::string& file, const R
         }
         TemporaryDirectory work;
         backends::GenerationInput input{loaded->program, *loaded->program.roots.front(),
-                                        *session.library.find(run.target), *config, {}, "", &session.library,
+                                        *session.library.find(run.target), *config, loaded->coverage, "", &session.library,
                                         run.floating_point};
         BackendHarness harness(input, *backend, kernel, work.sub("run"), session.diags);
         if (session.diags.has_errors()) return session.report(err);
@@ -531,11 +537,26 @@ private:
     void check_interpreter(LoadedKernel& version, const std::string& file, const std::string& engine,
                            interpret::InterpretOptions io) {
         if (!same_parameters(*version.kernel, file, engine)) return;
+        // The outputs that host glue would not copy to a device start
+        // unwritten here, so that an element the kernel leaves alone shows.
+        std::set<size_t> not_copied_in;
+        for (size_t p = 0; p < version.kernel->params.size(); ++p)
+            if (version.coverage.fully_written(*version.kernel, p) && !version.kernel->params[p]->is_read)
+                not_copied_in.insert(p);
         for (size_t r = 0; r < inputs_.size(); ++r) {
             KernelData got = inputs_[r].clone();
+            for (size_t p : not_copied_in)
+                for (interpret::Scalar& cell : got.storages[p]->cells) cell.poison = true;
             io.seed = verify_.execution.seed + 1000 + r;
             if (auto error = interpret::run_kernel(version.session->library, *version.kernel, got.storages, io)) {
                 report(file, engine, located(*version.session, *error));
+                return;
+            }
+            if (auto unwritten = first_poisoned_output(got)) {
+                report(file, engine,
+                       fmt::format("at {}: {} is left unwritten, though the write-coverage analysis finds every "
+                                   "element of it written (generated host glue would not copy it to the device)",
+                                   describe_sizes(sizes_[r]), *unwritten));
                 return;
             }
             if (std::string d = difference(got, r); !d.empty()) {
@@ -584,7 +605,8 @@ private:
             const backends::Backend* backend = backends::find_backend(b);
             if (!backend) continue;
             backends::GenerationInput input{version.program, *version.program.roots.front(),
-                                            *session.library.find(leaf), config, {}, "", &session.library};
+                                            *session.library.find(leaf), config, version.coverage, "",
+                                            &session.library};
             DiagnosticEngine ignored(session.sources);  // generating the backend's code reports them
             backends::AsyncCopyPlan plan = backend->asynchronous_copies(input, *version.kernel, ignored);
             if (plan.copies.empty()) continue;
@@ -634,7 +656,8 @@ private:
         Session& session = *version->session;
         size_t diagnostics_before = session.diags.diagnostics().size();
         backends::GenerationInput input{version->program, *version->program.roots.front(),
-                                        *session.library.find(leaf), config, {}, "", &session.library};
+                                        *session.library.find(leaf), config, version->coverage, "",
+                                        &session.library};
         job.work = std::make_unique<TemporaryDirectory>();
         job.harness = std::make_unique<BackendHarness>(input, backend, *version->kernel, job.work->sub("harness"),
                                                        session.diags);

@@ -82,8 +82,20 @@ TEST(WriteCoverage, ConditionalWritesAreNotCovered) {
     EXPECT_THAT(covered("foreach (int i in n threads) { if (x[i] > 0.0) { a[i] = 1.0; } }"), IsEmpty());
     EXPECT_THAT(covered("for (int s = 0; s < m; s++) { foreach (int i in n threads) { a[i] = 1.0; } }"),
                 IsEmpty());
-    EXPECT_THAT(covered("foreach (int i in n threads) { for (int s = 0; s < 1; s++) { a[i] = 1.0; } }"),
+    EXPECT_THAT(covered("foreach (int i in n threads) { for (int s = 0; s < 0; s++) { a[i] = 1.0; } }"),
                 IsEmpty());
+    // A for loop of constant iterations runs the assignment (at least once).
+    EXPECT_THAT(covered("foreach (int i in n threads) { for (int s = 0; s < 1; s++) { a[i] = 1.0; } }"),
+                ElementsAre(2));
+    // A unit that may return before its write; a return in another nest
+    // ends a unit of that nest only.
+    EXPECT_THAT(covered("foreach (int i in n threads) { if (x[i] > 0.0) { return; }\n a[i] = 1.0; }"), IsEmpty());
+    EXPECT_THAT(covered("foreach (int i in n threads) { foreach (int j in 4 threads) {\n"
+                        "    if (x[i] > 0.0) { return; }\n} a[i] = 1.0; }"),
+                ElementsAre(2));
+    EXPECT_THAT(covered("foreach (int i in n threads) { if (x[i] > 0.0) { return; } }\n"
+                        "foreach (int i in n threads) { a[i] = 1.0; }"),
+                ElementsAre(2));
     // A kernel that may return before its loops.
     EXPECT_THAT(covered("if (n > 5) { return; }\nforeach (int i in n threads) { a[i] = 1.0; }"), IsEmpty());
 }
@@ -93,6 +105,174 @@ TEST(WriteCoverage, WritesThroughASwappedNameAreNotCovered) {
     // not written at all.
     EXPECT_THAT(covered("float[n] t;\nt <=> a;\nforeach (int i in n threads) { a[i] = 1.0; }"), IsEmpty());
     EXPECT_THAT(covered("float[n] t;\nforeach (int i in n threads) { a[i] = 1.0; }\nt <=> a;"), IsEmpty());
+}
+
+TEST(WriteCoverage, BlocksOfThreadsGuardedByTheExtent) {
+    // The refinement pattern: blocks of threads, an index made of both, a
+    // guard against the extent, the block count rounded up.
+    EXPECT_THAT(covered("foreach (int b in divide_up(n, 256) threads) { foreach (int t in 256 threads) {\n"
+                        "    int i = b * 256 + t;\n    if (i < n) { a[i] = x[i]; }\n} }"),
+                ElementsAre(2));
+    // Through named constants, with a constant for loop between (four
+    // elements a thread, blackscholes_gpu), and the guard written inline.
+    EXPECT_THAT(covered("const int threads = 128;\nconst int chunk = threads * 4;\n"
+                        "const int nrBlocks = divide_up(n, chunk);\n"
+                        "foreach (int b in nrBlocks threads) { foreach (int t in threads threads) {\n"
+                        "    for (int r = 0; r < 4; r++) {\n"
+                        "        if (b * chunk + r * threads + t < n) { a[b * chunk + r * threads + t] = 1.0; }\n"
+                        "    }\n} }"),
+                ElementsAre(2));
+    // A strided for loop as the middle digit, the guard as `n > i`.
+    EXPECT_THAT(covered("foreach (int b in divide_up(n, 64) threads) { foreach (int t in 16 threads) {\n"
+                        "    for (int r = 0; r < 64; r += 16) {\n"
+                        "        int i = t + r + 64 * b;\n        if (n > i) { a[i] = 1.0; }\n    }\n} }"),
+                ElementsAre(2));
+    // An index declared without a value and assigned once.
+    EXPECT_THAT(covered("foreach (int b in divide_up(n, 64) threads) { foreach (int t in 64 threads) {\n"
+                        "    int i;\n    i = b * 64 + t;\n    if (i < n) { a[i] = 1.0; }\n} }"),
+                ElementsAre(2));
+    // Two dimensions, each of blocks and threads, one guard for both
+    // (convolution_gpu).
+    EXPECT_THAT(covered("foreach (int bi in divide_up(n, 8) threads) { foreach (int bj in divide_up(m, 32) threads) {\n"
+                        "    foreach (int ti in 8 threads) { foreach (int tj in 32 threads) {\n"
+                        "        int i = bi * 8 + ti;\n        int j = bj * 32 + tj;\n"
+                        "        if (i < n && j < m) { b[i, j] = 1.0; }\n    } }\n} }"),
+                ElementsAre(3));
+    // Without a guard the last block writes past the end (verify reports
+    // that), but every element is still written.
+    EXPECT_THAT(covered("foreach (int b in divide_up(n, 32) threads) { foreach (int t in 32 threads) {\n"
+                        "    a[b * 32 + t] = 1.0;\n} }"),
+                ElementsAre(2));
+}
+
+TEST(WriteCoverage, OneUnitOfAnUnusedLoopWrites) {
+    // gesummv_gpu: thread 0 of each block writes the block's element.
+    EXPECT_THAT(covered("foreach (int i in n threads) { foreach (int t in 256 threads) {\n"
+                        "    if (t == 0) { a[i] = 1.0; }\n} }"),
+                ElementsAre(2));
+    EXPECT_THAT(covered("foreach (int i in n threads) { foreach (int t in 256 threads) {\n"
+                        "    if (255 == t && i < n) { a[i] = 1.0; }\n} }"),
+                ElementsAre(2));
+    EXPECT_THAT(covered("foreach (int i in n threads) { for (int s = 2; s < 9; s += 3) {\n"
+                        "    if (s > 4) { a[i] = 1.0; }\n} }"),
+                ElementsAre(2));
+    // No unit of the loop satisfies the condition, or the conditions together.
+    EXPECT_THAT(covered("foreach (int i in n threads) { foreach (int t in 256 threads) {\n"
+                        "    if (t == 256) { a[i] = 1.0; }\n} }"),
+                IsEmpty());
+    EXPECT_THAT(covered("foreach (int i in n threads) { foreach (int t in 256 threads) {\n"
+                        "    if (t > 3 && t < 4) { a[i] = 1.0; }\n} }"),
+                IsEmpty());
+    EXPECT_THAT(covered("foreach (int i in n threads) { for (int s = 0; s < 9; s += 3) {\n"
+                        "    if (s == 4) { a[i] = 1.0; }\n} }"),
+                IsEmpty());
+    // A condition on a loop the index uses, or on data.
+    EXPECT_THAT(covered("foreach (int b in divide_up(n, 256) threads) { foreach (int t in 256 threads) {\n"
+                        "    if (t < 255) { a[b * 256 + t] = 1.0; }\n} }"),
+                IsEmpty());
+    EXPECT_THAT(covered("foreach (int i in n threads) { foreach (int t in 256 threads) {\n"
+                        "    if (t == 0 || x[i] > 0.0) { a[i] = 1.0; }\n} }"),
+                IsEmpty());
+    // The else branch runs only where the condition fails.
+    EXPECT_THAT(covered("foreach (int i in n threads) { if (i < n) { a[0] = 1.0; } else { a[i] = 1.0; } }"),
+                IsEmpty());
+}
+
+TEST(WriteCoverage, BlockDecompositionsThatMissElements) {
+    auto blocks = [](const std::string& count, const std::string& threads, const std::string& index,
+                     const std::string& guard) {
+        return covered("foreach (int b in " + count + " threads) { foreach (int t in " + threads +
+                       " threads) {\n    int i = " + index + ";\n    if (" + guard + ") { a[i] = 1.0; }\n} }");
+    };
+    EXPECT_THAT(blocks("divide_up(n, 256)", "256", "b * 256 + t", "i < n"), ElementsAre(2));
+    // Too few blocks: n / 256 rounds down, the count rounds up for 128.
+    EXPECT_THAT(blocks("n / 256", "256", "b * 256 + t", "i < n"), IsEmpty());
+    EXPECT_THAT(blocks("divide_up(n, 128)", "256", "b * 256 + t", "i < n"), IsEmpty());
+    EXPECT_THAT(blocks("divide_up(m, 256)", "256", "b * 256 + t", "i < n"), IsEmpty());
+    // Gaps between blocks, overlapping blocks, a shifted index.
+    EXPECT_THAT(blocks("divide_up(n, 256)", "128", "b * 256 + t", "i < n"), IsEmpty());
+    EXPECT_THAT(blocks("divide_up(n, 256)", "256", "b * 128 + t", "i < n"), IsEmpty());
+    EXPECT_THAT(blocks("divide_up(n, 256)", "256", "b * 256 + t + 1", "i < n"), IsEmpty());
+    EXPECT_THAT(blocks("divide_up(n, 256)", "256", "b * 256 - t", "i < n"), IsEmpty());
+    EXPECT_THAT(blocks("divide_up(n, 256)", "256", "b * 256 + t * 2", "i < n"), IsEmpty());
+    // A guard tighter than the extent, or not a guard of this index.
+    EXPECT_THAT(blocks("divide_up(n, 256)", "256", "b * 256 + t", "i < n - 1"), IsEmpty());
+    EXPECT_THAT(blocks("divide_up(n, 256)", "256", "b * 256 + t", "i <= n - 1"), IsEmpty());
+    EXPECT_THAT(blocks("divide_up(n, 256)", "256", "b * 256 + t", "i < m"), IsEmpty());
+    EXPECT_THAT(blocks("divide_up(n, 256)", "256", "b * 256 + t", "b * 256 < n"), IsEmpty());
+    // The block count of a variable the kernel writes is not known to stay
+    // what it was.
+    EXPECT_THAT(covered("int nb = divide_up(n, 256);\nnb = nb - 1;\n"
+                        "foreach (int b in nb threads) { foreach (int t in 256 threads) {\n"
+                        "    int i = b * 256 + t;\n    if (i < n) { a[i] = 1.0; }\n} }"),
+                IsEmpty());
+    // Nor is an index the kernel writes.
+    EXPECT_THAT(covered("foreach (int b in divide_up(n, 256) threads) { foreach (int t in 256 threads) {\n"
+                        "    int i = b * 256 + t;\n    i = i + 1;\n    if (i < n) { a[i] = 1.0; }\n} }"),
+                IsEmpty());
+    // Nor one assigned twice, or assigned only under a condition.
+    EXPECT_THAT(covered("foreach (int b in divide_up(n, 64) threads) { foreach (int t in 64 threads) {\n"
+                        "    int i;\n    i = b * 64 + t;\n    i = 0;\n    if (i < n) { a[i] = 1.0; }\n} }"),
+                IsEmpty());
+    EXPECT_THAT(covered("foreach (int b in divide_up(n, 64) threads) { foreach (int t in 64 threads) {\n"
+                        "    int i = 0;\n    if (x[0] > 0.0) { i = b * 64 + t; }\n    if (i < n) { a[i] = 1.0; }\n"
+                        "} }"),
+                IsEmpty());
+    EXPECT_THAT(covered("foreach (int b in divide_up(n, 64) threads) { foreach (int t in 64 threads) {\n"
+                        "    int i;\n    { i = b * 64 + t; }\n    if (i < n) { a[i] = 1.0; }\n} }"),
+                IsEmpty());
+    // A for loop whose iterations are not constant.
+    EXPECT_THAT(covered("foreach (int b in divide_up(n, 256) threads) { foreach (int t in 64 threads) {\n"
+                        "    for (int r = 0; r < m; r++) {\n"
+                        "        int i = b * 256 + r * 64 + t;\n        if (i < n) { a[i] = 1.0; }\n    }\n} }"),
+                IsEmpty());
+    // One loop for both dimensions: the diagonal.
+    EXPECT_THAT(covered("foreach (int g in divide_up(n, 8) threads) { foreach (int t in 8 threads) {\n"
+                        "    int i = g * 8 + t;\n    if (i < n && i < m) { b[i, i] = 1.0; }\n} }"),
+                IsEmpty());
+}
+
+// The fully written parameter positions of `kernel`, a module at `perfect`
+// with the records Particle and Holder.
+std::set<size_t> covered_records(const std::string& kernel) {
+    std::string text = "module cov;\nimport perfect;\n"
+                       "type Particle { byte kind; float[3] position; double mass; }\n"
+                       "type Holder { Particle[2] pair; int tag; }\n" +
+                       kernel + "\n";
+    mcpl::testing::CheckedText c = mcpl::testing::check_text(text);
+    EXPECT_FALSE(c.diags->has_errors()) << c.text();
+    if (!c.module() || c.module()->functions.empty()) return {};
+    return WriteCoverage::fully_written_parameters(*c.module()->functions.front());
+}
+
+TEST(WriteCoverage, RecordsAreCoveredFieldByField) {
+    std::string head = "perfect void k(int n, const Particle[n] src, Particle[n] out) {\n"
+                       "    foreach (int i in n threads) {\n";
+    EXPECT_THAT(covered_records(head + "out[i] = src[i];\n} }"), ElementsAre(2));
+    EXPECT_THAT(covered_records(head + "out[i].kind = src[i].kind;\nout[i].mass = 1.0;\n"
+                                       "for (int d = 0; d < 3; d++) { out[i].position[d] = 0.0; }\n} }"),
+                ElementsAre(2));
+    // A field left out, part of an array field, a field written at one index.
+    EXPECT_THAT(covered_records(head + "out[i].kind = src[i].kind;\n"
+                                       "for (int d = 0; d < 3; d++) { out[i].position[d] = 0.0; }\n} }"),
+                IsEmpty());
+    EXPECT_THAT(covered_records(head + "out[i].kind = src[i].kind;\nout[i].mass = 1.0;\n"
+                                       "for (int d = 0; d < 2; d++) { out[i].position[d] = 0.0; }\n} }"),
+                IsEmpty());
+    EXPECT_THAT(covered_records(head + "out[i].kind = src[i].kind;\nout[i].mass = 1.0;\n"
+                                       "out[i].position[0] = 0.0;\n} }"),
+                IsEmpty());
+    // Records in records: each element of the array field, field by field.
+    std::string holders = "perfect void k(int n, const Particle[n] src, Holder[n] out) {\n"
+                          "    foreach (int i in n threads) {\n        out[i].tag = 1;\n";
+    EXPECT_THAT(covered_records(holders + "for (int p = 0; p < 2; p++) { out[i].pair[p] = src[i]; }\n} }"),
+                ElementsAre(2));
+    EXPECT_THAT(covered_records(holders + "foreach (int p in 2 threads) {\n    out[i].pair[p].kind = 1;\n"
+                                          "    out[i].pair[p].mass = 1.0;\n"
+                                          "    for (int d = 0; d < 3; d++) { out[i].pair[p].position[d] = 0.0; }\n"
+                                          "}\n} }"),
+                ElementsAre(2));
+    EXPECT_THAT(covered_records(holders + "out[i].pair[0] = src[i];\n} }"), IsEmpty());
 }
 
 TEST(WriteCoverage, NothingIsProvenByDefault) {

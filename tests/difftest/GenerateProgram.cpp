@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
                                                    {"--no-kernel-calls", &options.kernelCalls},
                                                    {"--no-hiding-locals", &options.hidingLocals},
                                                    {"--no-array-swaps", &options.arraySwaps},
-                                                   {"--no-record-arrays", &options.recordArrays}};
+                                                   {"--no-record-arrays", &options.recordArrays},
+                                                   {"--no-write-only-outputs", &options.writeOnlyOutputs}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];

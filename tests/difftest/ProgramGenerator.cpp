@@ -343,6 +343,7 @@ private:
     void genParameters();
     void genKernelBody();
     void genUseOfEveryParameter();
+    void genWriteOnlyOutput();
     void genTopItem(int depth);
     void genPerfectNest();
     void genGpuNest();
@@ -2536,6 +2537,98 @@ void Generator::genKernelBody() {
     for (Histogram& h : histograms_)
         if (!h.updated) genHistogramCount(h);
     genUseOfEveryParameter();
+    if (options_.writeOnlyOutputs && extras_.chance(40)) genWriteOnlyOutput();
+}
+
+// A last output that only its own nest writes and nothing reads. Whether
+// the nest writes every element decides whether host glue copies the
+// output to the device first (backends/WriteCoverage.h), so the nest is
+// now a form that analysis proves (blocks of threads and a guard, a
+// for loop of constant trips between, one thread of a block, an index
+// declared and assigned apart), now a near miss that leaves elements as
+// the caller had them (too few blocks, a tighter guard, a thread no block
+// has). Every element it writes, it writes in bounds, each from one unit.
+void Generator::genWriteOnlyOutput() {
+    bool twoD = useM_ && extras_.chance(30);
+    bool nearMiss = extras_.chance(35);
+    std::string name = fresh("only");
+    parameterTexts_.push_back("float[" + std::string(twoD ? "n, m" : "n") + "] " + name);
+    auto store = [&](const std::string& i, const std::string& j) {
+        line(name + "[" + i + (twoD ? ", " + j : "") + "] = in0[" + i + "] * 0.5" +
+             (twoD ? " + toFloat(" + j + ")" : "") + ";");
+    };
+    // The index from its parts: declared with its value, declared and then
+    // assigned, or the expression itself where it is used.
+    auto index = [&](const std::string& value) {
+        int style = extras_.between(0, 2);
+        if (style == 2) return parenthesized(value);
+        std::string i = fresh("w");
+        if (style == 0) {
+            line("int " + i + " = " + value + ";");
+        } else {
+            line("int " + i + ";");
+            line(i + " = " + value + ";");
+        }
+        return i;
+    };
+    int closes = 0;
+    if (level_ == Level::Perfect) {
+        std::string i = fresh("i"), j = fresh("j");
+        open("foreach (int " + i + " in n threads)");
+        ++closes;
+        if (twoD) {
+            open("foreach (int " + j + " in m threads)");
+            ++closes;
+        }
+        if (nearMiss) {
+            open("if (" + (twoD && extras_.chance(50) ? j + " < m - 1" : i + " > 0") + ")");
+            ++closes;
+        }
+        store(i, j);
+    } else if (twoD) {
+        std::string bi = fresh("b"), bj = fresh("b"), ti = fresh("t"), tj = fresh("t");
+        open("foreach (int " + bi + " in divide_up(n, 8) blocks)");
+        open("foreach (int " + bj + " in divide_up(m, 32) blocks)");
+        open("foreach (int " + ti + " in 8 threads)");
+        open("foreach (int " + tj + " in 32 threads)");
+        closes = 4;
+        std::string i = index(bi + " * 8 + " + ti), j = index(bj + " * 32 + " + tj);
+        open("if (" + i + " < n && " + j + (nearMiss ? " < m - 1)" : " < m)"));
+        ++closes;
+        store(i, j);
+    } else if (extras_.chance(25)) {
+        // one thread of each block writes the block's element
+        std::int64_t threads = extras_.pick(std::vector<std::int64_t>{32, 64, 128});
+        std::int64_t writer = nearMiss ? threads : extras_.below(static_cast<int>(threads));
+        std::string i = fresh("i"), t = fresh("t");
+        open("foreach (int " + i + " in n blocks)");
+        open("foreach (int " + t + " in " + std::to_string(threads) + " threads)");
+        open("if (" + t + " == " + std::to_string(writer) + ")");
+        closes = 3;
+        store(i, "");
+    } else {
+        std::int64_t threads = extras_.pick(std::vector<std::int64_t>{32, 64, 128});
+        std::int64_t rounds = extras_.pick(std::vector<std::int64_t>{1, 2, 4});
+        std::int64_t chunk = threads * rounds;
+        // too few blocks: each covers only its first half of the chunk's
+        std::int64_t blocks = nearMiss && extras_.chance(50) ? 2 * chunk : chunk;
+        bool tighter = nearMiss && blocks == chunk;
+        std::string b = fresh("b"), t = fresh("t"), r = fresh("r");
+        open("foreach (int " + b + " in divide_up(n, " + std::to_string(blocks) + ") blocks)");
+        open("foreach (int " + t + " in " + std::to_string(threads) + " threads)");
+        closes = 2;
+        std::string value = b + " * " + std::to_string(chunk) + " + " + t;
+        if (rounds > 1) {
+            open("for (int " + r + " = 0; " + r + " < " + std::to_string(rounds) + "; " + r + "++)");
+            ++closes;
+            value = b + " * " + std::to_string(chunk) + " + " + r + " * " + std::to_string(threads) + " + " + t;
+        }
+        std::string i = index(value);
+        open("if (" + (tighter ? i + " < n - 1" : extras_.chance(50) ? i + " < n" : "n > " + i) + ")");
+        ++closes;
+        store(i, "");
+    }
+    for (int k = 0; k < closes; ++k) close();
 }
 
 // A last nest that reads every parameter the kernel has not used yet into

@@ -38,6 +38,7 @@ struct GeneratorOptions {
     bool kernelCalls = true;      // now and then the exported kernel only calls the generated one, a kernel of the same level, passing its own renamed parameters (some named like a module constant)
     bool hidingLocals = true;     // now and then a block whose local hides a name an array's inner extent reads (a size, a constant), the array read inside
     bool arraySwaps = true;       // now and then two private arrays of one shape swapped whole (`p <=> q`), views made before keeping their storage, or tiles of private arrays (`p[1] <=> q[0]`)
+    bool writeOnlyOutputs = true; // now and then a last output only its own nest writes, every element (blocks of threads and a guard, ...) or nearly (a near miss)
     bool recordArrays = true;     // now and then the record R also has a byte and two float[2] fields (C padding), written whole, read and swapped (`r.v <=> r.w`)
 };
 

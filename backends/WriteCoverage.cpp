@@ -209,8 +209,9 @@ private:
         }
     }
 
-    // Whether `n` is at least `extent`: the same value, equal or larger
-    // constants, or `divide_up(extent, c)` times c when `times` is c.
+    // Whether the loop's iterations times `times` reach the extent: equal
+    // values at `times` 1, a constant product at least as large, or a
+    // count `divide_up(extent, c)` where `times` is c.
     static bool reaches(const Loop& loop, int64_t times, const Dimension& d) {
         if (loop.trips && d.constant_extent) {
             int64_t reach = 0;
@@ -253,8 +254,8 @@ private:
 
     // Whether a conjunct of a condition around the assignment holds for
     // every unit whose indices are in bounds: `index < extent` of one of
-    // the dimensions. Other conjuncts go to `free`, to be satisfied by some
-    // iteration of the loops no index uses.
+    // the dimensions. The other conjuncts must be satisfied by some
+    // iteration of the loops no index uses (free_loops_can_run).
     bool bounds_an_index(const Expr& c, const std::vector<Dimension>& dimensions) const {
         if (c.kind != Expr::Kind::Binary || (c.op != "<" && c.op != ">")) return false;
         const Expr& index = *c.args[c.op == "<" ? 0 : 1];

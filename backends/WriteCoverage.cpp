@@ -55,10 +55,7 @@ std::optional<Affine> sum(Affine a, const Affine& b) {
 // its initialiser, evaluated where it was declared (the loop indices in
 // scope there have the same values wherever the name is in scope).
 const Expr* unwritten_definition(const Expr& e) {
-    if (e.kind != Expr::Kind::Var || e.var.size() != 1 || !e.var[0].indices.empty() || !e.decl) return nullptr;
-    const Decl& d = *e.decl;
-    if (d.is_written || !d.init || d.forms.front().resolved_type.is_array()) return nullptr;
-    return d.init.get();
+    return mcpl::names_unwritten_scalar(e) ? e.decl->init.get() : nullptr;
 }
 
 // `e` with the definitions of unwritten scalars followed (nrBlocks of

@@ -155,6 +155,11 @@ std::optional<int64_t> checked_constant_int_value(const Expr& e, const ConstantP
     return checked_value(e, problems, in_progress);
 }
 
+bool names_unwritten_scalar(const Expr& e) {
+    return e.kind == Expr::Kind::Var && e.var.size() == 1 && e.var[0].indices.empty() && e.decl &&
+           !e.decl->is_written && !e.type.is_array();
+}
+
 namespace {
 
 bool same_int_value_within(const Expr& a, const Expr& b, int depth) {
@@ -162,13 +167,9 @@ bool same_int_value_within(const Expr& a, const Expr& b, int depth) {
     if (ca || cb) return ca && cb && *ca == *cb;
     if (depth > 16) return false;
     // a scalar that nothing writes has the value it was declared with
-    auto unwritten_scalar = [](const Expr& e) {
-        return e.kind == Expr::Kind::Var && e.var.size() == 1 && e.var[0].indices.empty() && e.decl &&
-               !e.decl->is_written && !e.type.is_array();
-    };
-    if (unwritten_scalar(a) && unwritten_scalar(b) && a.decl == b.decl) return true;
-    const Expr* value_a = unwritten_scalar(a) ? a.decl->init.get() : nullptr;
-    const Expr* value_b = unwritten_scalar(b) ? b.decl->init.get() : nullptr;
+    if (names_unwritten_scalar(a) && names_unwritten_scalar(b) && a.decl == b.decl) return true;
+    const Expr* value_a = names_unwritten_scalar(a) ? a.decl->init.get() : nullptr;
+    const Expr* value_b = names_unwritten_scalar(b) ? b.decl->init.get() : nullptr;
     if (value_a || value_b)
         return same_int_value_within(value_a ? *value_a : a, value_b ? *value_b : b, depth + 1);
     if (a.kind != b.kind || a.op != b.op || a.args.size() != b.args.size()) return false;

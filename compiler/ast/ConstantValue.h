@@ -60,6 +60,10 @@ struct ConstantLoop {
 };
 std::optional<ConstantLoop> constant_loop(const Stmt& for_loop);
 
+// Whether `e` names a scalar that nothing writes (a parameter, or a local
+// that keeps the value it was declared with).
+bool names_unwritten_scalar(const Expr& e);
+
 // Whether `a` and `b` are equal wherever a unit evaluates both: they fold
 // to the same constant, or they apply the same operators and builtin
 // calls (divide_up, min, ...) to the same scalars that nothing writes, or

@@ -6,12 +6,20 @@
 // Device choice (Device::get): MCL_CUDA_DEVICE=N picks device N (indices as
 // `nvidia-smi -L` lists them); a choice that does not exist is an error.
 // Otherwise device 0. Without any CUDA device every call throws mcl::Error.
+//
+// Device arrays: generated host functions allocate theirs on every call, so
+// they come from a stream-ordered memory pool of the device's own (CUDA's
+// cudaMallocAsync pools, not the device's default pool, which other code
+// may tune), which keeps released memory for reuse up to a quarter of the
+// device's memory or MCL_DEVICE_ARRAY_CACHE_MB. A device without memory
+// pools, or a cache of 0, allocates with cudaMalloc and frees at once.
 #ifndef MCL_CUDA_H
 #define MCL_CUDA_H
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <stdexcept>
@@ -86,9 +94,50 @@ public:
               what);
     }
 
+    // `bytes` (> 0) of device memory, from the pool when there is one. When
+    // the device is out of memory, the pool gives back what it keeps and
+    // the allocation is tried again. Throws with `what` (an error's start).
+    void* allocate(size_t bytes, const std::string& what) const {
+        activate();
+        void* data = nullptr;
+        cudaError_t status = pool_ ? cudaMallocFromPoolAsync(&data, bytes, pool_, 0) : cudaMalloc(&data, bytes);
+        if (status == cudaErrorMemoryAllocation && pool_) {
+            cudaGetLastError();  // clear the failure before trying again
+            check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+            check(cudaMemPoolTrimTo(pool_, 0), "cudaMemPoolTrimTo");
+            status = cudaMallocFromPoolAsync(&data, bytes, pool_, 0);
+        }
+        if (status != cudaSuccess) {
+            cudaGetLastError();
+            throw Error(what + ": " + error_text(status, pool_ ? "cudaMallocFromPoolAsync" : "cudaMalloc"));
+        }
+        return data;
+    }
+
+    // Returns memory from allocate(); stream-ordered on the default stream,
+    // after the work already queued there that may use it.
+    void release(void* data) const {
+        if (pool_)
+            cudaFreeAsync(data, 0);
+        else
+            cudaFree(data);
+    }
+
 private:
     explicit Device(int index) : index_(index) {
         check(cudaGetDeviceProperties(&properties_, index_), "cudaGetDeviceProperties");
+        int pools_supported = 0;
+        check(cudaDeviceGetAttribute(&pools_supported, cudaDevAttrMemoryPoolsSupported, index_),
+              "cudaDeviceGetAttribute");
+        uint64_t cache_bytes = device_array_cache_bytes(properties_.totalGlobalMem / 4);
+        if (!pools_supported || cache_bytes == 0) return;
+        cudaMemPoolProps props{};
+        props.allocType = cudaMemAllocationTypePinned;
+        props.location.type = cudaMemLocationTypeDevice;
+        props.location.id = index_;
+        check(cudaMemPoolCreate(&pool_, &props), "cudaMemPoolCreate");
+        check(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &cache_bytes),
+              "cudaMemPoolSetAttribute");
     }
 
     static int choose() {
@@ -116,6 +165,7 @@ private:
 
     int index_;
     cudaDeviceProp properties_{};
+    cudaMemPool_t pool_ = nullptr;  // null: cudaMalloc and cudaFree
 };
 
 // An array in the device's memory that stays there across launches (the
@@ -125,17 +175,15 @@ class DeviceArray {
 public:
     // `count` elements, uninitialised, or copied from `host` when given.
     DeviceArray(Device& device, size_t count, const T* host = nullptr) : device_(&device), count_(count) {
-        device.activate();
         // Keep one element for an empty array, so that data() is a valid pointer.
-        cudaError_t status = cudaMalloc(reinterpret_cast<void**>(&data_), sizeof(T) * (count ? count : 1));
-        if (status != cudaSuccess)
-            throw Error("allocating " + std::to_string(sizeof(T) * count) + " bytes on " + device.name() + ": " +
-                        error_text(status, "cudaMalloc"));
+        data_ = static_cast<T*>(device.allocate(
+            sizeof(T) * (count ? count : 1),
+            "allocating " + std::to_string(sizeof(T) * count) + " bytes on " + device.name()));
         if (host && count) {
             try {
                 upload(host);
             } catch (...) {
-                cudaFree(data_);
+                release();
                 throw;
             }
         }
@@ -182,7 +230,7 @@ public:
 
 private:
     void release() {
-        if (data_) cudaFree(data_);  // nothing to report from a destructor
+        if (data_) device_->release(data_);  // nothing to report from a destructor
         data_ = nullptr;
     }
 

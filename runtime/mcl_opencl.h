@@ -15,6 +15,10 @@
 // MCL_OPENCL_BUILD_OPTIONS adds options to every program build (for example
 // -cl-opt-disable, to tell an OpenCL implementation's optimizer bug from a
 // wrong kernel).
+// Device arrays: generated host functions allocate theirs on every call, so
+// a device keeps the buffers of released arrays for the next array of the
+// same size (BufferCache), up to a quarter of its global memory or
+// MCL_DEVICE_ARRAY_CACHE_MB.
 #ifndef MCL_OPENCL_H
 #define MCL_OPENCL_H
 
@@ -24,6 +28,7 @@
 #include <CL/opencl.hpp>
 
 #include <cstdlib>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -62,7 +67,66 @@ inline std::string error_text(const cl::Error& e) {
            std::to_string(e.err()) + ")";
 }
 
-// A device with its context, its queue and the programs built for it.
+// Buffers that device arrays released, kept for the next array of the same
+// byte size: a new buffer costs an allocation and, on a CPU device, the page
+// faults of its first use, on every call of a generated host function. When
+// the cache would hold more than its limit, the buffers released longest
+// ago are freed. Thread-safe.
+class BufferCache {
+public:
+    explicit BufferCache(size_t limit_bytes) : limit_(limit_bytes) {}
+
+    // The buffer of `bytes` released last, or a null cl::Buffer when the
+    // cache holds none of that size.
+    cl::Buffer take(size_t bytes) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto it = entries_.rbegin(); it != entries_.rend(); ++it) {
+            if (it->bytes != bytes) continue;
+            cl::Buffer buffer = std::move(it->buffer);
+            held_ -= bytes;
+            entries_.erase(std::next(it).base());
+            return buffer;
+        }
+        return cl::Buffer();
+    }
+
+    // Keeps `buffer` of `bytes`, which nobody uses any more.
+    void give(cl::Buffer buffer, size_t bytes) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (bytes > limit_) return;
+        entries_.push_back({bytes, std::move(buffer)});
+        held_ += bytes;
+        while (held_ > limit_) {
+            held_ -= entries_.front().bytes;
+            entries_.pop_front();
+        }
+    }
+
+    // Frees every buffer held.
+    void clear() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        entries_.clear();
+        held_ = 0;
+    }
+
+    size_t held_bytes() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return held_;
+    }
+
+private:
+    struct Entry {
+        size_t bytes;
+        cl::Buffer buffer;
+    };
+    mutable std::mutex mutex_;
+    size_t limit_;
+    size_t held_ = 0;
+    std::list<Entry> entries_;  // in the order released
+};
+
+// A device with its context, its queue, the programs built for it and the
+// buffers its released arrays left.
 class Device {
 public:
     // The device for a target's device type (see the top of this file); one
@@ -79,7 +143,8 @@ public:
     // A device whose context and queue belong to someone else (a task
     // runtime's OpenCL worker); programs are still built once per device.
     Device(cl::Device device, cl::Context context, cl::CommandQueue queue)
-        : device_(std::move(device)), context_(std::move(context)), queue_(std::move(queue)) {}
+        : device_(std::move(device)), context_(std::move(context)), queue_(std::move(queue)),
+          buffers_(new_buffer_cache(device_)) {}
 
     const cl::Device& device() const { return device_; }
     cl::Context& context() { return context_; }
@@ -111,9 +176,35 @@ public:
         return programs_.emplace(name, std::move(program)).first->second;
     }
 
+    // A read-write buffer of `bytes` (> 0), from the cache of released
+    // buffers when it holds one of that size. When the device cannot
+    // allocate it, the cache is emptied and the allocation tried again.
+    cl::Buffer allocate(size_t bytes) {
+        cl::Buffer cached = buffers_->take(bytes);
+        if (cached()) return cached;
+        try {
+            return cl::Buffer(context_, CL_MEM_READ_WRITE, bytes);
+        } catch (const cl::Error& e) {
+            if (e.err() != CL_MEM_OBJECT_ALLOCATION_FAILURE && e.err() != CL_OUT_OF_RESOURCES &&
+                e.err() != CL_OUT_OF_HOST_MEMORY)
+                throw;
+        }
+        buffers_->clear();
+        return cl::Buffer(context_, CL_MEM_READ_WRITE, bytes);
+    }
+
+    // Where arrays return their buffers; shared with them, so that an array
+    // may outlive its device.
+    const std::shared_ptr<BufferCache>& buffer_cache() const { return buffers_; }
+
 private:
     explicit Device(cl::Device device)
-        : device_(device), context_(device_), queue_(context_, device_) {}
+        : device_(device), context_(device_), queue_(context_, device_), buffers_(new_buffer_cache(device_)) {}
+
+    static std::shared_ptr<BufferCache> new_buffer_cache(const cl::Device& device) {
+        size_t global_bytes = static_cast<size_t>(device.getInfo<CL_DEVICE_GLOBAL_MEM_SIZE>());
+        return std::make_shared<BufferCache>(device_array_cache_bytes(global_bytes / 4));
+    }
 
     static cl::Device choose(const std::string& type) {
         std::vector<cl::Platform> platforms;
@@ -174,10 +265,13 @@ private:
     cl::CommandQueue queue_;
     std::mutex mutex_;
     std::map<std::string, cl::Program> programs_;
+    std::shared_ptr<BufferCache> buffers_;
 };
 
 // An array in a device's memory that stays there across launches (the
-// resident-data API of generated glue).
+// resident-data API of generated glue). Copies share the buffer; when the
+// last one goes, the buffer returns to its device's cache, so buffer() is
+// valid only while an array holds it.
 template <typename T>
 class DeviceArray {
 public:
@@ -185,7 +279,9 @@ public:
     DeviceArray(Device& device, size_t count, const T* host = nullptr) : device_(&device), count_(count) {
         try {
             // Zero-sized buffers are invalid in OpenCL: keep one element.
-            buffer_ = cl::Buffer(device.context(), CL_MEM_READ_WRITE, sizeof(T) * (count ? count : 1));
+            size_t bytes = sizeof(T) * (count ? count : 1);
+            buffer_ = device.allocate(bytes);
+            lease_ = std::make_shared<Lease>(device.buffer_cache(), buffer_, bytes);
             if (host && count) upload(host);
         } catch (const cl::Error& e) {
             throw Error("allocating " + std::to_string(sizeof(T) * count) + " bytes on " + device.name() + ": " +
@@ -221,9 +317,29 @@ public:
     Device& device() const { return *device_; }
 
 private:
+    // Gives an allocated buffer back to the cache when the last array that
+    // holds it goes.
+    struct Lease {
+        Lease(std::shared_ptr<BufferCache> cache, cl::Buffer buffer, size_t bytes)
+            : cache(std::move(cache)), buffer(std::move(buffer)), bytes(bytes) {}
+        Lease(const Lease&) = delete;
+        Lease& operator=(const Lease&) = delete;
+        ~Lease() {
+            try {
+                cache->give(std::move(buffer), bytes);
+            } catch (...) {
+                // Out of host memory for the cache's entry: the buffer is freed instead.
+            }
+        }
+        std::shared_ptr<BufferCache> cache;
+        cl::Buffer buffer;
+        size_t bytes;
+    };
+
     Device* device_;
     size_t count_;
     cl::Buffer buffer_;
+    std::shared_ptr<Lease> lease_;  // null for a buffer someone else allocated
 };
 
 }  // namespace mcl::opencl

@@ -5,6 +5,8 @@
 #ifndef MCL_RUNTIME_H
 #define MCL_RUNTIME_H
 
+#include <cstddef>
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -22,6 +24,26 @@ inline Error error_in(const std::string& where, const std::exception& e) {
     std::string text = e.what();
     if (text.compare(0, where.size(), where) == 0) return Error(text);
     return Error(where + ": " + text);
+}
+
+// How many bytes of released device arrays a device keeps for reuse (see
+// DeviceArray in mcl_opencl.h and mcl_cuda.h): MCL_DEVICE_ARRAY_CACHE_MB
+// when set (0 releases every array at once), else `default_bytes`.
+inline size_t device_array_cache_bytes(size_t default_bytes) {
+    const char* setting = std::getenv("MCL_DEVICE_ARRAY_CACHE_MB");
+    if (!setting) return default_bytes;
+    std::string text = setting;
+    size_t used = 0;
+    unsigned long long megabytes = 0;
+    try {
+        megabytes = std::stoull(text, &used);
+    } catch (const std::logic_error&) {
+        used = 0;
+    }
+    if (used == 0 || used != text.size() || text[0] == '-')
+        throw Error("MCL_DEVICE_ARRAY_CACHE_MB='" + text + "' is not a number of megabytes (e.g. 512)");
+    if (megabytes > (static_cast<size_t>(-1) >> 20)) return static_cast<size_t>(-1);
+    return static_cast<size_t>(megabytes) << 20;
 }
 
 }  // namespace mcl

@@ -2,10 +2,14 @@
 // backend's text: a device choice that does not exist, a malformed choice,
 // a program that fails to build, and an allocation larger than the device
 // allows. Also the resident-data API: arrays kept on the device across two
-// launches. Built against the glue of examples/vectoradd for any OpenCL
+// launches; and the cache of released buffers: reuse by size, copies that
+// share a buffer, eviction beyond the limit, and host calls that reuse
+// buffers holding an earlier call's data. Built against the glue of examples/vectoradd for any OpenCL
 // target (run_opencl_errors.sh).
 #include <cstdlib>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "DriverSupport.h"
@@ -31,6 +35,63 @@ bool throws_with(const char* what, Call call, std::vector<std::string> parts) {
     }
     std::printf("%s: no mcl::Error was thrown\n", what);
     return false;
+}
+
+// The buffers of released arrays come back for arrays of the same byte size.
+void check_buffer_cache(mcl::test::Checker& check) {
+    mcl::opencl::Device& device = vectoradd::device();
+    const std::shared_ptr<mcl::opencl::BufferCache>& cache = device.buffer_cache();
+    cache->clear();
+    cl_mem first = nullptr;
+    {
+        mcl::opencl::DeviceArray<float> x(device, 1000);
+        first = x.buffer()();
+        mcl::opencl::DeviceArray<float> copy = x;
+        {
+            mcl::opencl::DeviceArray<float> gone = std::move(x);
+        }
+        check.exact("held while a copy lives", 0, static_cast<long>(cache->held_bytes()), 0);
+    }
+    check.exact("held after the last copy", 0, static_cast<long>(cache->held_bytes()), 4000);
+    mcl::opencl::DeviceArray<int> other_size(device, 999);
+    check.exact("other size reuses", 0, other_size.buffer()() == first, 0);
+    mcl::opencl::DeviceArray<int> same_bytes(device, 1000);
+    check.exact("same bytes reuse", 0, same_bytes.buffer()() == first, 1);
+    check.exact("held after reuse", 0, static_cast<long>(cache->held_bytes()), 0);
+
+    // Beyond the limit, the buffer released longest ago goes.
+    mcl::opencl::BufferCache small(100);
+    cl::Buffer older(device.context(), CL_MEM_READ_WRITE, 60), newer(device.context(), CL_MEM_READ_WRITE, 60);
+    cl_mem newer_handle = newer();
+    small.give(older, 60);
+    small.give(newer, 60);
+    small.give(cl::Buffer(device.context(), CL_MEM_READ_WRITE, 200), 200);
+    check.exact("held within the limit", 0, static_cast<long>(small.held_bytes()), 60);
+    check.exact("newer kept", 0, small.take(60)() == newer_handle, 1);
+    check.exact("none left", 0, small.take(60)() == nullptr, 1);
+
+    // Host calls of several sizes: outputs that come from the cache hold the
+    // last call's values until the kernel overwrites them.
+    mcl::test::Random random(7);
+    for (int call = 0; call < 6; ++call) {
+        int n = call % 2 ? 1000 : 1001;
+        std::vector<float> x(n), y(n), z(n);
+        for (int i = 0; i < n; ++i) x[i] = random.uniform(-1, 1), y[i] = random.uniform(-1, 1);
+        vectoradd::vectoradd(n, z.data(), x.data(), y.data());
+        for (int i = 0; i < n; ++i) check.close("host call " + std::to_string(call), i, z[i], x[i] + y[i], 0, 0);
+    }
+    check.exact("cache in use", 0, cache->held_bytes() > 0, 1);
+
+    setenv("MCL_DEVICE_ARRAY_CACHE_MB", "3", 1);
+    check.exact("cache setting", 0, static_cast<long>(mcl::device_array_cache_bytes(1)), 3L << 20);
+    setenv("MCL_DEVICE_ARRAY_CACHE_MB", "0", 1);
+    check.exact("cache off", 0, static_cast<long>(mcl::device_array_cache_bytes(1)), 0);
+    setenv("MCL_DEVICE_ARRAY_CACHE_MB", "-1", 1);
+    check.exact("malformed cache setting", 0,
+                throws_with("MCL_DEVICE_ARRAY_CACHE_MB=-1", [] { mcl::device_array_cache_bytes(1); },
+                            {"MCL_DEVICE_ARRAY_CACHE_MB='-1'"}),
+                1);
+    unsetenv("MCL_DEVICE_ARRAY_CACHE_MB");
 }
 
 }  // namespace
@@ -73,5 +134,6 @@ int main() {
     std::vector<float> c2(3);
     dc2.download(c2.data());
     for (int i = 0; i < 3; ++i) check.close("resident c2", i, c2[i], a[i] + 2 * b[i], 0, 0);
+    check_buffer_cache(check);
     return check.finish();
 }

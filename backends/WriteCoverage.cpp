@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <tuple>
 #include <vector>
 
 #include "compiler/ast/AstWalk.h"
@@ -78,6 +80,22 @@ struct Dimension {
     std::optional<int64_t> constant_extent;
 };
 
+// What an assignment writes in every unit of the loops around it: a
+// parameter's field path and, per dimension, the index as an affine function
+// of those loops' ordinals (a constant: one element of the dimension).
+// Loops are named by their index variables, so that writes in the two
+// branches of an if compare equal only over the loops around the if.
+struct Write {
+    size_t position = 0;
+    std::vector<const Decl*> path;
+    std::vector<std::pair<std::map<const Decl*, int64_t>, int64_t>> indices;
+    std::vector<std::optional<int64_t>> constant_extents;  // per dimension
+
+    bool operator<(const Write& other) const {
+        return std::tie(position, path, indices) < std::tie(other.position, other.path, other.indices);
+    }
+};
+
 class CoverageFinder {
 public:
     explicit CoverageFinder(const Function& kernel) {
@@ -106,11 +124,17 @@ public:
 
 private:
     using FieldPath = std::vector<const Decl*>;
+    // Per dimension of a written part: a constant index, or every index.
+    using Pattern = std::vector<std::optional<int64_t>>;
+    struct Pieces {
+        std::vector<std::optional<int64_t>> extents;  // constant extents per dimension
+        std::set<Pattern> patterns;
+    };
 
     // Only blocks, foreach loops whose units do not return, for loops of
-    // constant iterations and the then-branch of an if run what they
-    // contain for every unit (the if's condition is checked against the
-    // assignment's indices).
+    // constant iterations, the then-branch of an if (its condition is
+    // checked against the assignment's indices) and what both branches of
+    // an if/else write run for every unit.
     void visit(const Stmt& s) {
         switch (s.kind) {
         case Stmt::Kind::Block: {
@@ -150,10 +174,41 @@ private:
             conditions_.push_back(s.condition.get());
             visit(*s.then_branch);
             conditions_.pop_back();
+            if (s.else_branch) both_branches(s);
             return;
         case Stmt::Kind::Assign: assignment(*s.target); return;
         default: return;
         }
+    }
+
+    // One branch of an if/else or the other runs in every unit, whatever
+    // its condition: an element that both write for every unit of theirs,
+    // with the same indices over the loops around the if, is written.
+    void both_branches(const Stmt& s) {
+        std::set<Write> branch_writes[2];
+        const Stmt* branches[2] = {s.then_branch.get(), s.else_branch.get()};
+        for (int b = 0; b < 2; ++b) {
+            branch_writes_.emplace_back();
+            visit(*branches[b]);
+            branch_writes[b] = std::move(branch_writes_.back());
+            branch_writes_.pop_back();
+        }
+        for (const Write& w : branch_writes[0])
+            if (branch_writes[1].count(w)) note_write(w);
+    }
+
+    // Notes `w` for the if/else around it, if any, else for the kernel.
+    void note_write(const Write& w) {
+        if (!branch_writes_.empty()) {
+            branch_writes_.back().insert(w);
+            return;
+        }
+        Pattern fixed;
+        for (const auto& [terms, offset] : w.indices)
+            fixed.push_back(terms.empty() ? std::optional<int64_t>(offset) : std::nullopt);
+        Pieces& pieces = written_[{w.position, w.path}];
+        pieces.extents = w.constant_extents;
+        pieces.patterns.insert(std::move(fixed));
     }
 
     // The scalar that `s` assigns with `=`, when that is its only write.
@@ -227,8 +282,7 @@ private:
     // where N are the constant iterations of the inner loops) whose outermost
     // loop reaches the extent. Marks its loops used; none may be used twice.
     bool covers(const Dimension& d, std::set<const Loop*>& used) const {
-        if (d.index.offset != 0) return false;
-        if (d.index.terms.empty()) return d.constant_extent == 1;
+        if (d.index.offset != 0 || d.index.terms.empty()) return false;
         std::vector<std::pair<int64_t, const Loop*>> radix;
         for (const auto& [loop, coefficient] : d.index.terms) {
             if (coefficient <= 0 || !used.insert(loop).second) return false;
@@ -348,21 +402,36 @@ private:
             path.push_back(field);
             record = field->forms.front().resolved_type.record;
         }
+        // Each dimension's index is a constant within it or covers it.
         std::set<const Loop*> used;
-        for (const Dimension& d : dimensions)
-            if (!covers(d, used)) return;
+        for (const Dimension& d : dimensions) {
+            bool one_element = d.index.terms.empty() && d.constant_extent && d.index.offset >= 0 &&
+                               d.index.offset < *d.constant_extent;
+            if (!one_element && !covers(d, used)) return;
+        }
         std::vector<const Expr*> all, rest;
         for (const Expr* c : conditions_) conjuncts(*c, all);
         for (const Expr* c : all)
             if (!bounds_an_index(*c, dimensions)) rest.push_back(c);
         if (!free_loops_can_run(used, rest)) return;
-        written_.insert({position->second, path});
+        Write w{position->second, path, {}, {}};
+        for (const Dimension& d : dimensions) {
+            std::map<const Decl*, int64_t> terms;
+            for (const auto& [loop, coefficient] : d.index.terms) terms[loop->index] = coefficient;
+            w.indices.emplace_back(std::move(terms), d.index.offset);
+            w.constant_extents.push_back(d.constant_extent);
+        }
+        note_write(w);
     }
 
     // Whether the fields under `path` of every element of parameter
     // `position` are written: the whole, or each field in turn.
     bool covered(size_t position, const mcpl::Type& type, const FieldPath& path) const {
-        if (written_.count({position, path})) return true;
+        auto pieces = written_.find({position, path});
+        if (pieces != written_.end()) {
+            Pattern whole(pieces->second.extents.size());
+            if (spans(pieces->second, whole, 0)) return true;
+        }
         if (!type.record) return false;
         for (const auto& field : type.record->fields) {
             FieldPath longer = path;
@@ -371,6 +440,36 @@ private:
         }
         return !type.record->fields.empty();
     }
+
+    // Whether the writes in `pieces` cover every element that `pattern`
+    // (per dimension: one index, or all) leaves, dimensions from `from` on
+    // still open: a write covers the elements whose fixed indices it
+    // shares, and a dimension of constant extent that some write fixes is
+    // covered when each of its indices is.
+    static bool spans(const Pieces& pieces, Pattern& pattern, size_t from) {
+        for (const Pattern& p : pieces.patterns) {
+            bool general = true;
+            for (size_t k = 0; k < p.size() && general; ++k) general = !p[k] || p[k] == pattern[k];
+            if (general) return true;
+        }
+        for (size_t k = from; k < pattern.size(); ++k) {
+            const std::optional<int64_t>& extent = pieces.extents[k];
+            bool fixed_somewhere = std::any_of(pieces.patterns.begin(), pieces.patterns.end(),
+                                               [&](const Pattern& p) { return p[k].has_value(); });
+            if (!fixed_somewhere || !extent || *extent > max_split_extent) continue;
+            bool all = true;
+            for (int64_t index = 0; index < *extent && all; ++index) {
+                pattern[k] = index;
+                all = spans(pieces, pattern, k + 1);
+            }
+            pattern[k] = std::nullopt;
+            return all;
+        }
+        return false;
+    }
+
+    // Constant indices of a dimension longer than this are not combined.
+    static constexpr int64_t max_split_extent = 64;
 
     std::map<const Decl*, size_t> positions_;
     // Arrays a swap redirects: their names may then refer to another's storage.
@@ -381,7 +480,11 @@ private:
     // Scalars of the blocks around the statement visited that hold the
     // value of their single assignment.
     std::map<const Decl*, const Expr*> definitions_;
-    std::set<std::pair<size_t, FieldPath>> written_;
+    // What the ifs/elses around the statement visited have their branches
+    // write, innermost last.
+    std::vector<std::set<Write>> branch_writes_;
+    // What is written for every unit, by parameter position and field path.
+    std::map<std::pair<size_t, FieldPath>, Pieces> written_;
 };
 
 }  // namespace

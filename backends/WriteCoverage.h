@@ -10,18 +10,23 @@
 //   or the whole element). An assignment counts when every index is an
 //   affine function (+ - and products with constants) of the indices of
 //   loops around it, through unwritten int scalars (`int i = b * 256 + t`),
-//   whose loops form a mixed-radix number over the extent: coefficients 1,
-//   N1, N1*N2, ... with N the constant iterations of the inner loops, and
-//   the outermost loop's count reaching the extent (the same value, a
-//   constant at least as large, or `divide_up(extent, c)` at coefficient c;
-//   a record field's extent is constant). No loop may serve two indices.
+//   and either a constant within a dimension of constant extent (one
+//   element: `acc[i, 0]`, `acc[i, 1]` and `acc[i, 2]` together cover an
+//   extent of 3) or a cover of its dimension: its loops form a mixed-radix
+//   number over the extent, coefficients 1, N1, N1*N2, ... with N the
+//   constant iterations of the inner loops, and the outermost loop's count
+//   reaches the extent (the same value, a constant at least as large, or
+//   `divide_up(extent, c)` at coefficient c; a record field's extent is
+//   constant). No loop may serve two indices.
 //   On its way from the kernel's body the assignment passes only blocks,
-//   foreach loops, for loops of constant iterations and the then-branches of
-//   ifs, where no `return` may end the kernel or a unit of those foreach
-//   loops (a return in a foreach ends its unit only), through the
-//   parameter's first form,
-//   which no swap of whole arrays names (after one, the name may refer to
-//   another's storage). Each conjunct (&&) of those ifs' conditions is
+//   foreach loops, for loops of constant iterations, the then-branches of
+//   ifs, and the branches of if/elses whose other branch writes the same
+//   element (the same indices over the loops around the if/else, whatever
+//   its condition). No `return` may end the kernel or a unit of those
+//   foreach loops (a return in a foreach ends its unit only). It writes
+//   through the parameter's first form, which no swap of whole arrays names
+//   (after one, the name may refer to another's storage). Each conjunct
+//   (&&) of the conditions of the ifs whose then-branches it is in is
 //   either `index < extent` of one of the assignment's dimensions, or
 //   compares the index of one loop that no index uses with a constant;
 //   every such unused loop has constant iterations, at least one of which

@@ -178,6 +178,81 @@ TEST(WriteCoverage, OneUnitOfAnUnusedLoopWrites) {
                 IsEmpty());
 }
 
+TEST(WriteCoverage, BothBranchesOfAnIfElseWriteTheElement) {
+    EXPECT_THAT(covered("foreach (int i in n threads) { if (x[i] > 0.0) { a[i] = 1.0; } else { a[i] = 0.0; } }"),
+                ElementsAre(2));
+    EXPECT_THAT(covered("foreach (int i in n threads) {\n"
+                        "    if (x[i] > 1.0) { a[i] = 2.0; } else if (x[i] > 0.0) { a[i] = 1.0; } else { a[i] = 0.0; }\n"
+                        "}"),
+                ElementsAre(2));
+    // Inside the guard of a block decomposition (pipeline's threshold).
+    EXPECT_THAT(covered("foreach (int b in divide_up(n, 256) threads) { foreach (int t in 256 threads) {\n"
+                        "    int i = b * 256 + t;\n"
+                        "    if (i < n) { if (x[i] > 0.0) { a[i] = 1.0; } else { a[i] = 0.0; } }\n} }"),
+                ElementsAre(2));
+    // A guard with an else that writes something else still guards.
+    EXPECT_THAT(covered("foreach (int i in n threads) { if (i < n) { a[i] = 1.0; } else { b[0, 0] = 1.0; } }"),
+                ElementsAre(2));
+    // One branch writes another element, or another array, or nothing.
+    EXPECT_THAT(covered("foreach (int i in n threads) { if (x[i] > 0.0) { a[i] = 1.0; } else { a[0] = 1.0; } }"),
+                IsEmpty());
+    EXPECT_THAT(covered("foreach (int i in n threads) { foreach (int j in m threads) {\n"
+                        "    if (x[i] > 0.0) { b[i, j] = 1.0; } else { a[i] = 1.0; }\n} }"),
+                IsEmpty());
+    EXPECT_THAT(covered("foreach (int i in n threads) {\n"
+                        "    if (x[i] > 1.0) { a[i] = 2.0; } else if (x[i] > 0.0) { a[i] = 1.0; }\n}"),
+                IsEmpty());
+    // A branch's own loop is not the other's: each branch must cover by
+    // itself over the loops around the if/else.
+    EXPECT_THAT(covered("foreach (int i in n threads) {\n"
+                        "    if (x[i] > 0.0) { for (int k = 0; k < 2; k++) { if (k == 1) { a[i] = 1.0; } } }\n"
+                        "    else { a[i] = 0.0; }\n}"),
+                ElementsAre(2));
+    EXPECT_THAT(covered("foreach (int i in n threads) {\n"
+                        "    if (x[i] > 0.0) { for (int k = 0; k < 2; k++) { if (k == 2) { a[i] = 1.0; } } }\n"
+                        "    else { a[i] = 0.0; }\n}"),
+                IsEmpty());
+    // A unit that returns in a branch may skip the write.
+    EXPECT_THAT(covered("foreach (int i in n threads) {\n"
+                        "    if (x[i] > 0.0) { a[i] = 1.0; return; } else { a[i] = 0.0; }\n}"),
+                IsEmpty());
+}
+
+TEST(WriteCoverage, ConstantIndicesTogetherCoverADimension) {
+    std::string text = R"(module cov;
+import perfect;
+perfect void k(int n, float[n, 3] acc, float[n, 3] part, float[4, 3] grid, float[2] pair, float[n, 3] guarded,
+               float[n] wide) {
+    foreach (int i in n threads) {
+        acc[i, 0] = 1.0;
+        acc[i, 2] = 3.0;
+        acc[i, 1] = 2.0;
+        part[i, 0] = 1.0;
+        part[i, 2] = 3.0;
+        if (i > 0) {
+            guarded[i, 0] = 1.0;
+        }
+        guarded[i, 1] = 1.0;
+        guarded[i, 2] = 1.0;
+    }
+    foreach (int j in 3 threads) {
+        grid[3, j] = 1.0;
+        grid[0, j] = 1.0;
+        grid[2, j] = 1.0;
+        grid[1, j] = 1.0;
+    }
+    pair[1] = 1.0;
+    pair[0] = 1.0;
+    wide[0] = 1.0;
+}
+)";
+    mcpl::testing::CheckedText c = mcpl::testing::check_text(text);
+    ASSERT_FALSE(c.diags->has_errors()) << c.text();
+    // part misses column 1, guarded column 0 of row 0, wide all but one
+    // element of an extent that is not constant.
+    EXPECT_THAT(WriteCoverage::fully_written_parameters(*c.module()->functions.front()), ElementsAre(1, 3, 4));
+}
+
 TEST(WriteCoverage, BlockDecompositionsThatMissElements) {
     auto blocks = [](const std::string& count, const std::string& threads, const std::string& index,
                      const std::string& guard) {
@@ -273,6 +348,12 @@ TEST(WriteCoverage, RecordsAreCoveredFieldByField) {
                                           "}\n} }"),
                 ElementsAre(2));
     EXPECT_THAT(covered_records(holders + "out[i].pair[0] = src[i];\n} }"), IsEmpty());
+    // Each index of a field's dimension written on its own.
+    EXPECT_THAT(covered_records(holders + "out[i].pair[0] = src[i];\nout[i].pair[1] = src[i];\n} }"),
+                ElementsAre(2));
+    EXPECT_THAT(covered_records(head + "out[i].kind = 1;\nout[i].mass = 1.0;\nout[i].position[0] = 0.0;\n"
+                                       "out[i].position[2] = 0.0;\nout[i].position[1] = 0.0;\n} }"),
+                ElementsAre(2));
 }
 
 TEST(WriteCoverage, NothingIsProvenByDefault) {

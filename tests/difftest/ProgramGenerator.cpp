@@ -2545,17 +2545,44 @@ void Generator::genKernelBody() {
 // output to the device first (backends/WriteCoverage.h), so the nest is
 // now a form that analysis proves (blocks of threads and a guard, a
 // for loop of constant trips between, one thread of a block, an index
-// declared and assigned apart), now a near miss that leaves elements as
-// the caller had them (too few blocks, a tighter guard, a thread no block
-// has). Every element it writes, it writes in bounds, each from one unit.
+// declared and assigned apart, both branches of an if/else, each column of
+// a constant extent written by a store of its own), now a near miss that
+// leaves elements as the caller had them (too few blocks, a tighter guard,
+// a thread no block has, an else that writes nothing, a column left out).
+// Every element it writes, it writes in bounds, each from one unit.
 void Generator::genWriteOnlyOutput() {
     bool twoD = useM_ && extras_.chance(30);
+    bool columns = !twoD && extras_.chance(25);
     bool nearMiss = extras_.chance(35);
+    bool branches = extras_.chance(30);
+    std::int64_t skippedColumn = nearMiss ? extras_.below(3) : -1;
     std::string name = fresh("only");
-    parameterTexts_.push_back("float[" + std::string(twoD ? "n, m" : "n") + "] " + name);
+    parameterTexts_.push_back("float[" + std::string(twoD ? "n, m" : columns ? "n, 3" : "n") + "] " + name);
+    auto stores = [&](const std::string& i, const std::string& j, const std::string& scale) {
+        if (!columns) {
+            line(name + "[" + i + (twoD ? ", " + j : "") + "] = in0[" + i + "] * " + scale +
+                 (twoD ? " + toFloat(" + j + ")" : "") + ";");
+            return;
+        }
+        for (std::int64_t c : {2, 0, 1})
+            if (c != skippedColumn)
+                line(name + "[" + i + ", " + std::to_string(c) + "] = in0[" + i + "] * " + scale + " + " +
+                     std::to_string(c) + ".0;");
+    };
+    // On a condition of the data: the else-branch writes the same elements,
+    // or (near miss) nothing.
     auto store = [&](const std::string& i, const std::string& j) {
-        line(name + "[" + i + (twoD ? ", " + j : "") + "] = in0[" + i + "] * 0.5" +
-             (twoD ? " + toFloat(" + j + ")" : "") + ";");
+        if (!branches) {
+            stores(i, j, "0.5");
+            return;
+        }
+        open("if (in0[" + i + "] > 0.0)");
+        stores(i, j, "0.5");
+        --indent_;
+        line("} else {");
+        ++indent_;
+        if (!nearMiss || extras_.chance(50)) stores(i, j, "0.25");
+        close();
     };
     // The index from its parts: declared with its value, declared and then
     // assigned, or the expression itself where it is used.

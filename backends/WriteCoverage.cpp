@@ -82,13 +82,15 @@ struct Dimension {
 
 // What an assignment writes in every unit of the loops around it: a
 // parameter's field path and, per dimension, the index as an affine function
-// of those loops' ordinals (a constant: one element of the dimension).
-// Loops are named by their index variables, so that writes in the two
-// branches of an if compare equal only over the loops around the if.
+// of those loops' ordinals (a constant: one element of the dimension), or
+// nothing where a call writes every index. Loops are named by their index
+// variables, so that writes in the two branches of an if compare equal only
+// over the loops around the if.
 struct Write {
+    using Index = std::pair<std::map<const Decl*, int64_t>, int64_t>;  // terms, offset
     size_t position = 0;
     std::vector<const Decl*> path;
-    std::vector<std::pair<std::map<const Decl*, int64_t>, int64_t>> indices;
+    std::vector<std::optional<Index>> indices;
     std::vector<std::optional<int64_t>> constant_extents;  // per dimension
 
     bool operator<(const Write& other) const {
@@ -98,8 +100,11 @@ struct Write {
 
 class CoverageFinder {
 public:
-    explicit CoverageFinder(const Function& kernel) {
+    // `callers`: the functions whose analysis reached this one through calls
+    // (a call back into one of them proves nothing).
+    CoverageFinder(const Function& kernel, std::set<const Function*> callers) : callers_(std::move(callers)) {
         for (size_t i = 0; i < kernel.params.size(); ++i) positions_[kernel.params[i].get()] = i;
+        callers_.insert(&kernel);
     }
 
     std::set<size_t> run(const Function& kernel) {
@@ -177,6 +182,7 @@ private:
             if (s.else_branch) both_branches(s);
             return;
         case Stmt::Kind::Assign: assignment(*s.target); return;
+        case Stmt::Kind::Call: call(*s.call); return;
         default: return;
         }
     }
@@ -204,11 +210,61 @@ private:
             return;
         }
         Pattern fixed;
-        for (const auto& [terms, offset] : w.indices)
-            fixed.push_back(terms.empty() ? std::optional<int64_t>(offset) : std::nullopt);
+        for (const auto& index : w.indices)
+            fixed.push_back(index && index->first.empty() ? std::optional<int64_t>(index->second) : std::nullopt);
         Pieces& pieces = written_[{w.position, w.path}];
         pieces.extents = w.constant_extents;
         pieces.patterns.insert(std::move(fixed));
+    }
+
+    // A call that runs once per run of the kernel (no loop or if around it)
+    // writes every element of an array passed whole to a parameter that the
+    // callee writes in every element, when the arguments give the callee
+    // the array's extents: each of the callee's extents is a constant equal
+    // to the array's, or one of its int parameters whose argument has the
+    // array's extent as its value.
+    void call(const Expr& c) {
+        if (!loops_.empty() || !conditions_.empty() || !c.function || c.function->builtin_body ||
+            callers_.count(c.function) || c.args.size() != c.function->params.size())
+            return;
+        const Function& callee = *c.function;
+        for (size_t k : CoverageFinder(callee, callers_).run(callee)) {
+            const Expr& arg = *c.args[k];
+            if (arg.kind != Expr::Kind::Var || !arg.decl || arg.var.size() != 1 || !arg.var[0].indices.empty())
+                continue;
+            auto position = positions_.find(arg.decl);
+            if (position == positions_.end() || arg.form != &arg.decl->forms.front() || swapped_.count(arg.decl))
+                continue;
+            std::vector<const Expr*> mine = extents_of(arg.decl->forms.front()),
+                                     theirs = extents_of(callee.params[k]->forms.front());
+            if (mine.size() != theirs.size()) continue;
+            Write w{position->second, {}, {}, {}};
+            for (size_t d = 0; d < mine.size() && w.indices.size() == d; ++d) {
+                std::optional<int64_t> constant = mcpl::checked_constant_int_value(*mine[d]);
+                if (!passes_extent(callee, c, *theirs[d], *mine[d], constant)) break;
+                w.indices.emplace_back(std::nullopt);
+                w.constant_extents.push_back(constant);
+            }
+            if (w.indices.size() == mine.size()) note_write(w);
+        }
+    }
+
+    static std::vector<const Expr*> extents_of(const mcpl::BasicDecl& form) {
+        std::vector<const Expr*> extents;
+        for (const auto& group : form.type.dimensions)
+            for (const auto& e : group) extents.push_back(e.get());
+        return extents;
+    }
+
+    // Whether the callee's extent `theirs`, given the arguments of `c`, is
+    // the caller's extent `mine` (of value `constant` when constant).
+    static bool passes_extent(const Function& callee, const Expr& c, const Expr& theirs, const Expr& mine,
+                              std::optional<int64_t> constant) {
+        if (std::optional<int64_t> value = mcpl::checked_constant_int_value(theirs)) return value == constant;
+        if (theirs.kind != Expr::Kind::Var || !mcpl::names_unwritten_scalar(theirs)) return false;
+        for (size_t q = 0; q < callee.params.size(); ++q)
+            if (callee.params[q].get() == theirs.decl) return mcpl::same_int_value(*c.args[q], mine);
+        return false;
     }
 
     // The scalar that `s` assigns with `=`, when that is its only write.
@@ -389,9 +445,7 @@ private:
             }
             return true;
         };
-        std::vector<const Expr*> extents;
-        for (const auto& group : array.forms.front().type.dimensions)
-            for (const auto& e : group) extents.push_back(e.get());
+        std::vector<const Expr*> extents = extents_of(array.forms.front());
         if (extents.empty() || !add_dimensions(target.var[0], extents, {})) return;
         FieldPath path;
         const mcpl::RecordType* record = array.forms.front().resolved_type.record;
@@ -418,7 +472,7 @@ private:
         for (const Dimension& d : dimensions) {
             std::map<const Decl*, int64_t> terms;
             for (const auto& [loop, coefficient] : d.index.terms) terms[loop->index] = coefficient;
-            w.indices.emplace_back(std::move(terms), d.index.offset);
+            w.indices.emplace_back(Write::Index{std::move(terms), d.index.offset});
             w.constant_extents.push_back(d.constant_extent);
         }
         note_write(w);
@@ -471,6 +525,7 @@ private:
     // Constant indices of a dimension longer than this are not combined.
     static constexpr int64_t max_split_extent = 64;
 
+    std::set<const Function*> callers_;  // this function and those whose analysis called it
     std::map<const Decl*, size_t> positions_;
     // Arrays a swap redirects: their names may then refer to another's storage.
     std::set<const Decl*> swapped_;
@@ -490,7 +545,7 @@ private:
 }  // namespace
 
 std::set<size_t> WriteCoverage::fully_written_parameters(const Function& kernel) {
-    return CoverageFinder(kernel).run(kernel);
+    return CoverageFinder(kernel, {}).run(kernel);
 }
 
 WriteCoverage WriteCoverage::of(const mcpl::Module& module) {

@@ -31,6 +31,10 @@
 //   compares the index of one loop that no index uses with a constant;
 //   every such unused loop has constant iterations, at least one of which
 //   satisfies its conjuncts (`if (t == 0)` in a loop of 256 threads).
+//   A call statement with no loop or if around it writes every element of
+//   an array passed whole to a parameter the callee writes in every element
+//   (by this analysis of the callee), when the callee's extents are
+//   constants or its int parameters and the arguments give it the array's.
 // Guarantees: conservative: a parameter reported fully written has every
 //   element written by every run of the kernel; anything not recognised is
 //   reported not fully written (and must be copied in). Results are by

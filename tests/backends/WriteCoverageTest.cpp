@@ -253,6 +253,49 @@ perfect void k(int n, float[n, 3] acc, float[n, 3] part, float[4, 3] grid, float
     EXPECT_THAT(WriteCoverage::fully_written_parameters(*c.module()->functions.front()), ElementsAre(1, 3, 4));
 }
 
+// The fully written parameter positions of the last function of a module
+// at `perfect` made of `functions`.
+std::set<size_t> covered_last(const std::string& functions) {
+    mcpl::testing::CheckedText c = mcpl::testing::check_text("module cov;\nimport perfect;\n" + functions);
+    EXPECT_FALSE(c.diags->has_errors()) << c.text();
+    if (!c.module() || c.module()->functions.empty()) return {};
+    return WriteCoverage::fully_written_parameters(*c.module()->functions.back());
+}
+
+TEST(WriteCoverage, CallsWriteWhatTheCalleeWritesEverywhere) {
+    std::string fill = "perfect void fill(int len, float[len] a, float[len] half) {\n"
+                       "    foreach (int i in len threads) { a[i] = 1.0; }\n"
+                       "    foreach (int i in len / 2 threads) { half[i] = 1.0; }\n}\n";
+    std::string grid = "perfect void grid(int rows, int cols, float[rows, cols] g, float[rows, 3] c) {\n"
+                       "    foreach (int i in rows threads) { foreach (int j in cols threads) { g[i, j] = 1.0; }\n"
+                       "        c[i, 0] = 0.0; c[i, 1] = 0.0; c[i, 2] = 0.0; }\n}\n";
+    auto caller = [](const std::string& body) {
+        return "perfect void k(int n, int m, float[n] x, float[n] y, float[n, m] b, float[n, 3] c) {\n" + body +
+               "\n}\n";
+    };
+    EXPECT_THAT(covered_last(fill + caller("fill(n, x, y);")), ElementsAre(2));
+    EXPECT_THAT(covered_last(grid + caller("grid(n, m, b, c);")), ElementsAre(4, 5));
+    // After another statement, or through a call that calls.
+    EXPECT_THAT(covered_last(fill + caller("int k = n;\nfill(k, x, y);")), ElementsAre(2));
+    EXPECT_THAT(covered_last(fill + "perfect void twice(int len, float[len] a, float[len] b) {\n"
+                                    "    fill(len, a, b);\n}\n" + caller("twice(n, y, x);")),
+                ElementsAre(3));
+    // Other extents: a smaller size, sizes swapped, a constant that differs.
+    EXPECT_THAT(covered_last(fill + caller("fill(n - 1, x, y);")), IsEmpty());
+    EXPECT_THAT(covered_last(grid + caller("grid(m, n, b, c);")), IsEmpty());
+    EXPECT_THAT(covered_last("perfect void four(float[4, 4] g) {\n"
+                             "    foreach (int i in 4 threads) { foreach (int j in 4 threads) { g[i, j] = 1.0; } }\n}\n"
+                             "perfect void k(float[4, 4] g, float[4, 4] h) { four(g); }\n"),
+                ElementsAre(0));
+    // Under a condition, in a loop, or after a return that may end the kernel.
+    EXPECT_THAT(covered_last(fill + caller("if (n > 4) { fill(n, x, y); }")), IsEmpty());
+    EXPECT_THAT(covered_last(fill + caller("for (int r = 0; r < 2; r++) { fill(n, x, y); }")), IsEmpty());
+    EXPECT_THAT(covered_last(fill + caller("if (m > 4) { return; }\nfill(n, x, y);")), IsEmpty());
+    // The same call in both branches of an if/else.
+    EXPECT_THAT(covered_last(fill + caller("if (m > 4) { fill(n, x, y); } else { int k = n;\n fill(k, x, y); }")),
+                ElementsAre(2));
+}
+
 TEST(WriteCoverage, BlockDecompositionsThatMissElements) {
     auto blocks = [](const std::string& count, const std::string& threads, const std::string& index,
                      const std::string& guard) {

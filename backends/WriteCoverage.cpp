@@ -74,10 +74,29 @@ const Expr& definition(const Expr& e) {
 
 // One dimension of an assignment's target: its index and its extent (the
 // expression written in the parameter's type, or a record field's constant).
+// `row + x / divisor`: the quotient part of a pair of indices
+// `[row + x / c, x % c]` into a dimension and the next, of extent c.
+struct Quotient {
+    Affine row;
+    Affine x;
+    int64_t divisor = 1;
+
+    bool operator==(const Quotient& other) const {
+        return row == other.row && x == other.x && divisor == other.divisor;
+    }
+};
+
+// One dimension of an assignment's target: its index and its extent (the
+// expression written in the parameter's type, or a record field's
+// constant). A pair `[row + x / c, x % c]` with the second extent c is one
+// dimension of extent times c and index c * row + x (the element's place
+// in the pair, row-major), bounded where row is.
 struct Dimension {
     Affine index;
     const Expr* extent = nullptr;
     std::optional<int64_t> constant_extent;
+    int64_t multiplier = 1;          // c of a pair, else 1
+    std::optional<Quotient> paired;  // a pair's first index
 };
 
 // What an assignment writes in every unit of the loops around it: a
@@ -322,12 +341,23 @@ private:
     // count `divide_up(extent, c)` where `times` is c.
     static bool reaches(const Loop& loop, int64_t times, const Dimension& d) {
         if (loop.trips && d.constant_extent) {
-            int64_t reach = 0;
-            return !__builtin_mul_overflow(*loop.trips, times, &reach) && reach >= *d.constant_extent;
+            int64_t reach = 0, extent = 0;
+            return !__builtin_mul_overflow(*loop.trips, times, &reach) &&
+                   !__builtin_mul_overflow(*d.constant_extent, d.multiplier, &extent) && reach >= extent;
         }
+        // The extent of a pair is extent * c: `times` must hold c.
         if (!loop.count || !d.extent) return false;
-        if (times == 1 && mcpl::same_int_value(*loop.count, *d.extent)) return true;
         const Expr& count = definition(*loop.count);
+        if (times == 1 && d.multiplier > 1 && count.kind == Expr::Kind::Binary && count.op == "*") {
+            // `extent * c` units of the pair
+            for (int side = 0; side < 2; ++side)
+                if (mcpl::same_int_value(*count.args[side], *d.extent) &&
+                    mcpl::checked_constant_int_value(*count.args[1 - side]) == d.multiplier)
+                    return true;
+        }
+        if (times % d.multiplier != 0) return false;
+        times /= d.multiplier;
+        if (times == 1 && mcpl::same_int_value(*loop.count, *d.extent)) return true;
         return count.kind == Expr::Kind::Call && !count.function && count.callee == "divide_up" &&
                count.args.size() == 2 && mcpl::same_int_value(*count.args[0], *d.extent) &&
                mcpl::checked_constant_int_value(*count.args[1]) == times;
@@ -361,17 +391,69 @@ private:
 
     // Whether a conjunct of a condition around the assignment holds for
     // every unit whose indices are in bounds: `index < extent` of one of
-    // the dimensions. The other conjuncts must be satisfied by some
-    // iteration of the loops no index uses (free_loops_can_run).
+    // the dimensions (of a pair: its first index). The other conjuncts must
+    // be satisfied by some iteration of the loops no index uses
+    // (free_loops_can_run).
     bool bounds_an_index(const Expr& c, const std::vector<Dimension>& dimensions) const {
         if (c.kind != Expr::Kind::Binary || (c.op != "<" && c.op != ">")) return false;
         const Expr& index = *c.args[c.op == "<" ? 0 : 1];
         const Expr& bound = *c.args[c.op == "<" ? 1 : 0];
         auto a = affine(index);
-        if (!a) return false;
-        for (const Dimension& d : dimensions)
-            if (d.index == *a && same_extent(bound, d)) return true;
+        auto q = a ? std::nullopt : quotient(index);
+        for (const Dimension& d : dimensions) {
+            bool same_index = d.paired ? q && *q == *d.paired : a && d.index == *a;
+            if (same_index && same_extent(bound, d)) return true;
+        }
         return false;
+    }
+
+    // `row + x / c` with row and x affine and the constant c > 0, through
+    // unwritten scalars.
+    std::optional<Quotient> quotient(const Expr& e, int depth = 0) const {
+        if (depth > 32 || e.type.primitive != mcpl::Primitive::Int || e.type.is_array()) return std::nullopt;
+        switch (e.kind) {
+        case Expr::Kind::Var: {
+            if (e.var.size() != 1 || !e.var[0].indices.empty()) return std::nullopt;
+            if (auto defined = definitions_.find(e.decl); defined != definitions_.end())
+                return quotient(*defined->second, depth + 1);
+            if (const Expr* init = unwritten_definition(e)) return quotient(*init, depth + 1);
+            return std::nullopt;
+        }
+        case Expr::Kind::Binary: {
+            if (e.op == "/") {
+                auto x = affine(*e.args[0]);
+                auto divisor = mcpl::checked_constant_int_value(*e.args[1]);
+                if (!x || !divisor || *divisor <= 0) return std::nullopt;
+                return Quotient{Affine{}, *x, *divisor};
+            }
+            if (e.op != "+") return std::nullopt;
+            for (int side = 0; side < 2; ++side) {
+                auto row = affine(*e.args[side]);
+                auto rest = row ? quotient(*e.args[1 - side], depth + 1) : std::nullopt;
+                auto total = rest ? sum(rest->row, *row) : std::nullopt;
+                if (total) return Quotient{*total, rest->x, rest->divisor};
+            }
+            return std::nullopt;
+        }
+        default: return std::nullopt;
+        }
+    }
+
+    // `[row + x / c, x % c]` into a dimension and the next, of extent c,
+    // where x never goes below 0 (its offset is not negative and its loops'
+    // ordinals only add), so that c * (x / c) + x % c is x.
+    std::optional<Quotient> paired_indices(const Expr& first, const Expr& second,
+                                           std::optional<int64_t> second_extent) const {
+        const Expr& remainder = definition(second);
+        if (!second_extent || remainder.kind != Expr::Kind::Binary || remainder.op != "%" ||
+            mcpl::checked_constant_int_value(*remainder.args[1]) != second_extent)
+            return std::nullopt;
+        auto q = quotient(first);
+        auto x = affine(*remainder.args[0]);
+        if (!q || !x || !(q->x == *x) || q->divisor != *second_extent || x->offset < 0) return std::nullopt;
+        for (const auto& [loop, coefficient] : x->terms)
+            if (coefficient < 0) return std::nullopt;
+        return q;
     }
 
     static void conjuncts(const Expr& c, std::vector<const Expr*>& out) {
@@ -435,12 +517,30 @@ private:
             for (const auto& group : part.indices)
                 for (const auto& e : group) indices.push_back(e.get());
             if (indices.size() != std::max(extents.size(), constant_extents.size())) return false;
+            auto constant_extent = [&](size_t k) {
+                return extents.empty() ? std::optional<int64_t>(constant_extents[k])
+                                       : mcpl::checked_constant_int_value(*extents[k]);
+            };
             for (size_t k = 0; k < indices.size(); ++k) {
+                Dimension d;
+                d.extent = extents.empty() ? nullptr : extents[k];
+                d.constant_extent = constant_extent(k);
+                if (k + 1 < indices.size()) {
+                    if (auto pair = paired_indices(*indices[k], *indices[k + 1], constant_extent(k + 1))) {
+                        auto scaled_row = scaled(pair->row, pair->divisor);
+                        auto index = scaled_row ? sum(*scaled_row, pair->x) : std::nullopt;
+                        if (!index) return false;
+                        d.index = *index;
+                        d.multiplier = pair->divisor;
+                        d.paired = *pair;
+                        dimensions.push_back(std::move(d));
+                        ++k;
+                        continue;
+                    }
+                }
                 auto index = affine(*indices[k]);
                 if (!index) return false;
-                Dimension d{*index, extents.empty() ? nullptr : extents[k], std::nullopt};
-                d.constant_extent = d.extent ? mcpl::checked_constant_int_value(*d.extent)
-                                             : std::optional<int64_t>(constant_extents[k]);
+                d.index = *index;
                 dimensions.push_back(std::move(d));
             }
             return true;
@@ -460,7 +560,7 @@ private:
         std::set<const Loop*> used;
         for (const Dimension& d : dimensions) {
             bool one_element = d.index.terms.empty() && d.constant_extent && d.index.offset >= 0 &&
-                               d.index.offset < *d.constant_extent;
+                               d.index.offset < *d.constant_extent && d.multiplier == 1;
             if (!one_element && !covers(d, used)) return;
         }
         std::vector<const Expr*> all, rest;
@@ -474,6 +574,11 @@ private:
             for (const auto& [loop, coefficient] : d.index.terms) terms[loop->index] = coefficient;
             w.indices.emplace_back(Write::Index{std::move(terms), d.index.offset});
             w.constant_extents.push_back(d.constant_extent);
+            // A pair covers both of its dimensions.
+            if (d.paired) {
+                w.indices.emplace_back(std::nullopt);
+                w.constant_extents.push_back(d.multiplier);
+            }
         }
         note_write(w);
     }

@@ -17,7 +17,10 @@
 //   constant iterations of the inner loops, and the outermost loop's count
 //   reaches the extent (the same value, a constant at least as large, or
 //   `divide_up(extent, c)` at coefficient c; a record field's extent is
-//   constant). No loop may serve two indices.
+//   constant). No loop may serve two indices. A pair of indices
+//   `[row + x / c, x % c]` into a dimension and the next, of constant extent
+//   c, with x >= 0 affine, counts as one dimension of extent times c and
+//   index c * row + x, guarded by `row < extent` (nbody_gpu's staged store).
 //   On its way from the kernel's body the assignment passes only blocks,
 //   foreach loops, for loops of constant iterations, the then-branches of
 //   ifs, and the branches of if/elses whose other branch writes the same

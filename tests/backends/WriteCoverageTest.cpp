@@ -296,6 +296,42 @@ TEST(WriteCoverage, CallsWriteWhatTheCalleeWritesEverywhere) {
                 ElementsAre(2));
 }
 
+TEST(WriteCoverage, QuotientAndRemainderIndexAPairOfDimensions) {
+    // nbody_gpu's staged store: three rounds of 256 threads write the 768
+    // floats of 256 rows of three.
+    auto staged = [](const std::string& rounds, const std::string& e, const std::string& row,
+                     const std::string& column, const std::string& guard) {
+        return covered_last("perfect void k(int n, float[n, 3] acc) {\n"
+                            "    foreach (int b in divide_up(n, 256) threads) { foreach (int t in 256 threads) {\n"
+                            "        for (int r = 0; r < " + rounds + "; r++) {\n"
+                            "            int e = " + e + ";\n            int row = " + row + ";\n"
+                            "            if (" + guard + ") { acc[row, " + column + "] = 1.0; }\n"
+                            "        }\n    } }\n}\n");
+    };
+    EXPECT_THAT(staged("3", "r * 256 + t", "b * 256 + e / 3", "e % 3", "row < n"), ElementsAre(1));
+    EXPECT_THAT(staged("3", "t + r * 256", "e / 3 + 256 * b", "e % 3", "n > row"), ElementsAre(1));
+    // Too few rounds, a divisor that is not the extent, a row bound that is
+    // tighter, an x that may be negative, a shifted row.
+    EXPECT_THAT(staged("2", "r * 256 + t", "b * 256 + e / 3", "e % 3", "row < n"), IsEmpty());
+    EXPECT_THAT(staged("3", "r * 256 + t", "b * 256 + e / 4", "e % 3", "row < n"), IsEmpty());
+    EXPECT_THAT(staged("3", "r * 256 + t", "b * 256 + e / 3", "e % 4", "row < n"), IsEmpty());
+    EXPECT_THAT(staged("3", "r * 256 + t", "b * 256 + e / 3", "e % 3", "row < n - 1"), IsEmpty());
+    EXPECT_THAT(staged("3", "r * 256 + t - 1", "b * 256 + e / 3", "e % 3", "row < n"), IsEmpty());
+    // (x / 3 and x % 3 of a negative x do not place it in the pair.)
+    EXPECT_THAT(staged("3", "r * 256 + t - 3", "b * 256 + 1 + e / 3", "e % 3", "row < n"), IsEmpty());
+    EXPECT_THAT(staged("3", "r * 256 + t", "b * 256 + e / 3 + 1", "e % 3", "row < n"), IsEmpty());
+    EXPECT_THAT(staged("3", "r * 256 + t", "b * 256 + e / 3", "(e + 1) % 3", "row < n"), IsEmpty());
+    // One loop over every element of the pair.
+    auto flat = [](const std::string& count, const std::string& store) {
+        return covered_last("perfect void k(int n, float[n, 3] acc) {\n    foreach (int e in " + count +
+                            " threads) { " + store + " }\n}\n");
+    };
+    EXPECT_THAT(flat("n * 3", "acc[e / 3, e % 3] = 1.0;"), ElementsAre(1));
+    EXPECT_THAT(flat("3 * n", "acc[e / 3, e % 3] = 1.0;"), ElementsAre(1));
+    EXPECT_THAT(flat("n * 2", "acc[e / 3, e % 3] = 1.0;"), IsEmpty());
+    EXPECT_THAT(flat("n * 3", "acc[e / 3, 2 - e % 3] = 1.0;"), IsEmpty());
+}
+
 TEST(WriteCoverage, BlockDecompositionsThatMissElements) {
     auto blocks = [](const std::string& count, const std::string& threads, const std::string& index,
                      const std::string& guard) {

@@ -2546,9 +2546,11 @@ void Generator::genKernelBody() {
 // now a form that analysis proves (blocks of threads and a guard, a
 // for loop of constant trips between, one thread of a block, an index
 // declared and assigned apart, both branches of an if/else, each column of
-// a constant extent written by a store of its own), now a near miss that
+// a constant extent written by a store of its own, rows of three written as
+// one run by quotient and remainder), now a near miss that
 // leaves elements as the caller had them (too few blocks, a tighter guard,
-// a thread no block has, an else that writes nothing, a column left out).
+// a thread no block has, an else that writes nothing, a column left out,
+// too few units for the run).
 // Every element it writes, it writes in bounds, each from one unit.
 void Generator::genWriteOnlyOutput() {
     bool twoD = useM_ && extras_.chance(30);
@@ -2558,6 +2560,29 @@ void Generator::genWriteOnlyOutput() {
     std::int64_t skippedColumn = nearMiss ? extras_.below(3) : -1;
     std::string name = fresh("only");
     parameterTexts_.push_back("float[" + std::string(twoD ? "n, m" : columns ? "n, 3" : "n") + "] " + name);
+    if (columns && extras_.chance(40)) {
+        // Rows of three as one run of 3 * n floats, each unit writing the
+        // element `[row + e / 3, e % 3]` of its place e in the run (too few
+        // units: near miss).
+        std::string e = fresh("e");
+        if (level_ == Level::Perfect) {
+            open("foreach (int " + e + " in n * " + (nearMiss ? "2" : "3") + " threads)");
+            line(name + "[" + e + " / 3, " + e + " % 3] = in0[" + e + " / 3] * 0.5 + toFloat(" + e + " % 3);");
+            close();
+            return;
+        }
+        std::string threads = std::to_string(extras_.pick(std::vector<std::int64_t>{32, 64, 128}));
+        std::string b = fresh("b"), t = fresh("t"), r = fresh("r"), row = fresh("row");
+        open("foreach (int " + b + " in divide_up(n, " + threads + ") blocks)");
+        open("foreach (int " + t + " in " + threads + " threads)");
+        open("for (int " + r + " = 0; " + r + " < " + (nearMiss ? "2" : "3") + "; " + r + "++)");
+        line("int " + e + " = " + r + " * " + threads + " + " + t + ";");
+        line("int " + row + " = " + b + " * " + threads + " + " + e + " / 3;");
+        open("if (" + row + " < n)");
+        line(name + "[" + row + ", " + e + " % 3] = in0[" + row + "] * 0.5 + toFloat(" + e + " % 3);");
+        for (int k = 0; k < 4; ++k) close();
+        return;
+    }
     auto stores = [&](const std::string& i, const std::string& j, const std::string& scale) {
         if (!columns) {
             line(name + "[" + i + (twoD ? ", " + j : "") + "] = in0[" + i + "] * " + scale +

@@ -72,8 +72,6 @@ const Expr& definition(const Expr& e) {
     return *at;
 }
 
-// One dimension of an assignment's target: its index and its extent (the
-// expression written in the parameter's type, or a record field's constant).
 // `row + x / divisor`: the quotient part of a pair of indices
 // `[row + x / c, x % c]` into a dimension and the next, of extent c.
 struct Quotient {
@@ -336,16 +334,16 @@ private:
         }
     }
 
-    // Whether the loop's iterations times `times` reach the extent: equal
-    // values at `times` 1, a constant product at least as large, or a
-    // count `divide_up(extent, c)` where `times` is c.
+    // Whether the loop's iterations times `times` reach the extent (of a
+    // pair: extent * its c): equal values at `times` 1, a constant product
+    // at least as large, or a count `divide_up(extent, c)` where `times` is
+    // c (of a pair: c times its c; or a count `extent * c` at `times` 1).
     static bool reaches(const Loop& loop, int64_t times, const Dimension& d) {
         if (loop.trips && d.constant_extent) {
             int64_t reach = 0, extent = 0;
             return !__builtin_mul_overflow(*loop.trips, times, &reach) &&
                    !__builtin_mul_overflow(*d.constant_extent, d.multiplier, &extent) && reach >= extent;
         }
-        // The extent of a pair is extent * c: `times` must hold c.
         if (!loop.count || !d.extent) return false;
         const Expr& count = definition(*loop.count);
         if (times == 1 && d.multiplier > 1 && count.kind == Expr::Kind::Binary && count.op == "*") {
@@ -355,6 +353,7 @@ private:
                     mcpl::checked_constant_int_value(*count.args[1 - side]) == d.multiplier)
                     return true;
         }
+        // The extent of a pair is extent * c: `times` must hold c.
         if (times % d.multiplier != 0) return false;
         times /= d.multiplier;
         if (times == 1 && mcpl::same_int_value(*loop.count, *d.extent)) return true;

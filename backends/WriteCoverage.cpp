@@ -293,6 +293,13 @@ private:
         return count != writes_.end() && count->second == 1 ? s.target->decl : nullptr;
     }
 
+    // The value a scalar named by `e` holds here: its single assignment in
+    // a block around, or the initialiser of a scalar nothing writes.
+    const Expr* scalar_value(const Expr& e) const {
+        if (auto defined = definitions_.find(e.decl); defined != definitions_.end()) return defined->second;
+        return unwritten_definition(e);
+    }
+
     const Loop* loop_of(const Decl* index) const {
         for (const Loop& loop : loops_)
             if (loop.index == index) return &loop;
@@ -309,10 +316,8 @@ private:
         case Expr::Kind::Var: {
             if (e.var.size() != 1 || !e.var[0].indices.empty()) return std::nullopt;
             if (const Loop* loop = loop_of(e.decl)) return Affine{{{loop, loop->stride}}, loop->first};
-            if (auto defined = definitions_.find(e.decl); defined != definitions_.end())
-                return affine(*defined->second, depth + 1);
-            if (const Expr* init = unwritten_definition(e)) return affine(*init, depth + 1);
-            return std::nullopt;
+            const Expr* value = scalar_value(e);
+            return value ? affine(*value, depth + 1) : std::nullopt;
         }
         case Expr::Kind::Unary: {
             auto a = e.op == "-" ? affine(*e.args[0], depth + 1) : std::nullopt;
@@ -413,10 +418,8 @@ private:
         switch (e.kind) {
         case Expr::Kind::Var: {
             if (e.var.size() != 1 || !e.var[0].indices.empty()) return std::nullopt;
-            if (auto defined = definitions_.find(e.decl); defined != definitions_.end())
-                return quotient(*defined->second, depth + 1);
-            if (const Expr* init = unwritten_definition(e)) return quotient(*init, depth + 1);
-            return std::nullopt;
+            const Expr* value = scalar_value(e);
+            return value ? quotient(*value, depth + 1) : std::nullopt;
         }
         case Expr::Kind::Binary: {
             if (e.op == "/") {

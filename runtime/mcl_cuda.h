@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -148,19 +149,12 @@ private:
         const char* choice = std::getenv("MCL_CUDA_DEVICE");
         if (!choice) return 0;
         std::string text = choice;
-        size_t used = 0;
-        unsigned long index = 0;
-        try {
-            index = std::stoul(text, &used);
-        } catch (const std::logic_error&) {
-            used = 0;
-        }
-        if (used == 0 || used != text.size())
-            throw Error("MCL_CUDA_DEVICE='" + text + "' is not a device index (e.g. 0)");
-        if (index >= static_cast<unsigned long>(count))
+        std::optional<unsigned long long> index = whole_number(text);
+        if (!index) throw Error("MCL_CUDA_DEVICE='" + text + "' is not a device index (e.g. 0)");
+        if (*index >= static_cast<unsigned long long>(count))
             throw Error("MCL_CUDA_DEVICE='" + text + "': there is no CUDA device " + text + " (" +
                         std::to_string(count) + " found)");
-        return static_cast<int>(index);
+        return static_cast<int>(*index);
     }
 
     int index_;

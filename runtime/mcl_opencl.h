@@ -32,6 +32,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -235,16 +236,14 @@ private:
 
     static cl::Device chosen(const std::vector<cl::Platform>& platforms, const std::string& choice) {
         size_t colon = choice.find(':');
-        size_t p = 0, d = 0;
-        try {
-            if (colon == std::string::npos) throw std::invalid_argument(choice);
-            size_t used_p = 0, used_d = 0;
-            p = std::stoul(choice.substr(0, colon), &used_p);
-            d = std::stoul(choice.substr(colon + 1), &used_d);
-            if (used_p != colon || used_d != choice.size() - colon - 1) throw std::invalid_argument(choice);
-        } catch (const std::logic_error&) {
-            throw Error("MCL_OPENCL_DEVICE='" + choice + "' is not of the form PLATFORM:DEVICE (e.g. 0:0)");
+        std::optional<unsigned long long> platform, device;
+        if (colon != std::string::npos) {
+            platform = whole_number(choice.substr(0, colon));
+            device = whole_number(choice.substr(colon + 1));
         }
+        if (!platform || !device)
+            throw Error("MCL_OPENCL_DEVICE='" + choice + "' is not of the form PLATFORM:DEVICE (e.g. 0:0)");
+        unsigned long long p = *platform, d = *device;
         if (p >= platforms.size())
             throw Error("MCL_OPENCL_DEVICE='" + choice + "': there is no OpenCL platform " + std::to_string(p) +
                         " (" + std::to_string(platforms.size()) + " found)");

@@ -5,8 +5,10 @@
 #ifndef MCL_RUNTIME_H
 #define MCL_RUNTIME_H
 
+#include <cctype>
 #include <cstddef>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -26,24 +28,32 @@ inline Error error_in(const std::string& where, const std::exception& e) {
     return Error(where + ": " + text);
 }
 
+// `text` as a whole unsigned decimal number (a setting such as a device
+// index); nothing when it is empty, signed, has anything after the digits or
+// does not fit.
+inline std::optional<unsigned long long> whole_number(const std::string& text) {
+    if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return std::nullopt;
+    try {
+        size_t used = 0;
+        unsigned long long value = std::stoull(text, &used);
+        if (used == text.size()) return value;
+    } catch (const std::out_of_range&) {
+    }
+    return std::nullopt;
+}
+
 // How many bytes of released device arrays a device keeps for reuse (see
 // DeviceArray in mcl_opencl.h and mcl_cuda.h): MCL_DEVICE_ARRAY_CACHE_MB
 // when set (0 releases every array at once), else `default_bytes`.
 inline size_t device_array_cache_bytes(size_t default_bytes) {
     const char* setting = std::getenv("MCL_DEVICE_ARRAY_CACHE_MB");
     if (!setting) return default_bytes;
-    std::string text = setting;
-    size_t used = 0;
-    unsigned long long megabytes = 0;
-    try {
-        megabytes = std::stoull(text, &used);
-    } catch (const std::logic_error&) {
-        used = 0;
-    }
-    if (used == 0 || used != text.size() || text[0] == '-')
-        throw Error("MCL_DEVICE_ARRAY_CACHE_MB='" + text + "' is not a number of megabytes (e.g. 512)");
-    if (megabytes > (static_cast<size_t>(-1) >> 20)) return static_cast<size_t>(-1);
-    return static_cast<size_t>(megabytes) << 20;
+    std::optional<unsigned long long> megabytes = whole_number(setting);
+    if (!megabytes)
+        throw Error(std::string("MCL_DEVICE_ARRAY_CACHE_MB='") + setting +
+                    "' is not a number of megabytes (e.g. 512)");
+    if (*megabytes > (static_cast<size_t>(-1) >> 20)) return static_cast<size_t>(-1);
+    return static_cast<size_t>(*megabytes) << 20;
 }
 
 }  // namespace mcl

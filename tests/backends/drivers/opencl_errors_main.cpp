@@ -92,6 +92,12 @@ void check_buffer_cache(mcl::test::Checker& check) {
                             {"MCL_DEVICE_ARRAY_CACHE_MB='-1'"}),
                 1);
     unsetenv("MCL_DEVICE_ARRAY_CACHE_MB");
+
+    int index = 0;
+    for (const char* malformed : {"", "-1", "+1", " 1", "1 ", "1x", "0x1", "99999999999999999999999"})
+        check.exact(std::string("not a whole number: '") + malformed + "'", index++,
+                    mcl::whole_number(malformed).has_value(), 0);
+    check.exact("whole number", 0, static_cast<long>(mcl::whole_number("0042").value_or(0)), 42);
 }
 
 }  // namespace
@@ -110,6 +116,11 @@ int main() {
     check.exact("no such device", 1, throws_with("MCL_OPENCL_DEVICE=0:99", add, {"has no device 99"}), 1);
     setenv("MCL_OPENCL_DEVICE", "first", 1);
     check.exact("malformed choice", 2, throws_with("MCL_OPENCL_DEVICE=first", add, {"PLATFORM:DEVICE"}), 1);
+    for (const char* malformed : {"0:", ":0", "0:0:0", "-0:0", "0:1x"}) {
+        setenv("MCL_OPENCL_DEVICE", malformed, 1);
+        check.exact(std::string("malformed choice ") + malformed, 2,
+                    throws_with((std::string("MCL_OPENCL_DEVICE=") + malformed).c_str(), add, {"PLATFORM:DEVICE"}), 1);
+    }
     unsetenv("MCL_OPENCL_DEVICE");
 
     check.exact("failing build", 3,

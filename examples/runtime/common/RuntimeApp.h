@@ -8,6 +8,7 @@
 // StarPU's own variables choose the workers: STARPU_NCPU, STARPU_NOPENCL.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -64,6 +65,17 @@ inline AppOptions parse_options(int argc, char** argv, long size, long tile, int
         throw std::invalid_argument("--size, --tile and --iterations must be positive");
     return o;
 }
+
+// `total` elements cut into pieces of `size`, the last one shorter when
+// `size` does not divide `total`: what one task works on.
+struct Pieces {
+    size_t total;
+    size_t size;
+
+    size_t count() const { return (total + size - 1) / size; }
+    size_t first(size_t i) const { return i * size; }
+    size_t length(size_t i) const { return std::min(size, total - i * size); }
+};
 
 // Where each submitted call goes: the scheduler, an affinity hint, or the
 // workers in turn (a static binding for comparison).

@@ -42,22 +42,21 @@ int main(int argc, char** argv) {
     try {
         mcl::rt::Runtime runtime(&argc, &argv);
         mcl::examples::AppOptions o = mcl::examples::parse_options(argc, argv, 10007, 1000, 4);
-        const size_t n = size_t(o.size), chunk = size_t(o.tile);
-        const size_t chunks = (n + chunk - 1) / chunk;
-        auto chunk_size = [&](size_t i) { return std::min(chunk, n - i * chunk); };
+        const size_t n = size_t(o.size);
+        const mcl::examples::Pieces chunks{n, size_t(o.tile)};
         std::vector<float> points = mcl::examples::random_values(n * kDimensions, 7, 0, 10);
         std::vector<float> initial(points.begin(), points.begin() + kClusters * kDimensions);
 
         // The reference: the same iterations with the C++ kernel.
         std::vector<float> expected_centroids = initial;
         std::vector<int> expected_membership(n);
-        std::vector<std::vector<float>> sums(chunks, std::vector<float>(kClusters * kDimensions));
-        std::vector<std::vector<int>> counts(chunks, std::vector<int>(kClusters));
+        std::vector<std::vector<float>> sums(chunks.count(), std::vector<float>(kClusters * kDimensions));
+        std::vector<std::vector<int>> counts(chunks.count(), std::vector<int>(kClusters));
         for (int it = 0; it < o.iterations; ++it) {
-            for (size_t i = 0; i < chunks; ++i)
-                mcl::examples::kmeans_assign_reference(int(chunk_size(i)), kClusters, kDimensions,
-                                                       expected_membership.data() + i * chunk, sums[i].data(),
-                                                       counts[i].data(), points.data() + i * chunk * kDimensions,
+            for (size_t i = 0; i < chunks.count(); ++i)
+                mcl::examples::kmeans_assign_reference(int(chunks.length(i)), kClusters, kDimensions,
+                                                       expected_membership.data() + chunks.first(i), sums[i].data(),
+                                                       counts[i].data(), points.data() + chunks.first(i) * kDimensions,
                                                        expected_centroids.data());
             move_centroids(expected_centroids, sums, counts);
         }
@@ -70,12 +69,12 @@ int main(int argc, char** argv) {
             std::vector<std::unique_ptr<mcl::rt::Matrix<float>>> point_chunks;
             std::vector<std::unique_ptr<mcl::rt::Vector<int>>> members, chunk_counts;
             std::vector<std::unique_ptr<mcl::rt::Matrix<float>>> chunk_sums;
-            for (size_t i = 0; i < chunks; ++i) {
+            for (size_t i = 0; i < chunks.count(); ++i) {
                 int owner = int(i % size_t(runtime.ranks()));
                 point_chunks.push_back(std::make_unique<mcl::rt::Matrix<float>>(
-                    runtime, points.data() + i * chunk * kDimensions, chunk_size(i), kDimensions, owner));
-                members.push_back(
-                    std::make_unique<mcl::rt::Vector<int>>(runtime, membership.data() + i * chunk, chunk_size(i), owner));
+                    runtime, points.data() + chunks.first(i) * kDimensions, chunks.length(i), kDimensions, owner));
+                members.push_back(std::make_unique<mcl::rt::Vector<int>>(runtime, membership.data() + chunks.first(i),
+                                                                         chunks.length(i), owner));
                 chunk_sums.push_back(
                     std::make_unique<mcl::rt::Matrix<float>>(runtime, sums[i].data(), kClusters, kDimensions, owner));
                 chunk_counts.push_back(std::make_unique<mcl::rt::Vector<int>>(runtime, counts[i].data(), kClusters, owner));
@@ -87,14 +86,14 @@ int main(int argc, char** argv) {
                     // This iteration's centroids, from rank 0; unregistered
                     // before the host moves them.
                     mcl::rt::Matrix<float> current(runtime, centroids.data(), kClusters, kDimensions, 0);
-                    for (size_t i = 0; i < chunks; ++i)
-                        kmeans::submit(runtime, int(chunk_size(i)), kClusters, kDimensions, *members[i],
+                    for (size_t i = 0; i < chunks.count(); ++i)
+                        kmeans::submit(runtime, int(chunks.length(i)), kClusters, kDimensions, *members[i],
                                        *chunk_sums[i], *chunk_counts[i], *point_chunks[i], current, placement.next());
-                    for (size_t i = 0; i < chunks; ++i) {
+                    for (size_t i = 0; i < chunks.count(); ++i) {
                         chunk_sums[i]->start_gather();
                         chunk_counts[i]->start_gather();
                     }
-                    for (size_t i = 0; i < chunks; ++i) {
+                    for (size_t i = 0; i < chunks.count(); ++i) {
                         chunk_sums[i]->gather();
                         chunk_counts[i]->gather();
                     }

@@ -34,17 +34,17 @@ int main(int argc, char** argv) {
     try {
         mcl::rt::Runtime runtime(&argc, &argv);
         mcl::examples::AppOptions o = mcl::examples::parse_options(argc, argv, 2053, 256, 3);
-        const size_t n = size_t(o.size), block = size_t(o.tile);
-        const size_t blocks = (n + block - 1) / block;
-        auto block_size = [&](size_t i) { return std::min(block, n - i * block); };
+        const size_t n = size_t(o.size);
+        const mcl::examples::Pieces blocks{n, size_t(o.tile)};
         std::vector<float> bodies = mcl::examples::random_values(n * 4, 11, -1, 1);
         for (size_t i = 0; i < n; ++i) bodies[i * 4 + 3] = 0.5f + 0.5f * std::abs(bodies[i * 4 + 3]);  // masses
 
         std::vector<float> expected = bodies, expected_velocities(n * 3), acc(n * 3);
         for (int step = 0; step < o.iterations; ++step) {
-            for (size_t i = 0; i < blocks; ++i)
-                mcl::examples::nbody_accelerations_reference(int(n), int(block_size(i)), int(i * block), kSoftening,
-                                                             acc.data() + i * block * 3, expected.data());
+            for (size_t i = 0; i < blocks.count(); ++i)
+                mcl::examples::nbody_accelerations_reference(int(n), int(blocks.length(i)), int(blocks.first(i)),
+                                                             kSoftening, acc.data() + blocks.first(i) * 3,
+                                                             expected.data());
             move_bodies(expected, expected_velocities, acc);
         }
 
@@ -53,9 +53,9 @@ int main(int argc, char** argv) {
         double seconds = 0;
         {
             std::vector<std::unique_ptr<mcl::rt::Matrix<float>>> block_acc;
-            for (size_t i = 0; i < blocks; ++i)
+            for (size_t i = 0; i < blocks.count(); ++i)
                 block_acc.push_back(std::make_unique<mcl::rt::Matrix<float>>(
-                    runtime, acc.data() + i * block * 3, block_size(i), 3, int(i % size_t(runtime.ranks()))));
+                    runtime, acc.data() + blocks.first(i) * 3, blocks.length(i), 3, int(i % size_t(runtime.ranks()))));
             mcl::examples::Placement placement(runtime, o);
             mcl::examples::Stopwatch stopwatch;
             for (int step = 0; step < o.iterations; ++step) {
@@ -63,8 +63,8 @@ int main(int argc, char** argv) {
                     // This step's bodies, from rank 0; unregistered before the
                     // host moves them.
                     mcl::rt::Matrix<float> current(runtime, bodies.data(), n, 4, 0);
-                    for (size_t i = 0; i < blocks; ++i)
-                        nbody::submit(runtime, int(n), int(block_size(i)), int(i * block), kSoftening,
+                    for (size_t i = 0; i < blocks.count(); ++i)
+                        nbody::submit(runtime, int(n), int(blocks.length(i)), int(blocks.first(i)), kSoftening,
                                       *block_acc[i], current, placement.next());
                     for (auto& a : block_acc) a->start_gather();
                     for (auto& a : block_acc) a->gather();

@@ -62,9 +62,8 @@ int main(int argc, char** argv) {
     try {
         mcl::rt::Runtime runtime(&argc, &argv);
         mcl::examples::AppOptions o = mcl::examples::parse_options(argc, argv, 10007, 1000, 4);
-        const size_t n = size_t(o.size), chunk = size_t(o.tile);
-        const size_t chunks = (n + chunk - 1) / chunk;
-        auto chunk_size = [&](size_t i) { return std::min(chunk, n - i * chunk); };
+        const size_t n = size_t(o.size);
+        const mcl::examples::Pieces chunks{n, size_t(o.tile)};
         std::vector<float> values = mcl::examples::random_values(n * 7, 11, -10, 10);
         std::vector<Particle> initial(n);
         for (size_t i = 0; i < n; ++i) {
@@ -93,19 +92,19 @@ int main(int argc, char** argv) {
             // Chunks are spread over the ranks in turn under MPI.
             std::vector<std::unique_ptr<mcl::rt::Vector<Particle>>> set_chunks[2];
             std::vector<std::unique_ptr<mcl::rt::Vector<double>>> energy_chunks;
-            for (size_t i = 0; i < chunks; ++i) {
+            for (size_t i = 0; i < chunks.count(); ++i) {
                 int owner = int(i % size_t(runtime.ranks()));
                 for (auto s : {0, 1})
                     set_chunks[s].push_back(std::make_unique<mcl::rt::Vector<Particle>>(
-                        runtime, sets[s].data() + i * chunk, chunk_size(i), owner));
-                energy_chunks.push_back(
-                    std::make_unique<mcl::rt::Vector<double>>(runtime, energy.data() + i * chunk, chunk_size(i), owner));
+                        runtime, sets[s].data() + chunks.first(i), chunks.length(i), owner));
+                energy_chunks.push_back(std::make_unique<mcl::rt::Vector<double>>(
+                    runtime, energy.data() + chunks.first(i), chunks.length(i), owner));
             }
             mcl::examples::Placement placement(runtime, o);
             mcl::examples::Stopwatch stopwatch;
             for (int it = 0; it < o.iterations; ++it)
-                for (size_t i = 0; i < chunks; ++i)
-                    particles::submit(runtime, int(chunk_size(i)), step, *set_chunks[it % 2][i],
+                for (size_t i = 0; i < chunks.count(); ++i)
+                    particles::submit(runtime, int(chunks.length(i)), step, *set_chunks[it % 2][i],
                                       *set_chunks[(it + 1) % 2][i], *energy_chunks[i], placement.next());
             for (auto s : {0, 1})
                 for (auto& c : set_chunks[s]) c->start_gather();

@@ -64,6 +64,9 @@ int run_command(const std::string& command, const std::string& log) {
     return status == -1 ? -1 : WEXITSTATUS(status);
 }
 
+// The environment of a harness run: an OpenCL build log must be clean.
+constexpr const char* kHarnessEnvironment = "MCL_OPENCL_REQUIRE_CLEAN_BUILD=1";
+
 }  // namespace
 
 const std::vector<std::string>& runnable_backends() {
@@ -73,6 +76,11 @@ const std::vector<std::string>& runnable_backends() {
     static const std::vector<std::string> names = {"cpp", "hls", "opencl"};
 #endif
     return names;
+}
+
+bool can_defer(const std::string& backend) {
+    return backend == "cuda" || backend == "llvm" ||
+           std::find(runnable_backends().begin(), runnable_backends().end(), backend) != runnable_backends().end();
 }
 
 bool runs_here(const std::string& backend, const backends::BackendConfig& config) {
@@ -172,25 +180,41 @@ BackendHarness::BackendHarness(const backends::GenerationInput& input, const bac
     std::error_code ec;
     fs::create_directories(gen, ec);
     std::vector<std::string> sources;
+    bool ptx = false;
     for (const auto& f : files) {
         std::ofstream(gen / f.name, std::ios::binary) << f.text;
         std::string extension = fs::path(f.name).extension().string();
-        if (extension == ".cpp" || extension == ".o") sources.push_back(shell_quoted((gen / f.name).string()));
+        ptx = ptx || extension == ".ptx";
+        if (extension == ".cpp" || extension == ".o" || extension == ".cu")
+            sources.push_back(shell_quoted((fs::path("gen") / f.name).string()));
     }
-    fs::path harness = fs::path(work_dir) / "harness.cpp";
-    std::ofstream(harness) << harness_source(input.module, kernel);
-    const char* cxx = std::getenv("CXX");
+    // nvcc compiles the harness as CUDA, so that it sees the glue's header as nvcc does.
+    std::string harness = backend_ == "cuda" ? "harness.cu" : "harness.cpp";
+    std::ofstream(fs::path(work_dir) / harness) << harness_source(input.module, kernel);
     executable_ = (fs::path(work_dir) / "harness").string();
-    build_command_ = fmt::format("{} -std=c++17 -O1 -fopenmp -Wall -Wextra -Werror -I {} {} {} -o {}{}",
-                                      cxx && *cxx ? cxx : "c++", shell_quoted(gen.string()), shell_quoted(harness.string()),
-                                      fmt::join(sources, " "), shell_quoted(executable_),
-                                      backend_ == "opencl" ? " -lOpenCL" : "");
+    // Paths are relative to the work directory and the tools are shell
+    // expansions, so that the same command builds here and in a deferred
+    // run.sh on another machine.
+    std::string cuda = "\"${CUDA_HOME:-/usr/local/cuda}\"";
+    if (backend_ == "cuda")
+        build_command_ = fmt::format("\"${{NVCC:-$(command -v nvcc || echo {0}/bin/nvcc)}}\" -std=c++17 -O2 "
+                                     "-arch=\"${{CUDA_ARCH:-native}}\" -Werror all-warnings -Xcompiler -Wall,-Wextra "
+                                     "-I gen {1} {2} -o harness",
+                                     cuda, harness, fmt::join(sources, " "));
+    else if (ptx)
+        build_command_ = fmt::format("${{CXX:-c++}} -std=c++17 -O1 -Wall -Wextra -Werror -I gen -I {0}/include "
+                                     "{1} {2} -L {0}/lib64 -L {0}/lib64/stubs -lcuda -lcudart -o harness",
+                                     cuda, harness, fmt::join(sources, " "));
+    else
+        build_command_ = fmt::format("${{CXX:-c++}} -std=c++17 -O1 -fopenmp -Wall -Wextra -Werror -I gen {} {} -o "
+                                     "harness{}",
+                                     harness, fmt::join(sources, " "), backend_ == "opencl" ? " -lOpenCL" : "");
 }
 
 bool BackendHarness::build() {
     if (!ok()) return false;
     std::string log = (std::filesystem::path(work_dir_) / "build.log").string();
-    if (run_command(build_command_, log) != 0)
+    if (run_command(fmt::format("cd {} && {}", shell_quoted(work_dir_), build_command_), log) != 0)
         error_ = fmt::format("the generated {} code does not build warning-free:\n{}", backend_, read_file(log));
     built_ = ok();
     return built_;
@@ -200,7 +224,7 @@ bool BackendHarness::run(std::vector<KernelData*> runs, const std::string& openc
     namespace fs = std::filesystem;
     if (!built_) return false;
     error_.clear();
-    std::string environment = "MCL_OPENCL_REQUIRE_CLEAN_BUILD=1";
+    std::string environment = kHarnessEnvironment;
     if (!opencl_build_options.empty())
         environment += fmt::format(" MCL_OPENCL_BUILD_OPTIONS=\"$MCL_OPENCL_BUILD_OPTIONS\"{}",
                                    shell_quoted(" " + opencl_build_options));
@@ -218,14 +242,66 @@ bool BackendHarness::run(std::vector<KernelData*> runs, const std::string& openc
         error_ = fmt::format("the {} harness failed (exit status {}): {}", backend_, status, read_file(log));
         return false;
     }
+    error_ = read_outputs(work_dir_, backend_, runs);
+    return error_.empty();
+}
+
+bool BackendHarness::defer(const std::vector<KernelData*>& runs) {
+    namespace fs = std::filesystem;
+    if (!ok()) return false;
+    std::string arguments;
     for (size_t k = 0; k < runs.size(); ++k) {
-        std::ifstream i((fs::path(work_dir_) / fmt::format("out{}", k)).string(), std::ios::binary);
-        if (!read_cells(i, *runs[k])) {
-            error_ = fmt::format("the {} harness wrote results that do not fit the kernel's parameters", backend_);
-            return false;
-        }
+        std::ofstream o(fs::path(work_dir_) / fmt::format("in{}", k), std::ios::binary);
+        write_cells(o, *runs[k]);
+        arguments += fmt::format(" in{0} out{0}", k);
     }
-    return true;
+    fs::path script = fs::path(work_dir_) / "run.sh";
+    std::ofstream(script) << fmt::format(
+        "#!/bin/sh\n"
+        "# Written by `mclc verify --defer`: builds the {0} harness unless it is built (BUILD_ONLY=1: only that),\n"
+        "# runs it on in0... and leaves out0..., run.log and status for `mclc verify --deferred-results`.\n"
+        "cd \"$(dirname \"$0\")\" || exit 1\n"
+        "rm -f status run.log\n"
+        "if [ ! -x harness ]; then\n"
+        "  if ! {{ {1}; }} > build.log 2>&1; then echo build > status; exit 1; fi\n"
+        "fi\n"
+        "[ -z \"${{BUILD_ONLY:-}}\" ] || exit 0\n"
+        "{2} timeout 600 ./harness{3} > run.log 2>&1\n"
+        "code=$?\n"
+        "echo $code > status\n"
+        "exit $code\n",
+        backend_, build_command_, kHarnessEnvironment, arguments);
+    std::error_code ec;
+    fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                fs::perms::others_read | fs::perms::others_exec,
+                    ec);
+    if (ec) error_ = fmt::format("cannot make {} executable: {}", script.string(), ec.message());
+    return ok();
+}
+
+std::string read_outputs(const std::string& dir, const std::string& backend, const std::vector<KernelData*>& runs) {
+    for (size_t k = 0; k < runs.size(); ++k) {
+        std::ifstream i((std::filesystem::path(dir) / fmt::format("out{}", k)).string(), std::ios::binary);
+        if (!read_cells(i, *runs[k]))
+            return fmt::format("the {} harness wrote results that do not fit the kernel's parameters", backend);
+    }
+    return "";
+}
+
+std::string read_deferred_results(const std::string& dir, const std::string& backend,
+                                  const std::vector<KernelData*>& runs) {
+    namespace fs = std::filesystem;
+    std::ifstream status_file(fs::path(dir) / "status");
+    std::string status;
+    if (!(status_file >> status))
+        return fmt::format("not run: {} has no status (run {}/run.sh where {} code runs)", dir, dir, backend);
+    if (status == "build")
+        return fmt::format("the generated {} code does not build warning-free:\n{}", backend,
+                           read_file((fs::path(dir) / "build.log").string()));
+    if (status != "0")
+        return fmt::format("the {} harness failed (exit status {}): {}", backend, status,
+                           read_file((fs::path(dir) / "run.log").string()));
+    return read_outputs(dir, backend, runs);
 }
 
 }  // namespace mcl::driver

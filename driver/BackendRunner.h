@@ -8,8 +8,11 @@
 // Backends whose code runs here: cpp, hls (C simulation) and llvm (its
 // object linked into the harness) natively, and
 // opencl on any OpenCL device the glue finds (PoCL on this machine); its
-// OpenCL build log must be clean. cuda needs a CUDA device and nvcc, so it is
-// not run here.
+// OpenCL build log must be clean. cuda (nvcc) and the llvm backend's PTX
+// (the CUDA driver API) need a CUDA device, so they are not run here: a
+// harness can instead be deferred, written with its inputs and a run.sh
+// that builds and runs it where they run (`mclc verify --defer`), and its
+// results read back later (`--deferred-results`).
 #pragma once
 
 #include <string>
@@ -23,6 +26,10 @@ namespace mcl::driver {
 // The backends this machine can run, in the order verify tries them.
 const std::vector<std::string>& runnable_backends();
 
+// Whether `backend`'s harness can be deferred: the runnable backends, cuda
+// and llvm (PTX at a GPU leaf).
+bool can_defer(const std::string& backend);
+
 // Whether `backend`'s code for a leaf configured as `config` runs here: the
 // llvm backend's native objects do (CPU leaves), its PTX needs a CUDA
 // device; the others' run wherever the backend is runnable.
@@ -35,6 +42,7 @@ public:
     BackendHarness(const backends::GenerationInput& input, const backends::Backend& backend,
                    const mcpl::Function& kernel, const std::string& work_dir, DiagnosticEngine& diags);
 
+    const std::string& backend() const { return backend_; }
     bool ok() const { return error_.empty(); }
     const std::string& error() const { return error_; }
 
@@ -50,6 +58,14 @@ public:
     // MCL_OPENCL_BUILD_OPTIONS to every OpenCL program build (-cl-opt-disable).
     bool run(std::vector<KernelData*> runs, const std::string& opencl_build_options = "");
 
+    // Leaves the harness to be built and run elsewhere: writes the inputs of
+    // `runs` beside it and run.sh, which builds the harness where it is not
+    // built yet (only that with BUILD_ONLY=1) and runs it on them, leaving
+    // out<k>, run.log and status (the exit status, or "build" when the
+    // build failed; build.log then says why); false with error() set when
+    // the files cannot be written.
+    bool defer(const std::vector<KernelData*>& runs);
+
 private:
     std::string harness_source(const mcpl::Module& module, const mcpl::Function& kernel) const;
 
@@ -60,5 +76,15 @@ private:
     std::string error_;
     bool built_ = false;
 };
+
+// The results a harness run wrote into `dir` (out<k>), read into `runs`,
+// which hold the run's inputs; "" when all fit, else what went wrong.
+std::string read_outputs(const std::string& dir, const std::string& backend, const std::vector<KernelData*>& runs);
+
+// The results that a deferred harness's run.sh left in `dir` (see
+// BackendHarness::defer), read into `runs`; "" when all are there, else
+// why not: not run, not built, or the harness failed (with its log).
+std::string read_deferred_results(const std::string& dir, const std::string& backend,
+                                  const std::vector<KernelData*>& runs);
 
 }  // namespace mcl::driver

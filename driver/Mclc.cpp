@@ -240,6 +240,13 @@ int run(int argc, char** argv) {
                        "Engines to check besides the reference interpreter (default: llvm where built; "
                        "interp: none)")
         ->delimiter(',');
+    auto* defer = verify->add_option("--defer", verify_options.defer_dir,
+                                     "Write the harness, code and inputs of the backends chosen (default: those that "
+                                     "cannot run here, cuda and llvm's PTX) into DIR, each with a run.sh that builds "
+                                     "and runs it where it runs");
+    verify->add_option("--deferred-results", verify_options.deferred_results_dir,
+                       "Compare the results that the run.sh scripts of an earlier --defer DIR left there")
+        ->excludes(defer);
     verify->add_option("--rtol", verify_options.tolerance.relative, "Relative tolerance for floating point (1e-4)");
     verify->add_option("--atol", verify_options.tolerance.absolute, "Absolute tolerance for floating point (1e-5)");
     add_include(verify);

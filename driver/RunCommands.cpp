@@ -356,6 +356,7 @@ public:
                                      &usage);
         if (!reference) return usage ? kUsageError : 1;
         kernel_name_ = reference->kernel->name;
+        files_ = files;
         if (!parse_params(*reference->kernel, verify_.execution.params, values_, err_)) return kUsageError;
         std::vector<int64_t> bases = verify_.sizes.empty() ? std::vector<int64_t>{1, 7, 33} : verify_.sizes;
         for (size_t r = 0; r < bases.size(); ++r) {
@@ -370,7 +371,8 @@ public:
         }
         if (!reference_results(*reference, files)) return 1;
         for (const std::string& file : files) verify_version(file, file != files.front());
-        out_ << fmt::format("{} ok, {} failed, {} skipped\n", passed_, failed_, skipped_);
+        out_ << fmt::format("{} ok, {} failed, {} skipped{}\n", passed_, failed_, skipped_,
+                            deferred_ ? fmt::format(", {} deferred", deferred_) : "");
         return failed_ > 0 ? 1 : 0;
     }
 
@@ -638,10 +640,16 @@ private:
         return line;
     }
 
+    // Where a backend's harness runs: here, or elsewhere (written now for
+    // later, or read back from an earlier run).
+    enum class HarnessRun { Here, Defer, ReadDeferred };
+
     // A backend run of one version at one leaf: generated and set up on this
     // thread, built and run on a worker, compared here again.
     struct BackendJob {
         std::string engine;
+        HarnessRun where = HarnessRun::Here;
+        std::string deferred_dir;  // the harness's folder under --defer or --deferred-results
         std::unique_ptr<LoadedKernel> version;  // owns what the harness was generated from
         std::unique_ptr<TemporaryDirectory> work;
         std::unique_ptr<BackendHarness> harness;
@@ -649,18 +657,38 @@ private:
         std::string refusal;  // set when the backend refused the kernel
     };
 
-    BackendJob prepare_backend(std::unique_ptr<LoadedKernel> version, const std::string& leaf,
-                               const backends::TargetConfig& config, const backends::Backend& backend) {
+    // The folder of `file`'s harness for `backend` at `leaf` under `root`:
+    // "<file's position>-<its stem>.<leaf>.<backend>", one per job.
+    std::string deferred_dir(const std::string& root, const std::string& file, const std::string& leaf,
+                             const std::string& backend) const {
+        size_t position = std::find(files_.begin(), files_.end(), file) - files_.begin();
+        return (std::filesystem::path(root) /
+                fmt::format("{}-{}.{}.{}", position, std::filesystem::path(file).stem().string(), leaf, backend))
+            .string();
+    }
+
+    BackendJob prepare_backend(std::unique_ptr<LoadedKernel> version, const std::string& file, const std::string& leaf,
+                               const backends::TargetConfig& config, const backends::Backend& backend,
+                               HarnessRun where) {
         BackendJob job;
         job.engine = fmt::format("{} at {}", backend.name(), leaf);
+        job.where = where;
         Session& session = *version->session;
         size_t diagnostics_before = session.diags.diagnostics().size();
         backends::GenerationInput input{version->program, *version->program.roots.front(),
                                         *session.library.find(leaf), config, version->coverage, "",
                                         &session.library};
         job.work = std::make_unique<TemporaryDirectory>();
-        job.harness = std::make_unique<BackendHarness>(input, backend, *version->kernel, job.work->sub("harness"),
-                                                       session.diags);
+        std::string harness_dir = job.work->sub("harness");
+        if (where == HarnessRun::Defer) {
+            harness_dir = job.deferred_dir = deferred_dir(verify_.defer_dir, file, leaf, backend.name());
+            std::error_code ec;
+            std::filesystem::remove_all(harness_dir, ec);
+        } else if (where == HarnessRun::ReadDeferred) {
+            job.deferred_dir = deferred_dir(verify_.deferred_results_dir, file, leaf, backend.name());
+            job.engine += " (run elsewhere)";
+        }
+        job.harness = std::make_unique<BackendHarness>(input, backend, *version->kernel, harness_dir, session.diags);
         if (session.diags.has_errors()) {
             const auto& all = session.diags.diagnostics();
             job.refusal = all.size() > diagnostics_before ? refusal_line(session.diags, all[diagnostics_before])
@@ -672,15 +700,21 @@ private:
     }
 
     static void build_and_run(BackendJob& job) {
-        if (!job.refusal.empty() || !job.harness->build()) return;
+        if (!job.refusal.empty() || job.where == HarnessRun::ReadDeferred) return;
         std::vector<KernelData*> pointers;
         for (KernelData& d : job.runs) pointers.push_back(&d);
-        job.harness->run(pointers);
+        if (job.where == HarnessRun::Defer) job.harness->defer(pointers);
+        else if (job.harness->build()) job.harness->run(pointers);
     }
 
     void finish_backend(BackendJob& job, const std::string& file) {
         if (!job.refusal.empty()) {
             report(file, job.engine, fmt::format("refused: {}", job.refusal), true);
+            return;
+        }
+        if (job.where == HarnessRun::Defer) {
+            if (!job.harness->ok()) report(file, job.engine, job.harness->error());
+            else report_deferred(file, job.engine, job.deferred_dir);
             return;
         }
         std::string problem = job_problem(job);
@@ -693,8 +727,15 @@ private:
 
     // The first difference of a built and run job from the reference; "" when
     // it agrees.
-    std::string job_problem(const BackendJob& job) {
+    std::string job_problem(BackendJob& job) {
         if (!job.harness->ok()) return job.harness->error();
+        if (job.where == HarnessRun::ReadDeferred) {
+            std::vector<KernelData*> pointers;
+            for (KernelData& d : job.runs) pointers.push_back(&d);
+            if (std::string problem = read_deferred_results(job.deferred_dir, job.harness->backend(), pointers);
+                !problem.empty())
+                return problem;
+        }
         for (size_t r = 0; r < job.runs.size(); ++r)
             if (std::string d = difference(job.runs[r], r); !d.empty()) return d;
         return "";
@@ -751,6 +792,33 @@ private:
         return load_or_refuse(file, leaf, RunBy::Engines, fmt::format("engines and backends at {}", level));
     }
 
+    // Where `backend`'s harness runs for a leaf configured as `config`;
+    // nothing when verify leaves it out. Without --backends: every backend
+    // that runs here, and with --defer or --deferred-results every other
+    // one elsewhere; with it, those named, elsewhere when deferring.
+    std::optional<HarnessRun> harness_run(const std::string& backend, const backends::BackendConfig& config) const {
+        bool runnable = runs_here(backend, config);
+        bool named = std::find(verify_.backends.begin(), verify_.backends.end(), backend) != verify_.backends.end();
+        HarnessRun elsewhere = verify_.defer_dir.empty() ? HarnessRun::ReadDeferred : HarnessRun::Defer;
+        bool deferring = !verify_.defer_dir.empty() || !verify_.deferred_results_dir.empty();
+        if (verify_.backends.empty()) {
+            if (runnable) return HarnessRun::Here;
+            if (deferring && can_defer(backend)) return elsewhere;
+            return std::nullopt;
+        }
+        if (!named) return std::nullopt;
+        if (deferring) return elsewhere;
+        if (runnable) return HarnessRun::Here;
+        return std::nullopt;
+    }
+
+    void report_deferred(const std::string& file, const std::string& engine, const std::string& dir) {
+        out_ << fmt::format("{:<5} {}: {}: written to {} (run its run.sh where it runs, then verify with "
+                            "--deferred-results)\n",
+                            "defer", file, engine, dir);
+        ++deferred_;
+    }
+
     void verify_version(const std::string& file, bool own_level) {
         if (own_level) {
             std::ostringstream diagnostics;
@@ -796,15 +864,14 @@ private:
                        errors.substr(start == std::string::npos ? 0 : start, errors.find('\n', start) - start));
                 continue;
             }
-            const std::vector<std::string>& wanted = verify_.backends.empty() ? runnable_backends() : verify_.backends;
             for (const std::string& b : config->backend_names()) {
-                bool runnable = runs_here(b, *config->backend(b));
                 const backends::Backend* backend = backends::find_backend(b);
-                if (!backend || !runnable || std::find(wanted.begin(), wanted.end(), b) == wanted.end()) continue;
+                std::optional<HarnessRun> where = harness_run(b, *config->backend(b));
+                if (!backend || !where) continue;
                 std::ostringstream ignored;  // it loaded for the engines above
                 auto fresh = load_kernel(options_, file, kernel_name_, leaf, RunBy::Engines, ignored);
                 if (fresh && same_parameters(*fresh->kernel, file, fmt::format("{} at {}", b, leaf)))
-                    jobs.push_back(prepare_backend(std::move(fresh), leaf, *config, *backend));
+                    jobs.push_back(prepare_backend(std::move(fresh), file, leaf, *config, *backend, *where));
             }
         }
         run_backend_jobs(jobs, file);
@@ -815,11 +882,12 @@ private:
     std::ostream& out_;
     std::ostream& err_;
     std::string kernel_name_;
+    std::vector<std::string> files_;
     std::map<std::string, double> values_;  // of the scalars given by --param
     std::vector<Sizes> sizes_;
     std::vector<KernelData> inputs_;
     std::vector<KernelData> references_;
-    int passed_ = 0, failed_ = 0, skipped_ = 0;
+    int passed_ = 0, failed_ = 0, skipped_ = 0, deferred_ = 0;
 };
 
 }  // namespace
@@ -831,12 +899,24 @@ int verify_command(const FrontendOptions& options, const std::vector<std::string
             err << fmt::format("mclc: error: no engine '{}' (available: {})\n", e, fmt::join(available_engines(), ", "));
             return kUsageError;
         }
-    for (const std::string& b : verify.backends)
-        if (std::find(runnable_backends().begin(), runnable_backends().end(), b) == runnable_backends().end()) {
-            err << fmt::format("mclc: error: backend '{}' cannot run here (runnable: {})\n", b,
-                               fmt::join(runnable_backends(), ", "));
+    bool deferring = !verify.defer_dir.empty() || !verify.deferred_results_dir.empty();
+    for (const std::string& b : verify.backends) {
+        if (deferring && !can_defer(b)) {
+            err << fmt::format("mclc: error: backend '{}' cannot be deferred (cuda, llvm and those runnable here: {})\n",
+                               b, fmt::join(runnable_backends(), ", "));
             return kUsageError;
         }
+        if (!deferring && std::find(runnable_backends().begin(), runnable_backends().end(), b) == runnable_backends().end()) {
+            err << fmt::format("mclc: error: backend '{}' cannot run here (runnable: {}; --defer DIR writes it "
+                               "to run elsewhere)\n",
+                               b, fmt::join(runnable_backends(), ", "));
+            return kUsageError;
+        }
+    }
+    if (!verify.deferred_results_dir.empty() && !std::filesystem::is_directory(verify.deferred_results_dir)) {
+        err << fmt::format("mclc: error: --deferred-results {}: no such directory\n", verify.deferred_results_dir);
+        return kUsageError;
+    }
     return Verifier(options, verify, out, err).run(files);
 }
 

@@ -56,6 +56,13 @@ struct VerifyOptions {
     std::vector<std::string> targets;     // default: every leaf with a configuration
     std::vector<std::string> engines;     // besides the reference interpreter; default: every available one
     Tolerance tolerance;
+    // Harnesses of the chosen backends (default: those that cannot run
+    // here) are written here with run.sh instead of being run (see
+    // BackendHarness::defer), one folder a version, leaf and backend...
+    std::string defer_dir;
+    // ...and their results, run elsewhere, are read back from here and
+    // compared; at most one of the two is set.
+    std::string deferred_results_dir;
 };
 
 int verify_command(const FrontendOptions& options, const std::vector<std::string>& files,

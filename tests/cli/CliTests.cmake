@@ -245,6 +245,10 @@ mclc_test(run_backend_without_target 2 "--backend and --target go together" run 
 mclc_test(run_index_out_of_range 1 "bad_index.mcl:9:15: error: index 0 of 'out' is 33, outside 0..32" run ${VERIFY_INPUTS}/bad_index.mcl --engine interp)
 mclc_test(run_index_out_of_range_llvm 1 "bad_index.mcl:9:15: error: index outside the array's extent \\(llvm engine\\)" run ${VERIFY_INPUTS}/bad_index.mcl)
 mclc_test(verify_unrunnable_backend 2 "backend 'cuda' cannot run here" verify ${MATMUL}/matmul.mcl --backends cuda)
+mclc_test(verify_defer_with_results 2 "--defer excludes --deferred-results" verify ${MATMUL}/matmul.mcl --defer a --deferred-results b)
+add_test(NAME cli.verify_deferred
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/verify_deferred.sh $<TARGET_FILE:mclc> ${MATMUL} ${VERIFY_INPUTS})
+set_tests_properties(cli.verify_deferred PROPERTIES TIMEOUT 600)
 mclc_test(verify_catches_off_by_one 1 "(?s)FAIL +[^\\n]*matmul_gpu_off_by_one.mcl: opencl at hopper: at n=7 m=9 p=11: c\\[[0-9]+,[0-9]+\\] = [^\\n]*, the reference gives .*\\n[0-9]+ ok, [1-9][0-9]* failed"
           verify ${MATMUL}/matmul.mcl ${VERIFY_INPUTS}/matmul_gpu_off_by_one.mcl --targets hopper --backends opencl --sizes 7)
 mclc_test(verify_catches_missing_barrier 1 "(?s)FAIL +[^\\n]*matmul_gpu_no_barrier.mcl: interpreter at gpu: [^\\n]*matmul_gpu_no_barrier.mcl:[0-9]+:[0-9]+: error: data race on 'l_a': unit tj = [0-9]+ of the foreach at line 26 (reads|writes) an element that unit tj = [0-9]+ .*FAIL +[^\\n]*matmul_gpu_no_barrier.mcl: interpreter at hopper: "

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -352,11 +353,12 @@ public:
 
     int run(const std::vector<std::string>& files) {
         bool usage = false;
-        auto reference = load_kernel(options_, files.front(), verify_.execution.kernel, "", RunBy::Interpreter, err_,
-                                     &usage);
+        std::shared_ptr<LoadedKernel> reference =
+            load_kernel(options_, files.front(), verify_.execution.kernel, "", RunBy::Interpreter, err_, &usage);
         if (!reference) return usage ? kUsageError : 1;
         kernel_name_ = reference->kernel->name;
         files_ = files;
+        loaded_[{files.front(), "", RunBy::Interpreter}] = {reference, ""};
         if (!parse_params(*reference->kernel, verify_.execution.params, values_, err_)) return kUsageError;
         std::vector<int64_t> bases = verify_.sizes.empty() ? std::vector<int64_t>{1, 7, 33} : verify_.sizes;
         for (size_t r = 0; r < bases.size(); ++r) {
@@ -448,12 +450,11 @@ private:
         std::set<int64_t, std::greater<>> tiles;
         Session probe(options_.hardware);
         for (const std::string& file : files) {
-            std::ostringstream ignored;
-            auto version = load_kernel(options_, file, kernel_name_, "", RunBy::Interpreter, ignored);
+            LoadedKernel* version = load(file, "", RunBy::Interpreter).version.get();
             if (!version) continue;
             for (int64_t t : tile_sizes(*version->kernel)) tiles.insert(t);
             for (const auto& [leaf, config_path] : verified_leaves(version->kernel->hardware, probe.library)) {
-                if (auto translated = load_kernel(options_, file, kernel_name_, leaf, RunBy::Interpreter, ignored))
+                if (LoadedKernel* translated = load(file, leaf, RunBy::Interpreter).version.get())
                     for (int64_t t : tile_sizes(*translated->kernel)) tiles.insert(t);
             }
         }
@@ -650,7 +651,7 @@ private:
         std::string engine;
         HarnessRun where = HarnessRun::Here;
         std::string deferred_dir;  // the harness's folder under --defer or --deferred-results
-        std::unique_ptr<LoadedKernel> version;  // owns what the harness was generated from
+        std::shared_ptr<LoadedKernel> version;  // what the harness was generated from
         std::unique_ptr<TemporaryDirectory> work;
         std::unique_ptr<BackendHarness> harness;
         std::vector<KernelData> runs;
@@ -667,14 +668,17 @@ private:
             .string();
     }
 
-    BackendJob prepare_backend(std::unique_ptr<LoadedKernel> version, const std::string& file, const std::string& leaf,
+    // The backends of a leaf share one loaded version: generating reads it
+    // only, and each reports to a diagnostics engine of its own, so that one
+    // backend's refusal (or the llvm engine's) is not another's.
+    BackendJob prepare_backend(std::shared_ptr<LoadedKernel> version, const std::string& file, const std::string& leaf,
                                const backends::TargetConfig& config, const backends::Backend& backend,
                                HarnessRun where) {
         BackendJob job;
         job.engine = fmt::format("{} at {}", backend.name(), leaf);
         job.where = where;
         Session& session = *version->session;
-        size_t diagnostics_before = session.diags.diagnostics().size();
+        DiagnosticEngine generation(session.sources);
         backends::GenerationInput input{version->program, *version->program.roots.front(),
                                         *session.library.find(leaf), config, version->coverage, "",
                                         &session.library};
@@ -688,12 +692,9 @@ private:
             job.deferred_dir = deferred_dir(verify_.deferred_results_dir, file, leaf, backend.name());
             job.engine += " (run elsewhere)";
         }
-        job.harness = std::make_unique<BackendHarness>(input, backend, *version->kernel, harness_dir, session.diags);
-        if (session.diags.has_errors()) {
-            const auto& all = session.diags.diagnostics();
-            job.refusal = all.size() > diagnostics_before ? refusal_line(session.diags, all[diagnostics_before])
-                                                          : "code generation failed";
-        }
+        job.harness = std::make_unique<BackendHarness>(input, backend, *version->kernel, harness_dir, generation);
+        if (generation.has_errors())
+            job.refusal = refusal_line(generation, generation.diagnostics().front());
         for (const KernelData& in : inputs_) job.runs.push_back(in.clone());
         job.version = std::move(version);
         return job;
@@ -771,23 +772,42 @@ private:
         for (BackendJob& job : jobs) finish_backend(job, file);
     }
 
-    // The version translated to `leaf` when one is given, for `run_by`;
-    // null, with its first error reported as the refusal of `what`, when it
-    // does not load.
-    std::unique_ptr<LoadedKernel> load_or_refuse(const std::string& file, const std::string& leaf, RunBy run_by,
+    // A version of the kernel as loaded by load_kernel(), with what loading
+    // it printed.
+    struct LoadedVersion {
+        std::shared_ptr<LoadedKernel> version;  // null when it does not load
+        std::string diagnostics;
+    };
+
+    // `file`'s version translated to `leaf` when one is given, for
+    // `run_by`: loaded once and kept, since the tile sizes, the
+    // interpreter, the engines and every backend of a leaf look at the same
+    // version (translation dominates verify's own time).
+    const LoadedVersion& load(const std::string& file, const std::string& leaf, RunBy run_by) {
+        auto [at, added] = loaded_.try_emplace({file, leaf, run_by});
+        if (added) {
+            std::ostringstream diagnostics;
+            at->second.version = load_kernel(options_, file, kernel_name_, leaf, run_by, diagnostics);
+            at->second.diagnostics = diagnostics.str();
+        }
+        return at->second;
+    }
+
+    // load(), with the first error of a version that does not load
+    // reported as the refusal of `what`.
+    std::shared_ptr<LoadedKernel> load_or_refuse(const std::string& file, const std::string& leaf, RunBy run_by,
                                                  const std::string& what) {
-        std::ostringstream diagnostics;
-        auto version = load_kernel(options_, file, kernel_name_, leaf, run_by, diagnostics);
-        if (!version) {
-            std::string text = diagnostics.str();
+        const LoadedVersion& loaded = load(file, leaf, run_by);
+        if (!loaded.version) {
+            const std::string& text = loaded.diagnostics;
             report(file, what, fmt::format("refused: {}", text.substr(0, text.find('\n'))), true);
         }
-        return version;
+        return loaded.version;
     }
 
     // The version as the engines run it (lowered), translated to `leaf`
     // when one is given.
-    std::unique_ptr<LoadedKernel> load_for_engines(const std::string& file, const std::string& leaf,
+    std::shared_ptr<LoadedKernel> load_for_engines(const std::string& file, const std::string& leaf,
                                                    const std::string& level) {
         return load_or_refuse(file, leaf, RunBy::Engines, fmt::format("engines and backends at {}", level));
     }
@@ -820,23 +840,15 @@ private:
     }
 
     void verify_version(const std::string& file, bool own_level) {
-        if (own_level) {
-            std::ostringstream diagnostics;
-            auto version = load_kernel(options_, file, kernel_name_, "", RunBy::Interpreter, diagnostics);
-            if (!version) {
-                report(file, "interpreter", fmt::format("does not load: {}", diagnostics.str()));
-                return;
-            }
-            check_interpreter(*version, file, fmt::format("interpreter at {}", version->kernel->hardware), {});
-            const std::string& own = version->kernel->hardware;
-            if (auto lowered = load_for_engines(file, "", own)) check_engines(*lowered, file, own);
+        const LoadedVersion& as_written = load(file, "", RunBy::Interpreter);
+        if (!as_written.version) {
+            if (own_level) report(file, "interpreter", fmt::format("does not load: {}", as_written.diagnostics));
+            return;
         }
-        std::string level;
-        {
-            std::ostringstream ignored;
-            auto version = load_kernel(options_, file, kernel_name_, "", RunBy::Interpreter, ignored);
-            if (!version) return;
-            level = version->kernel->hardware;
+        const std::string level = as_written.version->kernel->hardware;
+        if (own_level) {
+            check_interpreter(*as_written.version, file, fmt::format("interpreter at {}", level), {});
+            if (auto lowered = load_for_engines(file, "", level)) check_engines(*lowered, file, level);
         }
         Session probe(options_.hardware);
         std::vector<BackendJob> jobs;
@@ -868,13 +880,12 @@ private:
                 const backends::Backend* backend = backends::find_backend(b);
                 std::optional<HarnessRun> where = harness_run(b, *config->backend(b));
                 if (!backend || !where) continue;
-                std::ostringstream ignored;  // it loaded for the engines above
-                auto fresh = load_kernel(options_, file, kernel_name_, leaf, RunBy::Engines, ignored);
-                if (fresh && same_parameters(*fresh->kernel, file, fmt::format("{} at {}", b, leaf)))
-                    jobs.push_back(prepare_backend(std::move(fresh), file, leaf, *config, *backend, *where));
+                if (same_parameters(*version->kernel, file, fmt::format("{} at {}", b, leaf)))
+                    jobs.push_back(prepare_backend(version, file, leaf, *config, *backend, *where));
             }
         }
         run_backend_jobs(jobs, file);
+        std::erase_if(loaded_, [&](const auto& entry) { return std::get<0>(entry.first) == file; });
     }
 
     const FrontendOptions& options_;
@@ -887,6 +898,7 @@ private:
     std::vector<Sizes> sizes_;
     std::vector<KernelData> inputs_;
     std::vector<KernelData> references_;
+    std::map<std::tuple<std::string, std::string, RunBy>, LoadedVersion> loaded_;  // by file, leaf, run_by
     int passed_ = 0, failed_ = 0, skipped_ = 0, deferred_ = 0;
 };
 

@@ -36,6 +36,10 @@ mclc_test(llvm_engine.refusal_asked_for 1 "barrier_in_call.mcl:18:13: error: bac
           run --engine llvm ${LLVM_CLI}/llvm/barrier_in_call.mcl)
 mclc_test(llvm_engine.refusal_skipped_in_verify 0 "(?s)skip  [^\\n]*llvm engine at gpu: refused: .*[0-9]+ ok, 0 failed, [1-9][0-9]* skipped"
           verify ${LLVM_CLI}/llvm/barrier_in_call.mcl --backends cpp)
+# The engine's refusal is its own: the backends of the leaf, which share the
+# version it refused, still generate their code.
+mclc_test(llvm_engine.refusal_is_the_engines_alone 0 "(?s)skip  [^\\n]*llvm engine at hopper: refused: .*\\ndefer [^\\n]*cuda at hopper: written to .*\\ndefer [^\\n]*llvm at hopper: written to .*\\nok    [^\\n]*opencl at hopper\\n4 ok, 0 failed, 2 skipped, 2 deferred"
+          verify --targets hopper --defer llvm_engine_refusal ${LLVM_CLI}/llvm/barrier_in_call.mcl)
 
 # A division by zero is an error at the division, from either engine.
 mclc_test(llvm_engine.division_by_zero 1

@@ -406,8 +406,11 @@ private:
     void note_writes(const Stmt& s, State& state) {
         for_each_own_write(s, [&](const Decl* written) {
             if (!written) return;
-            for (auto& [copy, pending] : state) {
-                auto indices = indices_of(*plan_.copies.at(copy).target);
+            for (auto& copy_and_pending : state) {
+                // Not a structured binding: the lambda below captures it, which
+                // clang before 16 does not allow for bindings (the fuzz build).
+                auto& pending = copy_and_pending.second;
+                auto indices = indices_of(*plan_.copies.at(copy_and_pending.first).target);
                 for (size_t i = 0; i < indices.size(); ++i)
                     mcpl::for_each_expr(*indices[i], [&](const Expr& sub) {
                         if (sub.decl == written) pending.index_stable[i] = false;

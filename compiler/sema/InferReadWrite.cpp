@@ -357,7 +357,11 @@ private:
                                                          call->callee, variable->name()));
                 return;
             }
-        for (const auto& [call, variable] : written) {
+        for (const auto& call_and_variable : written) {
+            // Plain locals, not a structured binding: the lambdas below capture
+            // them, and clang before 16 does not capture bindings (the fuzz build).
+            const Expr* call = call_and_variable.first;
+            const Decl* variable = call_and_variable.second;
             std::set<const Expr*> sequenced;  // the uses of `variable` the call is ordered with
             for_each_expr(*call, [&](const Expr& e) { sequenced.insert(&e); });
             if (s.kind == Stmt::Kind::Assign && s.op == "=") sequenced.insert(s.target.get());

@@ -658,8 +658,12 @@ void CFamilyEmitter::unrolled_loop(const Stmt& for_loop) {
     for (int64_t k = 0; k < loop.trips; ++k) {
         line("{");
         ++indent_;
+        // Not `const`: nvcc's front end folds a const's value into the body
+        // and warns where the user's code is fine for every index but this
+        // one (`k <= b` with k = 0 and an unsigned b is "pointless"); its
+        // optimizer propagates the value all the same.
         if (index_used)
-            line(fmt::format("const {} {} = {};", element_spelling(d.forms.front().resolved_type), index,
+            line(fmt::format("{} {} = {};", element_spelling(d.forms.front().resolved_type), index,
                              loop.first + k * loop.stride));
         stmt(*for_loop.loop_body);
         --indent_;

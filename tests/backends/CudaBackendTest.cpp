@@ -249,11 +249,14 @@ hopper void k(int n, float[n] x) {
     }
     EXPECT_THAT(k, HasSubstr("unrolled: 16 iterations, a3 from 0 by 4"));
     EXPECT_THAT(k, HasSubstr("unrolled: 16 iterations, a2 from 1 by 1"));
-    EXPECT_THAT(k, HasSubstr("const int a3 = 60;"));
-    EXPECT_THAT(k, HasSubstr("const int a4 = 7;"));
-    EXPECT_THAT(k, Not(HasSubstr("const int a3 = 64;")));
-    EXPECT_THAT(k, Not(HasSubstr("const int a1 = ")));  // its body does not use it
-    EXPECT_THAT(k, Not(HasSubstr("const int a6 = ")));
+    EXPECT_THAT(k, HasSubstr("    int a3 = 60;"));
+    EXPECT_THAT(k, HasSubstr("    int a4 = 7;"));
+    EXPECT_THAT(k, Not(HasSubstr("int a3 = 64;")));
+    EXPECT_THAT(k, Not(HasSubstr("int a1 = ")));  // its body does not use it
+    EXPECT_THAT(k, Not(HasSubstr("int a6 = ")));
+    // not `const`, which nvcc's front end would fold into warnings about
+    // the first copy (tests/difftest/found/cuda_unrolled_index_as_a_constant)
+    EXPECT_THAT(k, Not(HasSubstr("const int a3 = ")));
     // loops that stay loops: not constant, too long, the index written,
     // or unrolling would print too much (big) or around a foreach (around)
     for (std::string index : {"r1", "r2", "r3", "r4", "r5", "r6", "r7"}) {

@@ -45,6 +45,22 @@ void update_imports(mcpl::Program& program, mcpl::Module& m, const std::string& 
     imported.push_back(to);
 }
 
+// Translation moves statements out of the foreach statements it replaces
+// and drops those, with the declarations of their indices: until the
+// program is checked again a variable may name a freed declaration. The
+// function's variables forget their declarations, so that a step that
+// stops at an error leaves none dangling; the check resolves them again.
+void forget_declarations(mcpl::Function& f) {
+    mcpl::for_each_stmt(*f.body, [](mcpl::Stmt& s) {
+        mcpl::for_each_own_expr(s, [](mcpl::Expr& e) {
+            mcpl::for_each_var(e, [](mcpl::Expr& var) {
+                var.decl = nullptr;
+                var.form = nullptr;
+            });
+        });
+    });
+}
+
 }  // namespace
 
 bool translate_program(mcpl::Program& program, const std::string& target, const hdl::HardwareLibrary& library,
@@ -117,6 +133,7 @@ bool translate_program(mcpl::Program& program, const std::string& target, const 
             translate_memory_spaces(*f, from_model, to_model, std::get<ParGroupMapping>(mapping), diags);
             translate_hardware_values(*f, from_model, to_model, std::get<ParGroupMapping>(mapping));
             translate_foreach(*f, to_model, std::get<ParGroupMapping>(mapping), outer, diags);
+            forget_declarations(*f);
             f->hardware = to;
         }
         for (auto& m : program.modules) update_imports(program, *m, from, to);

@@ -18,7 +18,8 @@
 // Guarantees: on success every translated function targets `target` and the
 //   program checks; translating straight to a target and level by level
 //   give the same program, and translating to a function's own level
-//   changes nothing.
+//   changes nothing. On failure the program may be half translated, but no
+//   variable names a declaration the translation freed (it names none).
 #pragma once
 
 #include <string>

@@ -731,6 +731,49 @@ TEST(Translate, UnknownTarget) {
     EXPECT_THAT(errors, HasSubstr("mclc: error: unknown hardware description 'hoper'; did you mean 'hopper'?"));
 }
 
+// A translation that stops at an error leaves the program half translated,
+// and the foreach statements it replaced are gone with their indices'
+// declarations: no variable may still name one (the fuzzer found its JSON
+// dump of such a program reading a freed one).
+TEST(Translate, AFailedTranslationLeavesNoVariableNamingAFreedDeclaration) {
+    CheckedText c = check_text(R"(module m;
+import gpu;
+gpu float first(local float[64] t, int i) {
+    t[i % 64] = 1.0;
+    barrier(local);
+    return t[0];
+}
+gpu void k(int n, float[n] out) {
+    foreach (int b in n blocks) {
+        local float[64] t;
+        foreach (int i in 65 threads) {
+            float s = first(t, i);
+            if (i == 0) {
+                out[b] = s;
+            }
+        }
+    }
+}
+)",
+                               "m.mcl");
+    ASSERT_FALSE(c.diags->has_errors()) << c.text();
+    EXPECT_FALSE(translate::translate_program(c.program, "fermi", *c.library, *c.diags));
+    EXPECT_THAT(c.text(), HasSubstr("m.mcl:12:13: error: cannot translate safely to 'fermi'"));
+
+    std::set<const Decl*> alive;
+    std::vector<const Expr*> vars;
+    for (const auto& f : c.module()->functions) {
+        for (const auto& p : f->params) alive.insert(p.get());
+        for_each_stmt(static_cast<const Stmt&>(*f->body), [&](const Stmt& s) {
+            if (s.decl) alive.insert(s.decl.get());
+            for_each_own_expr(s, [&](const Expr& e) { for_each_var(e, [&](const Expr& v) { vars.push_back(&v); }); });
+        });
+    }
+    ASSERT_FALSE(vars.empty());
+    for (const Expr* v : vars)
+        EXPECT_TRUE(!v->decl || alive.count(v->decl)) << "'" << v->var[0].name << "' names a freed declaration";
+}
+
 // A foreach nested with statements around it in one over the same
 // par_group runs its units one after another in each outer unit; units
 // that return or reach a barrier cannot.

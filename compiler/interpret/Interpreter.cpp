@@ -220,7 +220,8 @@ private:
     }
 
     // Array parameters take the extents of their declared types, evaluated
-    // once the scalars are bound; further forms are views.
+    // once the scalars are bound; further forms are views. An argument
+    // smaller than its parameter is a fault, not a read past its storage.
     void bind_parameter_shapes(const Function& fn, Frame& frame) {
         for (const auto& p : fn.params) {
             Ref& ref = *frame.find(&p->forms.front());
@@ -235,6 +236,11 @@ private:
                                       p->forms.front().name, shaped.elements(),
                                       available / static_cast<int64_t>(std::max<size_t>(shaped.element_cells, 1))));
                 ref = shaped;
+            } else if (static_cast<int64_t>(ref.storage->cells.size()) - ref.offset <
+                       static_cast<int64_t>(ref.element_cells)) {
+                fault(p->forms.front().location,
+                      fmt::format("parameter '{}' takes {} values, but the argument holds {}", p->forms.front().name,
+                                  ref.element_cells, ref.storage->cells.size() - static_cast<size_t>(ref.offset)));
             }
             for (size_t f = 1; f < p->forms.size(); ++f)
                 frame.bind(&p->forms[f], view(*frame.find(&p->forms.front()), p->forms[f],

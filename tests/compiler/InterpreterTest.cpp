@@ -370,6 +370,28 @@ TEST(Interpreter, EndlessLoopStopsAtTheStepLimit) {
     EXPECT_THAT(error->message, HasSubstr("more than 10000 steps"));
 }
 
+// An argument smaller than its parameter is refused before the kernel
+// runs; a record given one cell for its two fields was read past its end.
+TEST(Interpreter, ArgumentSmallerThanItsParameterIsAnError) {
+    CheckedText checked = check_text("module m; import perfect;\n"
+                                     "type Complex { float re; float im; }\n"
+                                     "perfect void f(Complex c, float[1] out) {\n"
+                                     "    foreach (int i in 1 threads) { out[0] = c.re + c.im; }\n}\n");
+    mcpl::testing::expect_clean(checked);
+    auto record = std::make_shared<Storage>();
+    record->cells.push_back(Scalar::of_float(1));
+    auto out = std::make_shared<Storage>();
+    out->cells.push_back(Scalar::of_float(0));
+    auto error = run_kernel(*checked.library, *checked.module()->functions.back(), {record, out}, {});
+    ASSERT_TRUE(error);
+    EXPECT_THAT(error->message, HasSubstr("parameter 'c' takes 2 values, but the argument holds 1"));
+    EXPECT_EQ(error->location.line, 3u);
+
+    record->cells.push_back(Scalar::of_float(2));
+    EXPECT_FALSE(run_kernel(*checked.library, *checked.module()->functions.back(), {record, out}, {}));
+    EXPECT_EQ(out->cells[0].as_double(), 3.0);
+}
+
 TEST(Interpreter, LayoutsFollowTheParameters) {
     CheckedText checked = check_text("module m; import perfect;\n"
                                      "perfect void f(int n, int m, float[n, m + 1] a, const int[n][2] t) {\n"

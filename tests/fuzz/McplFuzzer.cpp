@@ -54,7 +54,7 @@ const std::string& target_config_text(const std::string& leaf) {
 }
 
 // Runs every kernel of the root module in the interpreter: int scalars 3,
-// other scalars and every array element 1, in a shuffled order. Errors are
+// other scalars, record fields and array elements 1, in a shuffled order. Errors are
 // expected (an index out of range, a step limit); a crash is not.
 void interpret_kernels(const mcl::mcpl::Program& program) {
     if (program.roots.empty()) return;
@@ -62,7 +62,7 @@ void interpret_kernels(const mcl::mcpl::Program& program) {
         std::vector<mcl::interpret::Scalar> scalars;
         for (const auto& p : kernel->params) {
             const mcl::mcpl::Type& t = p->forms.front().resolved_type;
-            if (t.is_array()) continue;
+            if (t.is_array() || t.record) continue;
             mcl::interpret::Scalar one = mcl::interpret::Scalar::of_int(t.primitive == mcl::mcpl::Primitive::Int ? 3 : 1);
             scalars.push_back(t.primitive ? mcl::interpret::convert(one, *t.primitive).value : one);
         }
@@ -75,7 +75,7 @@ void interpret_kernels(const mcl::mcpl::Program& program) {
             cells += layout.cell_count();
             if (cells > (int64_t{1} << 20)) return;
             auto storage = std::make_shared<mcl::interpret::Storage>();
-            if (!layout.is_array) {
+            if (!layout.is_array && layout.element_cells.size() == 1) {
                 storage->cells.push_back(scalars.at(next_scalar++));
             } else {
                 for (int64_t e = 0; e < layout.elements(); ++e)

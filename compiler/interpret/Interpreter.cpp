@@ -225,9 +225,9 @@ private:
     void bind_parameter_shapes(const Function& fn, Frame& frame) {
         for (const auto& p : fn.params) {
             Ref& ref = *frame.find(&p->forms.front());
+            const int64_t available = static_cast<int64_t>(ref.storage->cells.size()) - ref.offset;
             if (p->forms.front().resolved_type.is_array()) {
                 std::vector<int64_t> declared = extents_of(p->forms.front().type, frame);
-                int64_t available = static_cast<int64_t>(ref.storage->cells.size()) - ref.offset;
                 Ref shaped = ref;
                 shaped.extents = declared;
                 if (shaped.elements() * static_cast<int64_t>(shaped.element_cells) > available)
@@ -236,11 +236,9 @@ private:
                                       p->forms.front().name, shaped.elements(),
                                       available / static_cast<int64_t>(std::max<size_t>(shaped.element_cells, 1))));
                 ref = shaped;
-            } else if (static_cast<int64_t>(ref.storage->cells.size()) - ref.offset <
-                       static_cast<int64_t>(ref.element_cells)) {
-                fault(p->forms.front().location,
-                      fmt::format("parameter '{}' takes {} values, but the argument holds {}", p->forms.front().name,
-                                  ref.element_cells, ref.storage->cells.size() - static_cast<size_t>(ref.offset)));
+            } else if (available < static_cast<int64_t>(ref.element_cells)) {
+                fault(p->forms.front().location, fmt::format("parameter '{}' takes {} values, but the argument holds {}",
+                                                             p->forms.front().name, ref.element_cells, available));
             }
             for (size_t f = 1; f < p->forms.size(); ++f)
                 frame.bind(&p->forms[f], view(*frame.find(&p->forms.front()), p->forms[f],

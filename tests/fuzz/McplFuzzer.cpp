@@ -54,8 +54,8 @@ const std::string& target_config_text(const std::string& leaf) {
 }
 
 // Runs every kernel of the root module in the interpreter: int scalars 3,
-// other scalars, record fields and array elements 1, in a shuffled order. Errors are
-// expected (an index out of range, a step limit); a crash is not.
+// other scalars, record fields and array elements 1, in a shuffled order.
+// Errors are expected (an index out of range, a step limit); a crash is not.
 void interpret_kernels(const mcl::mcpl::Program& program) {
     if (program.roots.empty()) return;
     for (const mcl::mcpl::Function* kernel : mcl::backends::module_kernels(*program.roots.front())) {

@@ -1,14 +1,17 @@
-// libFuzzer target for the language server (`mclc lsp`): the input is the
+// libFuzzer target for the language server (`mclc lsp`). The input is the
 // text of one document, HDL when it says `hardware_description` and MCPL
 // otherwise, which an editor session opens, queries and edits through
-// LanguageServer::handle as a client's messages would. The session asks for
-// hover and the definition at token boundaries of the document (up to
+// LanguageServer::handle as a client's messages would: it asks for hover
+// and the definition at token boundaries of the document (up to
 // kMaxPositions), runs the mclc.feedbackAtLevel command at a leaf chosen by
-// the input's size, deletes a range chosen by the input's size (its end past
-// its line), asks again at the same positions on the edited text and closes the document. The
-// messages are well formed, so besides a crash or a sanitizer report, an
-// "internal error" response or a logged exception (window/logMessage) is a
-// bug.
+// the input's size, deletes a range chosen by the input's size (its end
+// past its line), asks again at the same positions on the edited text and
+// closes the document. These messages are well formed, so besides a crash
+// or a sanitizer report, an "internal error" response or a logged
+// exception (window/logMessage) is a bug. An input that starts with
+// `Content-Length:` is instead the client's whole byte stream (framing,
+// JSON and parameters as they come), where only a crash, a sanitizer
+// report or an internal error is.
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
@@ -52,7 +55,15 @@ public:
         json message = {{"jsonrpc", "2.0"}, {"method", method}, {"params", std::move(params)}};
         if (request) message["id"] = ++next_id_;
         // A client sends UTF-8; bytes of the input that are not become U+FFFD.
-        (void)server_.handle(message.dump(-1, ' ', false, json::error_handler_t::replace));
+        const std::string body = message.dump(-1, ' ', false, json::error_handler_t::replace);
+        (void)server_.handle(body);
+        check_answers(body);
+    }
+
+    // Fails on an internal error among the server's messages since the last
+    // check, and on a logged exception when the client's messages were well
+    // formed (a bad notification is logged, as it should be).
+    void check_answers(const std::string& after, bool well_formed = true) {
         std::istringstream written(out_.str());
         mcl::lsp::MessageReader reader(written);
         for (auto answer = reader.read(); answer.status == mcl::lsp::IncomingMessage::Status::Message;
@@ -60,8 +71,8 @@ public:
             const json reply = json::parse(answer.body);
             const bool internal_error =
                 reply.contains("error") && reply["error"].value("code", 0) == mcl::lsp::error_code::kInternalError;
-            if (internal_error || reply.value("method", "") == "window/logMessage") {
-                std::fprintf(stderr, "%s\nafter %s\n", answer.body.c_str(), message.dump().c_str());
+            if (internal_error || (well_formed && reply.value("method", "") == "window/logMessage")) {
+                std::fprintf(stderr, "%s\nafter %s\n", answer.body.c_str(), after.c_str());
                 std::abort();
             }
         }
@@ -97,6 +108,14 @@ public:
         }
     }
 
+    // Serves `input` as the client's whole byte stream: framing, JSON and
+    // parameters as they come.
+    void serve(const std::string& input) {
+        std::istringstream in(input);
+        (void)server_.serve(in);
+        check_answers("the input", false);
+    }
+
     const std::string& uri() const { return uri_; }
 
 private:
@@ -110,6 +129,11 @@ private:
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
+    if (text.rfind("Content-Length:", 0) == 0) {
+        Session session(false);
+        session.serve(text);
+        return 0;
+    }
     const bool hdl = text.find("hardware_description") != std::string::npos;
     Session session(hdl);
     session.send("initialize", {{"initializationOptions", {{"params", {{"n", 64}, {"m", 48}}}}}});

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/ast/AstWalk.h"
 #include "support/Spelling.h"
 
 namespace mcl::mcpl {
@@ -97,9 +98,45 @@ public:
     NameResolver(Program& p, const hdl::HardwareLibrary& lib, DiagnosticEngine& diags)
         : program_(p), library_(lib), diags_(diags) {}
 
+    // Every record, constant and function signature of every module is
+    // resolved before any function body is checked: a call's type is its
+    // callee's return type, and its arguments are checked against the
+    // callee's parameters, wherever the callee is defined (later in the
+    // module, or in a module that program_.modules lists after the one
+    // importing it).
     void run() {
         for (auto& m : program_.modules) declare_module(*m);
-        for (auto& m : program_.modules) check_module(*m);
+        for (auto& m : program_.modules) build_module_scope(*m);
+        // imported modules (listed after their importers) first, so that
+        // a constant's initializer sees the types of imported constants
+        for (auto m = program_.modules.rbegin(); m != program_.modules.rend(); ++m) check_declarations(**m);
+        for (auto& m : program_.modules) {
+            enter_module(*m);
+            for (auto& f : m->functions) check_function_body(*f);
+        }
+        if (!diags_.has_errors()) report_untyped_expressions();
+    }
+
+    // What every later stage builds on (the interpreter's min and max, the
+    // backends' conversions): in a program without errors every expression
+    // has a type. One without is a bug of this pass, reported as such
+    // rather than passed on to compute a wrong result.
+    void report_untyped_expressions() {
+        auto check = [&](const Expr& top) {
+            for_each_expr(top, [&](const Expr& e) {
+                if (!e.type.valid())
+                    diags_.error(e.location, "internal error: name resolution left this expression without a type");
+            });
+        };
+        for (const auto& m : program_.modules)
+            for (const auto& f : m->functions) {
+                for (const auto& p : f->params)
+                    for (const BasicDecl& form : p->forms)
+                        for (const auto& group : form.type.dimensions)
+                            for (const ExprPtr& extent : group) check(*extent);
+                for_each_stmt(static_cast<const Stmt&>(*f->body),
+                              [&](const Stmt& s) { for_each_own_expr(s, check); });
+            }
     }
 
 private:
@@ -137,8 +174,7 @@ private:
         }
     }
 
-    void check_module(Module& m) {
-        module_ = &m;
+    void build_module_scope(Module& m) {
         Scope& own = module_scopes_.at(&m);
         for (const auto& [name, loc] : m.exports)
             if (!own.find_local(name))
@@ -150,16 +186,27 @@ private:
             for (const auto& [name, loc] : im->exports)
                 if (const Symbol* s = theirs.find_local(name)) imported.add(name, *s);
         }
-        module_scope_ = std::make_unique<Scope>(&imported);
-        for (const std::string& n : own.visible_names()) module_scope_->add(n, *own.find_local(n));
-        // Records first: functions and constants use them.
+        auto& scope = module_level_scopes_[&m];
+        scope = std::make_unique<Scope>(&imported);
+        for (const std::string& n : own.visible_names()) scope->add(n, *own.find_local(n));
+    }
+
+    void enter_module(const Module& m) {
+        module_ = &m;
+        module_scope_ = module_level_scopes_.at(&m).get();
+    }
+
+    // Records (first: constants and signatures use them), constants and
+    // function signatures.
+    void check_declarations(Module& m) {
+        enter_module(m);
         for (auto& r : m.records) check_record(*r);
         for (auto& c : m.constants) check_decl(*c, *module_scope_, /*is_parameter=*/false, /*declare=*/false);
-        for (auto& f : m.functions) check_function(*f);
+        for (auto& f : m.functions) check_signature(*f);
     }
 
     void check_record(RecordType& r) {
-        Scope fields(module_scope_.get());
+        Scope fields(module_scope_);
         for (auto& f : r.fields) {
             if (f->init) diags_.error(f->init->location, "a record field cannot have an initializer");
             check_decl(*f, fields, false, true);
@@ -182,7 +229,9 @@ private:
         return visit(m);
     }
 
-    void check_function(Function& f) {
+    // The hardware description, return type and parameters of `f`, and
+    // whether its body is builtin.
+    void check_signature(Function& f) {
         function_ = &f;
         model_ = library_.find(f.hardware);
         if (!model_ && library_.report_errors_of(f.hardware)) {
@@ -200,9 +249,16 @@ private:
                                        f.name, f.hardware, module_->name, f.hardware));
         }
         f.resolved_return_type = resolve_type(f.return_type, *module_scope_, true);
-        Scope params(module_scope_.get());
-        for (auto& p : f.params) check_decl(*p, params, true, true);
+        auto& params = parameter_scopes_[&f];
+        params = std::make_unique<Scope>(module_scope_);
+        for (auto& p : f.params) check_decl(*p, *params, true, true);
         f.builtin_body = is_builtin_body(*f.body);
+    }
+
+    void check_function_body(Function& f) {
+        function_ = &f;
+        model_ = library_.find(f.hardware);
+        Scope& params = *parameter_scopes_.at(&f);
         if (f.builtin_body) {
             check_builtin_body(f, params);
             return;
@@ -777,7 +833,9 @@ private:
     DiagnosticEngine& diags_;
     std::map<const Module*, Scope> module_scopes_;   // each module's own top-level names
     std::map<const Module*, Scope> import_scopes_;   // the names it imports
-    std::unique_ptr<Scope> module_scope_;            // own names over imports, for the module being checked
+    std::map<const Module*, std::unique_ptr<Scope>> module_level_scopes_;  // own names over imports
+    std::map<const Function*, std::unique_ptr<Scope>> parameter_scopes_;  // a function's parameters over its module's
+    Scope* module_scope_ = nullptr;  // the module being checked: its entry in module_level_scopes_
     std::set<const Decl*> parameters_;
     std::set<const Decl*> foreach_indices_;
     const Module* module_ = nullptr;

@@ -2,7 +2,10 @@
 //
 // Needs: a Program from load_modules (imports resolved) and the hardware
 //   library.
-// Does, per module:
+// Does, per module (records, constants and function signatures of every
+// module first, imported modules before their importers, then the function
+// bodies: a call's type and argument checks do not depend on where its
+// callee is defined):
 //   - every function's hardware description exists (an error otherwise); a
 //     module that uses a description it does not import, directly or through
 //     an imported module, gets a warning;

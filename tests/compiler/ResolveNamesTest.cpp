@@ -69,6 +69,9 @@ std::vector<BadCase> bad_cases() {
          "t.mcl:5:31: error: 'g' takes 1 argument, not 2"},
         {"wrong argument type", module("perfect void g(int n, float[n] a) { }\nperfect void f(int n, int[n] b) { g(n, b); }\n"),
          "t.mcl:5:40: error: argument 2 of 'g' must be float[], not int[]"},
+        {"wrong argument type for a function defined later",
+         module("perfect void f(int n, float[n] b) { b[0] = g(b[0], 3.5); }\nperfect float g(float x, int[4] y) { return x; }\n"),
+         "t.mcl:4:52: error: argument 2 of 'g' must be int[], not float"},
         {"builtin arity", module("perfect void f(float x) { x = min(x); }\n"),
          "t.mcl:4:31: error: 'min' takes 2 arguments, not 1"},
         {"divide_up needs ints", module("perfect void f(float x, int n) { n = divide_up(x, n); }\n"),
@@ -249,6 +252,31 @@ TEST(ResolveNames, ImportsSeeOnlyExports) {
     CheckedText r = check_files({(root / "app.mcl").string()}, {root.string()});
     EXPECT_THAT(r.text(), HasSubstr("app.mcl:4:45: error: call to undeclared function 'hidden'"));
     EXPECT_THAT(r.text(), Not(HasSubstr("'twice'")));
+    fs::remove_all(root);
+}
+
+// A call's type is its callee's return type wherever the callee is
+// defined: min of a float call and a float is a float (left untyped, the
+// interpreter took min as ints and gave 0 for min(fabs(0.73), 10.0)).
+TEST(ResolveNames, CallsToLaterAndImportedFunctionsHaveTheirTypes) {
+    namespace fs = std::filesystem;
+    fs::path root = fs::temp_directory_path() / "mcl_resolve_call_types";
+    fs::create_directories(root / "lib");
+    std::ofstream(root / "lib" / "util.mcl") << "package lib;\nmodule util;\nexport twice;\nimport perfect;\n"
+                                                "perfect float twice(float x) { return 2.0 * x; }\n";
+    std::ofstream(root / "app.mcl") << "module app;\nimport perfect;\nimport lib.util;\n"
+                                       "perfect void f(float x, float y) { x = min(twice(x), 10.0); y = max(half(y), 1.0); }\n"
+                                       "perfect float half(float v) { return v / 2.0; }\n";
+    CheckedText r = check_files({(root / "app.mcl").string()}, {root.string()});
+    ASSERT_EQ(r.text(), "");
+    const Module& app = *r.module();
+    ASSERT_EQ(app.name, "app");
+    const Stmt& body = *app.functions[0]->body;
+    for (size_t k = 0; k < 2; ++k) {
+        const Expr& call = *body.body[k]->value;
+        EXPECT_EQ(call.type.str(), "float") << call.callee;
+        EXPECT_EQ(call.args[0]->type.str(), "float") << call.args[0]->callee;
+    }
     fs::remove_all(root);
 }
 

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
                                                    {"--no-hiding-locals", &options.hidingLocals},
                                                    {"--no-array-swaps", &options.arraySwaps},
                                                    {"--no-record-arrays", &options.recordArrays},
+                                                   {"--no-exact-floats", &options.exactFloats},
                                                    {"--no-write-only-outputs", &options.writeOnlyOutputs}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {

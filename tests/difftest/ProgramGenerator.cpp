@@ -18,9 +18,14 @@
 // - bytes hold [0, 255] wherever they are read; an int stored into a byte
 //   (array element, local, or argument of a byte parameter) keeps it modulo
 //   256, which C defines for unsigned char;
-// - floats never decide control flow or indices (no float comparison, no
-//   float to int conversion), and stay bounded (clamped above 10^6), so a
-//   backend's rounding changes values only a little, never the path taken;
+// - floats decide control flow and ints (comparisons, toInt) only where
+//   their value is exact, the same bits in every engine: toFloat of an int
+//   (within +-10^6), over 2, 4 or 8, an element of a float input of the
+//   kernel times 1, 2, 4 or 8, and negation, fabs, floor, ceil, fmin and
+//   fmax of such values (lib.math). Other floats stay bounded (clamped
+//   above 10^6), so a backend's rounding changes them only a little, never
+//   the path taken; of those only the continuous fabs, fmin and fmax are
+//   taken, never floor or ceil;
 // - every index is in range: the index of the unit that owns the element, a
 //   value whose range lies inside the extent, `x % extent` of a non-negative
 //   x, or `min(max(x, 0), extent - 1)`;
@@ -118,6 +123,13 @@ struct Value {
     bool isByte = false; // of type byte: a comparison with a constant outside (0, 255) draws a warning
 };
 
+// A float that every engine computes without rounding, and the range of
+// its values.
+struct ExactFloat {
+    std::string text;
+    double lo, hi;
+};
+
 enum class Storage { Parameter, Scratch, Local, Private };
 
 struct Array {
@@ -135,6 +147,7 @@ struct Array {
     std::size_t declaredAt = 0;
     bool isByte = false; // an Int array of bytes: reads see [0, 255], writes store modulo 256
     bool isView = false; // a name of the storage other than the one it was declared with
+    bool givenFloats = false; // a float input of the kernel: its elements are the caller's, exact in every engine
 };
 
 struct Scalar {
@@ -249,7 +262,7 @@ class Generator {
 public:
     Generator(const GeneratorOptions& options)
         : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), names_(options.seed ^ 0x6e616d6573ULL),
-          extras_(options.seed ^ 0x61746f6d696373ULL), options_(options), level_(options.level), seed_(options.seed) {}
+          extras_(options.seed ^ 0x61746f6d696373ULL), exact_(options.seed ^ 0x6578616374ULL), options_(options), level_(options.level), seed_(options.seed) {}
 
     std::string run();
 
@@ -300,6 +313,9 @@ private:
     Value clampFloat(const Value& v, double limit) const;
     std::optional<Value> readElement(Elem wanted);
     std::optional<std::string> copiedElement(Elem wanted);
+    std::optional<ExactFloat> genExactFloat(int depth);
+    std::optional<ExactFloat> exactInputElement();
+    Value genMathFloat(int depth);
     std::string anyIndex(const Extent& extent);
     std::string indexText(const Array& a, const std::vector<std::string>& flatIndices) const;
     std::optional<std::vector<std::string>> ownIndex(const Array& a, const std::vector<IndexVar>& indices, bool* covers,
@@ -361,6 +377,7 @@ private:
     // that a seed's program without them is the program it was before they
     // existed.
     Random extras_;
+    Random exact_; // exact floats and lib.math, likewise
     const GeneratorOptions options_; // which constructs it may write
     Level level_;
     std::uint64_t seed_;
@@ -413,6 +430,7 @@ private:
     // and the thread index that is each thread's slot ("": none in this block)
     std::string exchangeArray_, exchangeLength_, exchangeSlot_;
     bool exchangeCalled_ = false;          // the program calls exchangeValue: define it
+    bool mathCalled_ = false;              // the program calls lib.math: import it
     std::set<std::string> writtenInNest_;  // shared arrays the current top-level nest writes
     std::set<std::string> ownWritten_;     // of those, written by this unit unconditionally so far
     std::set<std::string> writtenNow_;     // of those, written anywhere so far
@@ -609,6 +627,10 @@ std::optional<IntRange> powerRange(IntRange base, int exponentHi, bool every) {
 
 Value Generator::genInt(int depth) {
     if (depth <= 0 || random_.chance(25)) return intLeaf();
+    if (options_.exactFloats && exact_.chance(4))
+        if (auto e = genExactFloat(depth - 1))
+            // toInt truncates toward zero, which keeps the order
+            return Value{"toInt(" + e->text + ")", {static_cast<std::int64_t>(std::trunc(e->lo)), static_cast<std::int64_t>(std::trunc(e->hi))}, 0};
     Value a = genInt(depth - 1);
     Value r;
     if (options_.powers && extras_.chance(6)) {
@@ -728,6 +750,7 @@ Value Generator::genInt(int depth) {
 
 Value Generator::genFloat(int depth) {
     if (depth <= 0 || random_.chance(25)) return floatLeaf();
+    if (options_.exactFloats && exact_.chance(5)) return genMathFloat(depth);
     Value a = genFloat(depth - 1);
     Value r;
     if (options_.doubles && extras_.chance(8)) {
@@ -816,6 +839,18 @@ std::string Generator::genCondition(int depth) {
         comparison = comparisons[static_cast<std::size_t>(random_.below(4))];
         (isConstant(b) ? b : a) = Value{"7", {7, 7}, 0};
     }
+    if (options_.exactFloats && exact_.chance(8)) {
+        // exact floats compared: every engine takes the same branch
+        auto x = genExactFloat(depth);
+        std::optional<ExactFloat> y;
+        if (exact_.chance(40)) {
+            double c = exact_.pick(std::vector<double>{0.0, 0.5, 1.0, 2.0, 7.0, 100.0});
+            y = ExactFloat{floatLiteral(c), c, c};
+        } else {
+            y = genExactFloat(std::max(depth - 1, 0));
+        }
+        if (x && y && x->text != y->text) return x->text + " " + exact_.pick(comparisons) + " " + y->text;
+    }
     std::string condition = a.text + " " + comparison + " " + b.text;
     int shape = random_.below(10);
     if (shape == 0) return "!(" + condition + ")";
@@ -833,6 +868,80 @@ std::string Generator::genCondition(int depth) {
         return first + (random_.chance(50) ? " && " : " || ") + compareVariable();
     }
     return condition;
+}
+
+// --- exact floats ----------------------------------------------------------
+
+// An element of a float input of the kernel, times 1, 2, 4 or 8 (a power of
+// two: exact); none where no such input is readable here.
+std::optional<ExactFloat> Generator::exactInputElement() {
+    std::vector<std::size_t> candidates;
+    for (std::size_t k = 0; k < arrays_.size(); ++k)
+        if (arrays_[k].givenFloats) candidates.push_back(k);
+    if (candidates.empty()) return std::nullopt;
+    Array& a = arrays_[candidates[static_cast<std::size_t>(exact_.below(static_cast<int>(candidates.size())))]];
+    ++exprNesting_;
+    auto index = readableIndex(a);
+    --exprNesting_;
+    if (!index) return std::nullopt;
+    double scale = exact_.pick(std::vector<double>{1.0, 2.0, 4.0, 8.0});
+    std::string text = indexText(a, *index);
+    if (scale != 1.0) text = "(" + text + " * " + floatLiteral(scale) + ")";
+    return ExactFloat{text, -kInputBound * scale, kInputBound * scale};
+}
+
+// A float no engine rounds: toFloat of an int (within +-10^6, below 2^24),
+// over 2, 4 or 8, or an input element (exactInputElement), and negation,
+// fabs, floor, ceil, fmin and fmax of such values. None where a leaf it
+// needs is not readable here.
+std::optional<ExactFloat> Generator::genExactFloat(int depth) {
+    if (depth > 0 && exact_.chance(40)) {
+        auto a = genExactFloat(depth - 1);
+        if (!a) return std::nullopt;
+        int form = exact_.below(5);
+        if (form == 0) return ExactFloat{"(-" + a->text + ")", -a->hi, -a->lo};
+        mathCalled_ = true;
+        switch (form) {
+        case 1: {
+            double lo = a->lo <= 0.0 && a->hi >= 0.0 ? 0.0 : std::min(std::fabs(a->lo), std::fabs(a->hi));
+            return ExactFloat{"fabs(" + a->text + ")", lo, std::max(std::fabs(a->lo), std::fabs(a->hi))};
+        }
+        case 2: return ExactFloat{"floor(" + a->text + ")", std::floor(a->lo), std::floor(a->hi)};
+        case 3: return ExactFloat{"ceil(" + a->text + ")", std::ceil(a->lo), std::ceil(a->hi)};
+        default: {
+            auto b = genExactFloat(depth - 1);
+            if (!b) return a;
+            bool isMin = exact_.chance(50);
+            return ExactFloat{std::string(isMin ? "fmin(" : "fmax(") + a->text + ", " + b->text + ")",
+                              isMin ? std::min(a->lo, b->lo) : std::max(a->lo, b->lo),
+                              isMin ? std::min(a->hi, b->hi) : std::max(a->hi, b->hi)};
+        }
+        }
+    }
+    if (exact_.chance(35))
+        if (auto element = exactInputElement()) return element;
+    ++exprNesting_;
+    Value i = genInt(std::max(depth - 1, 0));
+    --exprNesting_;
+    ExactFloat e{"toFloat(" + i.text + ")", static_cast<double>(i.range.lo), static_cast<double>(i.range.hi)};
+    if (exact_.chance(50)) {
+        double divisor = exact_.pick(std::vector<double>{2.0, 4.0, 8.0});
+        e = ExactFloat{"(" + e.text + " / " + floatLiteral(divisor) + ")", e.lo / divisor, e.hi / divisor};
+    }
+    return e;
+}
+
+// A float of lib.math: an exact float, or fabs, fmin or fmax of any floats
+// (continuous, so a backend's rounding of the operands moves the result
+// only as little).
+Value Generator::genMathFloat(int depth) {
+    if (exact_.chance(50))
+        if (auto e = genExactFloat(depth - 1)) return Value{e->text, {0, 0}, std::max(std::fabs(e->lo), std::fabs(e->hi))};
+    mathCalled_ = true;
+    Value a = genFloat(depth - 1);
+    if (exact_.chance(40)) return Value{"fabs(" + a.text + ")", {0, 0}, a.bound};
+    Value b = genFloat(depth - 1);
+    return Value{std::string(exact_.chance(50) ? "fmin(" : "fmax(") + a.text + ", " + b.text + ")", {0, 0}, std::max(a.bound, b.bound)};
 }
 
 std::optional<std::pair<std::string, std::string>> Generator::arrayArgument() {
@@ -1972,8 +2081,10 @@ void Generator::genParameters() {
         arrays_.push_back(std::move(a));
     };
     auto array = [&](const std::string& name, Elem elem, std::vector<std::vector<Extent>> groups, bool isConst) {
-        return Array{name, elem, std::move(groups), Storage::Parameter, isConst, true, elem != Elem::Float, 0, -1,
-                     isConst ? kInputBound : kFloatLimit};
+        Array a{name, elem, std::move(groups), Storage::Parameter, isConst, true, elem != Elem::Float, 0, -1,
+                isConst ? kInputBound : kFloatLimit};
+        a.givenFloats = isConst && elem == Elem::Float;
+        return a;
     };
     // inputs
     add("const float[n] in0", array("in0", Elem::Float, {{n}}, true));
@@ -2722,6 +2833,7 @@ std::string Generator::run() {
     header += "export compute;\n";
     header += "import " + hwd + ";\n";
     if (nrHistograms > 0) header += "import lib.atomics;\n";
+    std::size_t importsEnd = header.size();
     header += "\n";
     recordArrays_ = useRecords_ && options_.recordArrays && extras_.chance(50);
     if (useRecords_)
@@ -2762,6 +2874,7 @@ std::string Generator::run() {
                      "    barrier(local);\n"
                      "    return other;\n"
                      "}\n\n";
+    if (mathCalled_) header.insert(importsEnd, "import lib.math;\n");
     if (!moduleConstants_.empty()) header += moduleConstants_ + "\n";
     std::string kernels = signature + " {\n" + body_ + "}\n";
     // A kernel that calls the generated one with its own parameters, named

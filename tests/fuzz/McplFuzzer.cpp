@@ -7,9 +7,12 @@
 // (before and after translation), the reference interpreter (each kernel at
 // small sizes, with a small step limit), translation (which checks its
 // result again), code generation, printing and JSON. Any crash, sanitizer
-// report or escaping exception is a bug.
+// report, escaping exception or diagnostic that says "internal error" is a
+// bug.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -129,6 +132,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)mcl::mcpl::print_module(*m);
         (void)mcl::mcpl::module_to_json(*m, sources).dump();
     }
-    for (const mcl::Diagnostic& d : diags.diagnostics()) (void)diags.format_text(d);
+    for (const mcl::Diagnostic& d : diags.diagnostics()) {
+        // a stage that reports its own bug (an expression name resolution
+        // left untyped, invalid IR) found one, as a crash would
+        if (d.message.find("internal error") != std::string::npos) {
+            std::fprintf(stderr, "%s\n", diags.format_text(d).c_str());
+            std::abort();
+        }
+        (void)diags.format_text(d);
+    }
     return 0;
 }

@@ -128,6 +128,7 @@ struct Value {
 struct ExactFloat {
     std::string text;
     double lo, hi;
+    double magnitude() const { return std::max(std::fabs(lo), std::fabs(hi)); }
 };
 
 enum class Storage { Parameter, Scratch, Local, Private };
@@ -879,7 +880,7 @@ std::optional<ExactFloat> Generator::exactInputElement() {
     for (std::size_t k = 0; k < arrays_.size(); ++k)
         if (arrays_[k].givenFloats) candidates.push_back(k);
     if (candidates.empty()) return std::nullopt;
-    Array& a = arrays_[candidates[static_cast<std::size_t>(exact_.below(static_cast<int>(candidates.size())))]];
+    Array& a = arrays_[exact_.pick(candidates)];
     ++exprNesting_;
     auto index = readableIndex(a);
     --exprNesting_;
@@ -904,7 +905,7 @@ std::optional<ExactFloat> Generator::genExactFloat(int depth) {
         switch (form) {
         case 1: {
             double lo = a->lo <= 0.0 && a->hi >= 0.0 ? 0.0 : std::min(std::fabs(a->lo), std::fabs(a->hi));
-            return ExactFloat{"fabs(" + a->text + ")", lo, std::max(std::fabs(a->lo), std::fabs(a->hi))};
+            return ExactFloat{"fabs(" + a->text + ")", lo, a->magnitude()};
         }
         case 2: return ExactFloat{"floor(" + a->text + ")", std::floor(a->lo), std::floor(a->hi)};
         case 3: return ExactFloat{"ceil(" + a->text + ")", std::ceil(a->lo), std::ceil(a->hi)};
@@ -936,7 +937,7 @@ std::optional<ExactFloat> Generator::genExactFloat(int depth) {
 // only as little).
 Value Generator::genMathFloat(int depth) {
     if (exact_.chance(50))
-        if (auto e = genExactFloat(depth - 1)) return Value{e->text, {0, 0}, std::max(std::fabs(e->lo), std::fabs(e->hi))};
+        if (auto e = genExactFloat(depth - 1)) return Value{e->text, {0, 0}, e->magnitude()};
     mathCalled_ = true;
     Value a = genFloat(depth - 1);
     if (exact_.chance(40)) return Value{"fabs(" + a.text + ")", {0, 0}, a.bound};

@@ -247,10 +247,11 @@ private:
             // from_chars: locale-independent, unlike strtod. A suffix 'f' ends the number.
             std::errc ec =
                 std::from_chars(e->spelling.data(), e->spelling.data() + e->spelling.size(), e->float_value).ec;
-            // MCPL's floating literals are floats: C compilers refuse one
-            // that rounds past the float range (from half an ulp above
-            // FLT_MAX on: 3.4028235e38 is FLT_MAX), and one that rounds to
-            // zero is a typo
+            // A floating literal is a float unless a double is wanted where
+            // it stands (name resolution decides), so it must be one: C
+            // compilers refuse one that rounds past the float range (from
+            // half an ulp above FLT_MAX on: 3.4028235e38 is FLT_MAX), and
+            // one that rounds to zero is a typo
             const double rounds_to_infinity = std::ldexp(2.0 - std::ldexp(1.0, -24), 127);
             double magnitude = std::fabs(e->float_value);
             bool negative_exponent = e->spelling.find("e-") != std::string::npos ||

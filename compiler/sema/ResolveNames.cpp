@@ -55,6 +55,37 @@ bool assignable(const Type& to, const Type& from) {
     return to == from;
 }
 
+// Whether `e` is a float written with literals only and no `f` suffix
+// (`0.1`, `-0.5`, `1.0 / 3`): a value whose precision its context decides.
+bool is_unsuffixed_float_constant(const Expr& e) {
+    if (e.type.is_array() || e.type.primitive != Primitive::Float) return false;
+    auto operand = [](const Expr& x) { return x.kind == Expr::Kind::IntLiteral || is_unsuffixed_float_constant(x); };
+    switch (e.kind) {
+    case Expr::Kind::FloatLiteral: return !e.spelling.empty() && e.spelling.find_first_of("fF") == std::string::npos;
+    case Expr::Kind::Unary: return e.op == "-" && is_unsuffixed_float_constant(*e.args[0]);
+    case Expr::Kind::Binary:
+        return (e.op == "+" || e.op == "-" || e.op == "*" || e.op == "/") && operand(*e.args[0]) &&
+               operand(*e.args[1]);
+    default: return false;
+    }
+}
+
+void make_double(Expr& e) {
+    e.type.primitive = Primitive::Double;
+    for (ExprPtr& a : e.args)
+        if (a->kind != Expr::Kind::IntLiteral) make_double(*a);
+}
+
+// An unsuffixed float constant where a double is wanted (a double's
+// initializer or assigned value, a double argument or return value, the
+// other operand of a double, toDouble's argument) is a double, as in C:
+// `double d = 0.1` holds the double nearest 0.1, not the float nearest it.
+// Next to a float (`x * 0.1`) it stays a float, and `0.1f` is always one.
+void adapt_to(Expr& e, const Type& wanted) {
+    if (!wanted.is_array() && wanted.primitive == Primitive::Double && is_unsuffixed_float_constant(e))
+        make_double(e);
+}
+
 // Everything a name can denote.
 struct Symbol {
     enum class Kind { Variable, Function, Record };
@@ -400,8 +431,10 @@ private:
                                                         first.element().str()));
         }
         if (d.init) {
-            Type t = check_expr(*d.init, scope);
             const Type& target = d.forms.back().resolved_type;
+            check_expr(*d.init, scope);
+            adapt_to(*d.init, target);
+            Type t = d.init->type;
             if (t.valid() && target.valid() && !assignable(target, t))
                 diags_.error(d.init->location, fmt::format("cannot initialize '{}' of type {} with {}", d.name(),
                                                            target.str(), t.str()));
@@ -504,7 +537,9 @@ private:
 
     void check_assign(Stmt& s, const Scope& scope) {
         Type target = check_expr(*s.target, scope);
-        Type value = check_expr(*s.value, scope);
+        check_expr(*s.value, scope);
+        adapt_to(*s.value, target);
+        Type value = s.value->type;
         if (!target.valid() || !value.valid()) return;
         if (target.is_array()) {
             diags_.error(s.target->location,
@@ -530,7 +565,9 @@ private:
                 diags_.error(s.location, fmt::format("'{}' must return a {}", function_->name, want.str()));
             return;
         }
-        Type got = check_expr(*s.value, scope);
+        check_expr(*s.value, scope);
+        adapt_to(*s.value, want);
+        Type got = s.value->type;
         if (foreach_depth_ > 0) {
             diags_.error(s.value->location,
                          fmt::format("a return inside a foreach ends only the unit that runs it; it cannot return a "
@@ -749,7 +786,8 @@ private:
         }
         for (size_t i = 0; i < args.size(); ++i) {
             const Type& want = f.params[i]->forms.front().resolved_type;
-            if (!args[i].valid() || !want.valid() || assignable(want, args[i])) continue;
+            adapt_to(*e.args[i], want);
+            if (!args[i].valid() || !want.valid() || assignable(want, e.args[i]->type)) continue;
             auto& d = diags_.error(e.args[i]->location,
                                    fmt::format("argument {} of '{}' must be {}, not {}", i + 1, f.name, want.str(),
                                                args[i].str()));
@@ -773,7 +811,10 @@ private:
             if (!a.valid()) return Type{};
         const std::string callee = b.name;
         if (callee == "toFloat") return primitive_type(Primitive::Float);
-        if (callee == "toDouble") return primitive_type(Primitive::Double);
+        if (callee == "toDouble") {
+            adapt_to(*e.args[0], primitive_type(Primitive::Double));
+            return primitive_type(Primitive::Double);
+        }
         if (callee == "toInt") return primitive_type(Primitive::Int);
         if (callee == "divide_up") {
             for (size_t i = 0; i < args.size(); ++i)
@@ -781,7 +822,14 @@ private:
                     diags_.error(e.args[i]->location, fmt::format("'divide_up' needs ints, not {}", args[i].str()));
             return primitive_type(Primitive::Int);
         }
-        return promote(args[0], args[1]);  // min, max
+        adapt_to_each_other(*e.args[0], *e.args[1]);  // min, max
+        return promote(e.args[0]->type, e.args[1]->type);
+    }
+
+    // A double operand makes an unsuffixed float constant beside it a double.
+    static void adapt_to_each_other(Expr& a, Expr& b) {
+        adapt_to(a, b.type);
+        adapt_to(b, a.type);
     }
 
     Type check_unary(Expr& e, const Scope& scope) {
@@ -798,10 +846,14 @@ private:
     }
 
     Type check_binary(Expr& e, const Scope& scope) {
-        Type a = check_expr(*e.args[0], scope);
-        Type b = check_expr(*e.args[1], scope);
-        if (!a.valid() || !b.valid()) return Type{};
+        check_expr(*e.args[0], scope);
+        check_expr(*e.args[1], scope);
         const std::string& op = e.op;
+        bool on_numbers = op != "&&" && op != "||" && op != "%" && op != "&" && op != "|" && op != "<<" && op != ">>";
+        if (on_numbers) adapt_to_each_other(*e.args[0], *e.args[1]);
+        const Type a = e.args[0]->type;
+        const Type b = e.args[1]->type;
+        if (!a.valid() || !b.valid()) return Type{};
         auto fail = [&](const char* need) {
             diags_.error(e.location, fmt::format("'{}' needs {}, not {} and {}", op, need, a.str(), b.str()));
             return Type{};

@@ -21,6 +21,13 @@
 //     bool, `^` is power, assignments convert between numbers only, calls
 //     match their signatures (count and types; arrays by element type and
 //     rank), `return` matches the function's type;
+//   - a float literal without an `f` suffix, or a sum, difference, product,
+//     quotient or negation of such literals (and ints), is a double where a
+//     double is wanted: initializing, assigned to or returned as a double,
+//     passed for a double parameter or to toDouble, or beside a double
+//     operand (arithmetic, comparisons, min and max); `double d = 0.1` holds
+//     the double nearest 0.1, as in C. Anywhere else it is a float, and
+//     `0.1f` always is;
 //   - array sizes are constant expressions over parameters, constants and
 //     hardware values; no global variables except `const`;
 //   - hardware values such as `gpu.hierarchy.blocks.block.threads.max_nr_units`

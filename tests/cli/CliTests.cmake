@@ -244,6 +244,9 @@ mclc_test(verify_module_without_kernel 1 "no_kernel.mcl:2:8: error: module 'no_k
 mclc_test(run_backend_without_target 2 "--backend and --target go together" run ${MATMUL}/matmul.mcl --backend cpp)
 mclc_test(run_index_out_of_range 1 "bad_index.mcl:9:15: error: index 0 of 'out' is 33, outside 0..32" run ${VERIFY_INPUTS}/bad_index.mcl --engine interp)
 mclc_test(run_index_out_of_range_llvm 1 "bad_index.mcl:9:15: error: index outside the array's extent \\(llvm engine\\)" run ${VERIFY_INPUTS}/bad_index.mcl)
+# Literals where a double is wanted are doubles in every engine and backend
+# (the interpreter's values: InterpreterTest).
+mclc_test(verify_double_literals 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify ${VERIFY_INPUTS}/double_literals.mcl)
 mclc_test(verify_unrunnable_backend 2 "backend 'cuda' cannot run here" verify ${MATMUL}/matmul.mcl --backends cuda)
 mclc_test(verify_defer_with_results 2 "--defer excludes --deferred-results" verify ${MATMUL}/matmul.mcl --defer a --deferred-results b)
 add_test(NAME cli.verify_deferred

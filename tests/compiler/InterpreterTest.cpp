@@ -214,6 +214,36 @@ TEST(Interpreter, FollowsCArithmetic) {
     EXPECT_EQ(r.values(1)[1], 16777216.0);
 }
 
+TEST(Interpreter, UnsuffixedFloatLiteralsAreDoublesWhereADoubleIsWanted) {
+    KernelRun r = run("module m; import perfect;\n"
+                "const double kTenth = 0.1;\n"
+                "perfect double tenth() { return 0.1; }\n"
+                "perfect double same(double x) { return x; }\n"
+                "perfect void f(double[9] d, float[2] g) {\n"
+                "    foreach (int i in 1 threads) {\n"
+                "        double x = 0.1;\n"
+                "        d[0] = x;\n"
+                "        d[1] = 0.1;\n"
+                "        d[2] = tenth();\n"
+                "        d[3] = same(0.1);\n"
+                "        d[4] = x + x + x - 0.3;\n"
+                "        d[5] = kTenth + toDouble(-1.0 / 3);\n"
+                "        d[6] = min(x * 3.0, 0.2);\n"
+                "        d[7] = 0.1f;\n"
+                "        d[8] = toFloat(x) * 0.1;\n"
+                "        g[0] = 0.1 + 0.2;\n"
+                "        g[1] = x * 0.0 + 0.1 - 0.1f;\n"
+                "    }\n}\n",
+                {std::vector<double>(9, 0.0), {0, 0}});
+    ASSERT_FALSE(r.error) << r.error->message;
+    const double tenth = 0.1;
+    EXPECT_EQ(r.values(0), (std::vector<double>{tenth, tenth, tenth, tenth, tenth + tenth + tenth - 0.3,
+                                                tenth + -1.0 / 3, 0.2, static_cast<double>(0.1f),
+                                                static_cast<double>(0.1f * 0.1f)}));
+    EXPECT_EQ(r.values(1)[0], static_cast<double>(0.1f + 0.2f));  // floats beside floats
+    EXPECT_EQ(r.values(1)[1], static_cast<double>(static_cast<float>(tenth - static_cast<double>(0.1f))));
+}
+
 TEST(Interpreter, FunctionWithABarrierGivesEachUnitItsValue) {
     // `total` is declared and assigned from a function the units call
     // together: each unit gets its own sum of its left neighbours.

@@ -1,8 +1,6 @@
 #include "compiler/parse/ParseMcpl.h"
 
 #include <charconv>
-#include <cmath>
-#include <limits>
 
 #include <fmt/format.h>
 
@@ -247,26 +245,9 @@ private:
             // from_chars: locale-independent, unlike strtod. A suffix 'f' ends the number.
             std::errc ec =
                 std::from_chars(e->spelling.data(), e->spelling.data() + e->spelling.size(), e->float_value).ec;
-            // A floating literal is a float unless a double is wanted where
-            // it stands (name resolution decides), so it must be one: C
-            // compilers refuse one that rounds past the float range (from
-            // half an ulp above FLT_MAX on: 3.4028235e38 is FLT_MAX), and
-            // one that rounds to zero is a typo
-            const double rounds_to_infinity = std::ldexp(2.0 - std::ldexp(1.0, -24), 127);
-            double magnitude = std::fabs(e->float_value);
-            bool negative_exponent = e->spelling.find("e-") != std::string::npos ||
-                                     e->spelling.find("E-") != std::string::npos;
-            if (ec == std::errc::result_out_of_range) magnitude = negative_exponent ? 1e-300 : HUGE_VAL;
-            if (magnitude >= rounds_to_infinity) {
-                diags_.error(e->location, fmt::format("floating literal '{}' is too large for a float (at most {})",
-                                                      e->spelling, std::numeric_limits<float>::max()));
-                ok_ = false;
-            } else if (magnitude > 0 && magnitude < static_cast<double>(std::numeric_limits<float>::denorm_min()) / 2) {
-                diags_.error(e->location, fmt::format("floating literal '{}' is too small for a float: it would be 0 "
-                                                      "(the smallest is {})",
-                                                      e->spelling, std::numeric_limits<float>::denorm_min()));
-                ok_ = false;
-            }
+            // Past the double range (a value name resolution refuses, by
+            // the literal's type) from_chars leaves the value as it was.
+            if (ec == std::errc::result_out_of_range) e->float_value = 0;
         } else if (auto* b = dynamic_cast<MCPLParser::BoolExprContext*>(ctx)) {
             e->kind = Expr::Kind::BoolLiteral;
             e->bool_value = b->TRUE() != nullptr;

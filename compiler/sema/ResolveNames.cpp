@@ -1,7 +1,10 @@
 #include "compiler/sema/ResolveNames.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -86,6 +89,37 @@ void adapt_to(Expr& e, const Type& wanted) {
         make_double(e);
 }
 
+// What is wrong with a float literal's value in its type, if anything: C
+// compilers refuse one that rounds past the type's range (for a float from
+// half an ulp above FLT_MAX = 3.4028235e38 on), and one that rounds to zero
+// is a typo.
+std::optional<std::string> float_literal_range_problem(const Expr& e) {
+    double value = 0;
+    bool out_of_doubles =
+        std::from_chars(e.spelling.data(), e.spelling.data() + e.spelling.size(), value).ec ==
+        std::errc::result_out_of_range;
+    bool negative_exponent = e.spelling.find("e-") != std::string::npos || e.spelling.find("E-") != std::string::npos;
+    bool is_double = e.type.primitive == Primitive::Double;
+    double magnitude = out_of_doubles ? (negative_exponent ? 0.0 : HUGE_VAL) : std::fabs(value);
+    double rounds_to_infinity = is_double ? HUGE_VAL : std::ldexp(2.0 - std::ldexp(1.0, -24), 127);
+    double smallest = is_double ? std::numeric_limits<double>::denorm_min()
+                                : static_cast<double>(std::numeric_limits<float>::denorm_min());
+    // the limits as the type prints them (3.4028235e+38, not 3.4028234663852886e+38)
+    auto text = [&](double limit) {
+        return is_double ? fmt::format("{}", limit) : fmt::format("{}", static_cast<float>(limit));
+    };
+    const char* type = is_double ? "double" : "float";
+    if (magnitude >= rounds_to_infinity)
+        return fmt::format("floating literal '{}' is too large for a {} (at most {})", e.spelling, type,
+                           is_double ? text(std::numeric_limits<double>::max())
+                                     : text(static_cast<double>(std::numeric_limits<float>::max())));
+    bool rounds_to_zero = (out_of_doubles && negative_exponent) || (magnitude > 0 && magnitude < smallest / 2);
+    if (rounds_to_zero)
+        return fmt::format("floating literal '{}' is too small for a {}: it would be 0 (the smallest is {})", e.spelling,
+                           type, text(smallest));
+    return std::nullopt;
+}
+
 // Everything a name can denote.
 struct Symbol {
     enum class Kind { Variable, Function, Record };
@@ -145,7 +179,26 @@ public:
             enter_module(*m);
             for (auto& f : m->functions) check_function_body(*f);
         }
+        check_float_literal_ranges();
         if (!diags_.has_errors()) report_untyped_expressions();
+    }
+
+    // Every float literal's value fits its type, which is known only now
+    // (a literal is a double where a double is wanted).
+    void check_float_literal_ranges() {
+        auto check = [&](const Expr& top) {
+            for_each_expr(top, [&](const Expr& e) {
+                if (e.kind != Expr::Kind::FloatLiteral || !e.type.valid()) return;
+                if (auto problem = float_literal_range_problem(e)) diags_.error(e.location, *problem);
+            });
+        };
+        for (const auto& m : program_.modules) {
+            for (const auto& c : m->constants)
+                if (c->init) check(*c->init);
+            for (const auto& f : m->functions)
+                for_each_stmt(static_cast<const Stmt&>(*f->body),
+                              [&](const Stmt& s) { for_each_own_expr(s, check); });
+        }
     }
 
     // What every later stage builds on (the interpreter's min and max, the

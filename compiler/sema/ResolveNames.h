@@ -27,7 +27,8 @@
 //     passed for a double parameter or to toDouble, or beside a double
 //     operand (arithmetic, comparisons, min and max); `double d = 0.1` holds
 //     the double nearest 0.1, as in C. Anywhere else it is a float, and
-//     `0.1f` always is;
+//     `0.1f` always is. A literal that rounds past its type's range, or to
+//     zero, is an error (`1e-50` is one only where it is a float);
 //   - array sizes are constant expressions over parameters, constants and
 //     hardware values; no global variables except `const`;
 //   - hardware values such as `gpu.hierarchy.blocks.block.threads.max_nr_units`

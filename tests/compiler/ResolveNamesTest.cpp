@@ -72,6 +72,13 @@ std::vector<BadCase> bad_cases() {
         {"wrong argument type for a function defined later",
          module("perfect void f(int n, float[n] b) { b[0] = g(b[0], 3.5); }\nperfect float g(float x, int[4] y) { return x; }\n"),
          "t.mcl:4:52: error: argument 2 of 'g' must be int[], not float"},
+        {"float literal past a float beside a float",
+         module("perfect void f(double d, float x) { d = x * 1e300; }\n"),
+         "t.mcl:4:45: error: floating literal '1e300' is too large for a float (at most 3.4028235e+38)"},
+        {"double literal past a double", module("perfect void f(double d) { d = 1e-330; }\n"),
+         "t.mcl:4:32: error: floating literal '1e-330' is too small for a double: it would be 0 (the smallest is 5e-324)"},
+        {"suffixed literal where a double is wanted", module("perfect void f(double d) { d = 1e-50f; }\n"),
+         "t.mcl:4:32: error: floating literal '1e-50f' is too small for a float: it would be 0 (the smallest is 1e-45)"},
         {"builtin arity", module("perfect void f(float x) { x = min(x); }\n"),
          "t.mcl:4:31: error: 'min' takes 2 arguments, not 1"},
         {"divide_up needs ints", module("perfect void f(float x, int n) { n = divide_up(x, n); }\n"),
@@ -185,6 +192,27 @@ perfect int chosen(int n) {
 }
 )"));
     EXPECT_FALSE(r.diags->has_errors()) << r.text();
+}
+
+TEST(ResolveNames, LiteralsWhereADoubleIsWantedAreDoubles) {
+    CheckedText r = check_text(module(R"(perfect double f(double d, float x) {
+    d = 1e-300;
+    d = -(1.0 / 3) * d + x * 0.5;
+    return 1e300 + min(d, 0.25f);
+}
+)"));
+    ASSERT_FALSE(r.diags->has_errors()) << r.text();
+    const Stmt& body = *r.module()->functions[0]->body;
+    EXPECT_EQ(body.body[0]->value->type.str(), "double");
+    const Expr& sum = *body.body[1]->value;
+    const Expr& negated_third = *sum.args[0]->args[0];
+    EXPECT_EQ(negated_third.type.str(), "double");
+    EXPECT_EQ(negated_third.args[0]->type.str(), "double");            // 1.0 / 3
+    EXPECT_EQ(negated_third.args[0]->args[1]->type.str(), "int");      // 3
+    EXPECT_EQ(sum.args[1]->args[1]->type.str(), "float");              // 0.5 beside a float
+    const Expr& returned = *body.body[2]->value;
+    EXPECT_EQ(returned.args[0]->type.str(), "double");                 // 1e300
+    EXPECT_EQ(returned.args[1]->args[1]->type.str(), "float");         // 0.25f
 }
 
 TEST(ResolveNames, AnnotatesTypesDeclsAndHardwareValues) {

@@ -52,6 +52,7 @@ int main(int argc, char** argv) {
                                                    {"--no-array-swaps", &options.arraySwaps},
                                                    {"--no-record-arrays", &options.recordArrays},
                                                    {"--no-exact-floats", &options.exactFloats},
+                                                   {"--no-double-arrays", &options.doubleArrays},
                                                    {"--no-write-only-outputs", &options.writeOnlyOutputs}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {

@@ -149,7 +149,15 @@ struct Array {
     bool isByte = false; // an Int array of bytes: reads see [0, 255], writes store modulo 256
     bool isView = false; // a name of the storage other than the one it was declared with
     bool givenFloats = false; // a float input of the kernel: its elements are the caller's, exact in every engine
+    bool isDouble = false; // a Float array of doubles: arithmetic on its elements is in double precision
 };
+
+// The element type an array is declared with.
+std::string elementType(const Array& a) {
+    if (a.elem == Elem::Record) return "R";
+    if (a.elem == Elem::Float) return a.isDouble ? "double" : "float";
+    return a.isByte ? "byte" : "int";
+}
 
 struct Scalar {
     std::string name;
@@ -263,7 +271,8 @@ class Generator {
 public:
     Generator(const GeneratorOptions& options)
         : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), names_(options.seed ^ 0x6e616d6573ULL),
-          extras_(options.seed ^ 0x61746f6d696373ULL), exact_(options.seed ^ 0x6578616374ULL), options_(options), level_(options.level), seed_(options.seed) {}
+          extras_(options.seed ^ 0x61746f6d696373ULL), exact_(options.seed ^ 0x6578616374ULL),
+          doubles_(options.seed ^ 0x646f75626c65ULL), options_(options), level_(options.level), seed_(options.seed) {}
 
     std::string run();
 
@@ -379,6 +388,7 @@ private:
     // existed.
     Random extras_;
     Random exact_; // exact floats and lib.math, likewise
+    Random doubles_; // arrays of doubles, likewise
     const GeneratorOptions options_; // which constructs it may write
     Level level_;
     std::uint64_t seed_;
@@ -948,7 +958,7 @@ Value Generator::genMathFloat(int depth) {
 std::optional<std::pair<std::string, std::string>> Generator::arrayArgument() {
     std::vector<Array*> candidates;
     for (Array& a : arrays_) {
-        if (a.elem != Elem::Float || a.groups.size() != 1 || a.groups[0].size() != 1 || !a.initialized) continue;
+        if (a.elem != Elem::Float || a.isDouble || a.groups.size() != 1 || a.groups[0].size() != 1 || !a.initialized) continue;
         bool readAnywhere = (a.storage == Storage::Parameter && a.isConst) || a.storage == Storage::Private ||
                             (a.storage == Storage::Local && inThreads_ && !localWrittenInPhase_.count(a.name));
         if (readAnywhere) candidates.push_back(&a);
@@ -1447,12 +1457,13 @@ void Generator::genPrivateArray(int depth) {
     Elem elem = random_.chance(70) && !(sinkElem_ == Elem::Int && !sink_.empty()) ? Elem::Float : Elem::Int;
     // now and then an int array of bytes
     bool bytes = elem == Elem::Int && options_.bytes && extras_.chance(30);
-    std::string type = elem == Elem::Float ? "float" : bytes ? "byte" : "int";
     std::string name = fresh("p");
     int shape = random_.below(3);
     Array a{name, elem, {}, Storage::Private, false, false, false, foreachDepth_, -1, kFloatLimit};
     a.needsUse = true;
     a.isByte = bytes;
+    a.isDouble = elem == Elem::Float && options_.doubleArrays && doubles_.chance(20);
+    std::string type = elementType(a);
     std::string shape_text;             // the brackets of its type
     std::vector<std::int64_t> extents;  // of its declared shape
     auto fill = [&](const Array& target, const std::vector<std::int64_t>& extents) {
@@ -1568,7 +1579,7 @@ bool Generator::genAsStatement(int depth) {
                 shapes.push_back({{r, c}});
                 shapes.push_back({{r}, {c}});
             }
-    std::string type = storage.elem == Elem::Float ? "float" : storage.elem == Elem::Record ? "R" : storage.isByte ? "byte" : "int";
+    std::string type = elementType(storage);
     std::string text = storage.name;
     std::vector<Array> views;
     for (int v = 0, count = extras_.chance(25) ? 2 : 1; v < count; ++v) {
@@ -1714,7 +1725,7 @@ bool Generator::genArraySwap() {
     for (std::size_t k = 0; k < arrays_.size(); ++k)
         for (std::size_t l = k; l < arrays_.size(); ++l) {
             const Array &a = arrays_[k], &b = arrays_[l];
-            if (!swappable(a) || !swappable(b) || a.elem != b.elem || a.isByte != b.isByte) continue;
+            if (!swappable(a) || !swappable(b) || a.elem != b.elem || a.isByte != b.isByte || a.isDouble != b.isDouble) continue;
             if (l > k && sameShape(a, b)) pairs.emplace_back(k, l);
             if (sameTile(a, b)) tilePairs.emplace_back(k, l);
         }
@@ -2137,6 +2148,14 @@ void Generator::genParameters() {
     };
     if (options_.bytes && extras_.chance(30)) bytes("in9", true);
     if (options_.bytes && extras_.chance(30)) bytes("out9", false);
+    // doubles: an input and an output whose elements are doubles
+    auto doubles = [&](const std::string& name, bool isConst) {
+        Array a = array(name, Elem::Float, {{n}}, isConst);
+        a.isDouble = true;
+        add(std::string(isConst ? "const " : "") + "double[n] " + name, a);
+    };
+    if (options_.doubleArrays && doubles_.chance(30)) doubles("in10", true);
+    if (options_.doubleArrays && doubles_.chance(30)) doubles("out10", false);
 }
 
 // The arrays a nest writes: some of the writable ones that a unit of the
@@ -2330,9 +2349,10 @@ void Generator::genGpuNest() {
             extents.push_back(Extent{e, s ? s->range.lo : 1, false});
             dims += (dims.empty() ? "" : ", ") + e;
         }
-        line("local " + std::string(elem == Elem::Float ? "float" : elem == Elem::Record ? "R" : "int") + "[" + dims + "] " +
-             name + ";");
-        arrays_.push_back(Array{name, elem, {extents}, Storage::Local, false, false, false, foreachDepth_, -1, kFloatLimit});
+        Array a{name, elem, {extents}, Storage::Local, false, false, false, foreachDepth_, -1, kFloatLimit};
+        a.isDouble = elem == Elem::Float && options_.doubleArrays && doubles_.chance(20);
+        line("local " + elementType(a) + "[" + dims + "] " + name + ";");
+        arrays_.push_back(a);
     }
     // Translation to a leaf guards the threads a warp adds beyond the
     // block's count statement by statement, and cannot guard a call whose
@@ -2640,8 +2660,10 @@ void Generator::genKernelBody() {
         bool twoD = useM_ && random_.chance(40);
         std::vector<Extent> extents{Extent{"n", 1, false}};
         if (twoD) extents.push_back(Extent{"m", 1, false});
-        line(space + (elem == Elem::Float ? "float" : "int") + (twoD ? "[n, m] " : "[n] ") + name + ";");
-        arrays_.push_back(Array{name, elem, {extents}, Storage::Scratch, false, false, false, 0, -1, kFloatLimit});
+        Array a{name, elem, {extents}, Storage::Scratch, false, false, false, 0, -1, kFloatLimit};
+        a.isDouble = elem == Elem::Float && options_.doubleArrays && doubles_.chance(20);
+        line(space + elementType(a) + (twoD ? "[n, m] " : "[n] ") + name + ";");
+        arrays_.push_back(a);
     }
     for (const Histogram& h : histograms_) genHistogramZeroing(h);
     int items = random_.between(1, 3);

@@ -40,6 +40,7 @@ struct GeneratorOptions {
     bool arraySwaps = true;       // now and then two private arrays of one shape swapped whole (`p <=> q`), views made before keeping their storage, or tiles of private arrays (`p[1] <=> q[0]`)
     bool writeOnlyOutputs = true; // now and then a last output only its own nest writes, every element (blocks of threads and a guard, ...) or nearly (a near miss)
     bool exactFloats = true;      // now and then floats that no engine rounds (toFloat(i) / 4.0, an input element * 8.0, floor, ceil, fabs, fmin, fmax of lib.math) compared and converted by toInt; fabs, fmin and fmax of any float
+    bool doubleArrays = true;     // now and then arrays of doubles (an input, an output, private, local and scratch arrays): arithmetic on their elements in double precision, stored back into floats
     bool recordArrays = true;     // now and then the record R also has a byte and two float[2] fields (C padding), written whole, read and swapped (`r.v <=> r.w`)
 };
 

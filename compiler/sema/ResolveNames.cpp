@@ -186,19 +186,12 @@ public:
     // Every float literal's value fits its type, which is known only now
     // (a literal is a double where a double is wanted).
     void check_float_literal_ranges() {
-        auto check = [&](const Expr& top) {
+        for_each_expression_tree([&](const Expr& top) {
             for_each_expr(top, [&](const Expr& e) {
                 if (e.kind != Expr::Kind::FloatLiteral || !e.type.valid()) return;
                 if (auto problem = float_literal_range_problem(e)) diags_.error(e.location, *problem);
             });
-        };
-        for (const auto& m : program_.modules) {
-            for (const auto& c : m->constants)
-                if (c->init) check(*c->init);
-            for (const auto& f : m->functions)
-                for_each_stmt(static_cast<const Stmt&>(*f->body),
-                              [&](const Stmt& s) { for_each_own_expr(s, check); });
-        }
+        });
     }
 
     // What every later stage builds on (the interpreter's min and max, the
@@ -206,21 +199,30 @@ public:
     // has a type. One without is a bug of this pass, reported as such
     // rather than passed on to compute a wrong result.
     void report_untyped_expressions() {
-        auto check = [&](const Expr& top) {
+        for_each_expression_tree([&](const Expr& top) {
             for_each_expr(top, [&](const Expr& e) {
                 if (!e.type.valid())
                     diags_.error(e.location, "internal error: name resolution left this expression without a type");
             });
-        };
-        for (const auto& m : program_.modules)
+        });
+    }
+
+    // Calls visit on the root of every expression of the program: constants'
+    // initializers, the extents of parameters and the functions' statements.
+    template <typename Visit>
+    void for_each_expression_tree(Visit&& visit) const {
+        for (const auto& m : program_.modules) {
+            for (const auto& c : m->constants)
+                if (c->init) visit(*c->init);
             for (const auto& f : m->functions) {
                 for (const auto& p : f->params)
                     for (const BasicDecl& form : p->forms)
                         for (const auto& group : form.type.dimensions)
-                            for (const ExprPtr& extent : group) check(*extent);
+                            for (const ExprPtr& extent : group) visit(*extent);
                 for_each_stmt(static_cast<const Stmt&>(*f->body),
-                              [&](const Stmt& s) { for_each_own_expr(s, check); });
+                              [&](const Stmt& s) { for_each_own_expr(s, visit); });
             }
+        }
     }
 
 private:

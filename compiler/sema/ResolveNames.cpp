@@ -186,7 +186,7 @@ public:
     // Every float literal's value fits its type, which is known only now
     // (a literal is a double where a double is wanted).
     void check_float_literal_ranges() {
-        for_each_expression_tree([&](const Expr& top) {
+        for_each_expression_tree(/*with_constants=*/true, [&](const Expr& top) {
             for_each_expr(top, [&](const Expr& e) {
                 if (e.kind != Expr::Kind::FloatLiteral || !e.type.valid()) return;
                 if (auto problem = float_literal_range_problem(e)) diags_.error(e.location, *problem);
@@ -197,9 +197,11 @@ public:
     // What every later stage builds on (the interpreter's min and max, the
     // backends' conversions): in a program without errors every expression
     // has a type. One without is a bug of this pass, reported as such
-    // rather than passed on to compute a wrong result.
+    // rather than passed on to compute a wrong result. Constants are left
+    // out: one defined through itself has no type, and CheckConstants
+    // reports the cycle.
     void report_untyped_expressions() {
-        for_each_expression_tree([&](const Expr& top) {
+        for_each_expression_tree(/*with_constants=*/false, [&](const Expr& top) {
             for_each_expr(top, [&](const Expr& e) {
                 if (!e.type.valid())
                     diags_.error(e.location, "internal error: name resolution left this expression without a type");
@@ -207,13 +209,15 @@ public:
         });
     }
 
-    // Calls visit on the root of every expression of the program: constants'
-    // initializers, the extents of parameters and the functions' statements.
+    // Calls visit on the root of every expression of the program: the
+    // extents of parameters, the functions' statements and, when asked,
+    // constants' initializers.
     template <typename Visit>
-    void for_each_expression_tree(Visit&& visit) const {
+    void for_each_expression_tree(bool with_constants, Visit&& visit) const {
         for (const auto& m : program_.modules) {
-            for (const auto& c : m->constants)
-                if (c->init) visit(*c->init);
+            if (with_constants)
+                for (const auto& c : m->constants)
+                    if (c->init) visit(*c->init);
             for (const auto& f : m->functions) {
                 for (const auto& p : f->params)
                     for (const BasicDecl& form : p->forms)

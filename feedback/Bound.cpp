@@ -57,6 +57,9 @@ struct ComputeRate {
     std::optional<GiNaC::numeric> rate;
     bool unlimited = false;
     std::string text;
+    // In double precision: every lane's rate over its op("double", k);
+    // missing when a lane has none.
+    std::optional<GiNaC::numeric> double_rate;
 };
 
 ComputeRate compute_rate(const HardwareModel& model) {
@@ -73,7 +76,8 @@ ComputeRate compute_rate(const HardwareModel& model) {
         out.text = "no instructions with +, - or * in the device";
         return out;
     }
-    GiNaC::numeric total = 0;
+    GiNaC::numeric total = 0, double_total = 0;
+    bool doubles_described = true;
     std::vector<std::string> texts, missing;
     for (const DeviceNode* n : lanes) {
         hdl::Quantity count = n->instance_count();
@@ -101,7 +105,10 @@ ComputeRate compute_rate(const HardwareModel& model) {
                 per_lane = *fma == 1 ? " x 2 (fma)" : fmt::format(" x 2 (fma) / {} cycles", *fma);
             }
         }
-        total += GiNaC::numeric(count.value) * GiNaC::numeric(*clock) * per_cycle;
+        GiNaC::numeric lane_rate = GiNaC::numeric(count.value) * GiNaC::numeric(*clock) * per_cycle;
+        total += lane_rate;
+        if (auto slower = cost_of(*n, "double")) double_total += lane_rate / GiNaC::numeric(*slower);
+        else doubles_described = false;
         texts.push_back(fmt::format("{} lanes ({}) x {} MHz{}", count.value, lanes_text(*n),
                                     number_text(static_cast<double>(*clock) / 1e6), per_lane));
     }
@@ -110,6 +117,7 @@ ComputeRate compute_rate(const HardwareModel& model) {
         return out;
     }
     out.rate = total;
+    if (doubles_described) out.double_rate = double_total;
     for (const std::string& t : texts) out.text += (out.text.empty() ? "" : " + ") + t;
     return out;
 }
@@ -214,6 +222,18 @@ std::string quantity_text(const NamedQuantity& q) {
     return Symbols::text(q.expr);
 }
 
+// " (2*n in double precision at 33.5 T/s)": the computations in double
+// precision, and the rate the description gives them.
+std::string double_part(const KernelBound& b) {
+    if (!b.double_operations) return "";
+    std::string doubles = quantity_text(*b.double_operations) + " in double precision";
+    if (b.rates.double_operations_per_second)
+        return fmt::format(" ({} at {})", doubles, rate_text(*b.rates.double_operations_per_second));
+    if (!b.rates.operations_per_second) return " (" + doubles + ")";
+    return fmt::format(" ({}, taken at the single-precision rate: {} gives its lanes no op(\"double\", k))", doubles,
+                       b.level);
+}
+
 std::string message(const KernelBound& b) {
     const std::string& level = b.level;
     std::string intensity = b.intensity.value ? printf_text("%.3g", *b.intensity.value) : Symbols::text(b.intensity.expr);
@@ -222,7 +242,7 @@ std::string message(const KernelBound& b) {
     std::string intensity_part = b.bytes.expr.is_zero()
                                      ? std::string("no compulsory device-memory traffic")
                                      : fmt::format("arithmetic intensity {} computations per byte{}", intensity, ridge);
-    std::string ops = quantity_text(b.operations) + " computations";
+    std::string ops = quantity_text(b.operations) + " computations" + double_part(b);
     std::string bytes = (b.bytes.value ? number_text(*b.bytes.value) : Symbols::text(b.bytes.expr)) + " bytes";
     std::string m;
     if (b.roofline && b.time && b.time->value && b.compute_time->value && b.memory_time->value) {
@@ -278,6 +298,7 @@ LevelRates rates_of(const hdl::HardwareModel& model) {
     LevelRates out;
     ComputeRate c = compute_rate(model);
     if (c.rate) out.operations_per_second = c.rate->to_double();
+    if (c.double_rate) out.double_operations_per_second = c.double_rate->to_double();
     out.compute_unlimited = c.unlimited;
     out.compute_text = c.text;
     MemoryRate m = memory_rate(model);
@@ -309,7 +330,15 @@ KernelBound bound_of(const FeedbackInput& in) {
     MemoryRate memory = memory_rate(in.model);
     b.rates = rates_of(in.model);
     b.roofline = roofline_of(in.model);
-    if (compute.rate) b.compute_time = in.symbols.quantity("compute_time", totals.computations / *compute.rate);
+    if (!totals.double_computations.is_zero())
+        b.double_operations = in.symbols.quantity("double_operations", totals.double_computations);
+    if (compute.rate) {
+        GiNaC::ex compute_time = totals.computations / *compute.rate;
+        if (b.double_operations && compute.double_rate)
+            compute_time = (totals.computations - totals.double_computations) / *compute.rate +
+                           totals.double_computations / *compute.double_rate;
+        b.compute_time = in.symbols.quantity("compute_time", compute_time);
+    }
     if (memory.rate && !memory.rate->is_zero())
         b.memory_time = in.symbols.quantity("memory_time", traffic.bytes / *memory.rate);
     if (b.compute_time && b.memory_time) {
@@ -334,6 +363,7 @@ KernelBound bound_of(const FeedbackInput& in) {
     r.location = in.function.location;
     r.approximate = b.approximate;
     r.quantities.push_back(b.operations);
+    if (b.double_operations) r.quantities.push_back(*b.double_operations);
     r.quantities.push_back(b.bytes);
     if (b.compute_time) r.quantities.push_back(*b.compute_time);
     if (b.memory_time) r.quantities.push_back(*b.memory_time);

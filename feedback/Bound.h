@@ -31,7 +31,12 @@
 //     description under-states its issue rate (an FPGA, where every
 //     operator of a pipelined body is its own hardware; x86_avx2, whose
 //     two FMA ports one lane per cycle cannot say) the compute time is
-//     not a lower bound, the memory time still is;
+//     not a lower bound, the memory time still is. A lane with
+//     op("double", k) completes double-precision arithmetic at 1/k of that
+//     rate: the computations in double precision (OperationTotals::
+//     double_computations) take their time at the double rate of the lanes
+//     together (all lanes must give one; otherwise the remark says that they
+//     are taken at the single-precision rate);
 //   - the memory bandwidth: the bandwidth of the interconnects inside the
 //     device that connect the memory (not a cache) holding the level's
 //     top-level default memory space to the first cache or the compute
@@ -45,7 +50,8 @@
 //   function that returns a value runs inside a kernel's threads and gets
 //   none) at its name, also at levels without rates (perfect: unlimited
 //   cores and bandwidth): operations, bytes and intensity, and what the
-//   time would need. Quantities "operations", "bytes" always, "intensity"
+//   time would need. Quantities "operations", "bytes" always,
+//   "double_operations" when some computations are in double precision, "intensity"
 //   unless there are no bytes; "compute_time",
 //   "memory_time" where the level has the rate; "time" where both exist
 //   and the larger one can be told (a number, or values from --param).
@@ -66,6 +72,8 @@ namespace mcl::feedback {
 struct LevelRates {
     // Computations per second; nullopt when unknown or unlimited.
     std::optional<double> operations_per_second;
+    // The same in double precision; nullopt also when a lane has no op("double", k).
+    std::optional<double> double_operations_per_second;
     bool compute_unlimited = false;
     std::string compute_text;  // how it was derived, or why it is missing
     // Bytes per second between device memory and the device.
@@ -96,6 +104,7 @@ struct KernelBound {
     std::string function;
     std::string level;
     NamedQuantity operations, bytes, intensity;
+    std::optional<NamedQuantity> double_operations;  // the part of operations in double precision, when any
     std::optional<NamedQuantity> compute_time, memory_time, time;
     LevelRates rates;
     std::optional<Roofline> roofline;

@@ -18,8 +18,11 @@ struct Counts {
     GiNaC::ex computations = 0;
     GiNaC::ex indexing = 0;
     GiNaC::ex control = 0;
+    GiNaC::ex double_computations = 0;  // of computations
     bool approximate = false;
 };
+
+bool is_double(const mcpl::Type& t) { return !t.is_array() && t.primitive == mcpl::Primitive::Double; }
 
 bool is_arithmetic(const std::string& op) {
     static const std::set<std::string> ops{"+", "-", "*", "/", "%", "^", "&", "|", "<<", ">>"};
@@ -86,7 +89,7 @@ public:
 
     Counts function(const mcpl::Function& f) {
         if (auto it = memo_.find(&f); it != memo_.end()) return it->second;
-        if (!active_.insert(&f).second) return Counts{0, 0, 0, true};  // recursion: counted once, approximate
+        if (!active_.insert(&f).second) return Counts{0, 0, 0, 0, true};  // recursion: counted once, approximate
         Counts saved = counts_;
         counts_ = Counts{};
         LocalRoles roles(*f.body);
@@ -113,11 +116,11 @@ private:
                     for (const auto& index : group) expr(*index, true);
             return;
         case Expr::Kind::Unary:
-            if (e.op == "-") target += 1;
+            if (e.op == "-") count(target, e.type);
             expr(*e.args[0], in_index, bucket);
             return;
         case Expr::Kind::Binary:
-            if (is_arithmetic(e.op)) target += 1;
+            if (is_arithmetic(e.op)) count(target, e.type);
             expr(*e.args[0], in_index, bucket);
             expr(*e.args[1], in_index, bucket);
             return;
@@ -128,13 +131,20 @@ private:
                 counts_.computations += callee.computations;
                 counts_.indexing += callee.indexing;
                 counts_.control += callee.control;
+                counts_.double_computations += callee.double_computations;
                 counts_.approximate |= callee.approximate;
             } else {
-                target += 1;  // a builtin or library operation
+                count(target, e.type);  // a builtin or library operation
             }
             return;
         default: return;
         }
+    }
+
+    // One instruction with a result of type `result` into `target`.
+    void count(GiNaC::ex& target, const mcpl::Type& result) {
+        target += 1;
+        if (&target == &counts_.computations && is_double(result)) counts_.double_computations += 1;
     }
 
     void condition(const Expr& e) {
@@ -152,12 +162,12 @@ private:
             if (s.decl->is_const) symbols_.define_constant(*s.decl);
             return;
         case Stmt::Kind::Assign:
-            if (s.op != "=") counts_.computations += 1;
+            if (s.op != "=") count(counts_.computations, s.target->type);
             expr(*s.target, false);
             expr(*s.value, false);
             return;
         case Stmt::Kind::Step:
-            counts_.computations += 1;
+            count(counts_.computations, s.target->type);
             expr(*s.target, false);
             return;
         case Stmt::Kind::Swap:
@@ -209,6 +219,7 @@ private:
         outside.computations += sum_over_loop(counts_.computations, l, symbols_, approximate);
         outside.indexing += sum_over_loop(counts_.indexing, l, symbols_, approximate);
         outside.control += sum_over_loop(counts_.control, l, symbols_, approximate);
+        outside.double_computations += sum_over_loop(counts_.double_computations, l, symbols_, approximate);
         outside.approximate |= approximate;
         counts_ = outside;
     }
@@ -229,6 +240,7 @@ OperationTotals count_operations(const FeedbackInput& input) {
     totals.computations = counts.computations;
     totals.indexing = counts.indexing;
     totals.control = counts.control;
+    totals.double_computations = counts.double_computations;
     totals.approximate = counts.approximate;
     for (const Access& a : input.accesses) {
         bool approx = a.approximate;
@@ -262,10 +274,16 @@ std::vector<Remark> operation_statistics(const FeedbackInput& input) {
         ops.quantities.push_back(loads);
         ops.quantities.push_back(stores);
     }
-    ops.message = fmt::format("{}'{}' on '{}' executes {} computational instructions, {} for indexing and {} for "
+    std::string in_double;
+    if (!totals.double_computations.is_zero()) {
+        NamedQuantity doubles = sym.quantity("double_computations", totals.double_computations);
+        in_double = fmt::format(" ({} in double precision)", with_value(sym, doubles.expr));
+        ops.quantities.push_back(doubles);
+    }
+    ops.message = fmt::format("{}'{}' on '{}' executes {} computational instructions{}, {} for indexing and {} for "
                               "control flow{}",
                               approximate ? "approximately: " : "", input.function.name,
-                              input.model.executing_par_unit().name, with_value(sym, ops.quantities[0].expr),
+                              input.model.executing_par_unit().name, with_value(sym, ops.quantities[0].expr), in_double,
                               with_value(sym, ops.quantities[1].expr), with_value(sym, ops.quantities[2].expr), memory);
 
     Remark intensity;

@@ -4,7 +4,8 @@
 // Does: counts what the function executes, symbolically in its parameters:
 //   computational instructions (arithmetic in assignments, declarations,
 //   returns and call arguments, and in the functions it calls, builtins as
-//   one instruction each), indexing instructions (arithmetic inside index
+//   one instruction each; those whose result is a double also count as
+//   double-precision computations), indexing instructions (arithmetic inside index
 //   expressions, and computing locals whose values only reach indices),
 //   control-flow instructions (conditions of `if` and `for`, loop steps,
 //   locals that only reach conditions), and loads and stores per memory
@@ -31,6 +32,7 @@ namespace mcl::feedback {
 // What the remarks report, for other passes (the bound) to build on.
 struct OperationTotals {
     GiNaC::ex computations = 0, indexing = 0, control = 0;
+    GiNaC::ex double_computations = 0;  // the part of computations that is in double precision
     std::map<std::string, std::pair<GiNaC::ex, GiNaC::ex>> per_space;  // memory space -> loads, stores
     GiNaC::ex accesses = 0;                                             // all loads and stores
     bool approximate = false;

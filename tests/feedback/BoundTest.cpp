@@ -76,6 +76,54 @@ TEST(Bound, OtherLeavesGiveTheirVendorsPeaks) {
     }
 }
 
+TEST(Bound, DoublePrecisionRatesAreTheVendorsPeaks) {
+    struct Expected {
+        const char* level;
+        double operations;
+    };
+    for (const Expected& e : {
+             Expected{"hopper", 16896.0 * 1.98e9},   // H100 SXM5: 34 TFLOPS FP64, half of FP32
+             Expected{"mi100", 7680.0 * 1.502e9},    // MI100: 11.5 TFLOPS FP64 vector
+             Expected{"xeon_phi", 960.0 * 1.053e9},  // 5110P: 1.011 TFLOPS
+         }) {
+        LevelRates r = rates_of(library().model(e.level));
+        ASSERT_TRUE(r.double_operations_per_second) << e.level;
+        EXPECT_DOUBLE_EQ(*r.double_operations_per_second, e.operations) << e.level;
+    }
+    EXPECT_FALSE(rates_of(library().model("fermi")).double_operations_per_second) << "not documented for the GTX 480";
+}
+
+// Time in double precision at the double rate: 2n of the 3n computations
+// (a product and a sum per element in double, a conversion to float).
+TEST(Bound, ComputationsInDoublePrecisionTakeTheDoubleRate) {
+    const std::string kernel = R"(module k;
+import perfect;
+perfect void k(int n, float[n] a, const double[n] b) {
+    foreach (int i in n threads) {
+        a[i] = toFloat(b[i] * b[i] + 1.0);
+    }
+}
+)";
+    const double n = 1e9;
+    FeedbackResult r = feedback_for(kernel, "hopper", {{"n", n}}, kPass);
+    ASSERT_EQ(r.diagnostics, "");
+    Remark b = bound_remark(r);
+    const NamedQuantity* doubles = find_quantity(b, "double_operations");
+    ASSERT_TRUE(doubles) << b.message;
+    EXPECT_TRUE(same_expression(doubles->expr, "2*n")) << Symbols::text(doubles->expr);
+    EXPECT_TRUE(same_expression(find_quantity(b, "operations")->expr, "3*n"));
+    ASSERT_TRUE(quantity_value(b, "compute_time"));
+    EXPECT_DOUBLE_EQ(*quantity_value(b, "compute_time"), n / (16896.0 * 2 * 1.98e9) + 2 * n / (16896.0 * 1.98e9));
+    EXPECT_THAT(b.message, HasSubstr("(2 G in double precision at 33.5 T/s)"));
+
+    FeedbackResult on_fermi = feedback_for(kernel, "fermi", {{"n", n}}, kPass);
+    ASSERT_EQ(on_fermi.diagnostics, "");
+    Remark f = bound_remark(on_fermi);
+    EXPECT_DOUBLE_EQ(*quantity_value(f, "compute_time"), 3 * n / (480.0 * 2 * 1.401e9));
+    EXPECT_THAT(f.message, HasSubstr("in double precision, taken at the single-precision rate: fermi gives its lanes "
+                                     "no op(\"double\", k)"));
+}
+
 TEST(Bound, AbstractLevelsHaveNoRoofline) {
     LevelRates perfect = rates_of(library().model("perfect"));
     EXPECT_TRUE(perfect.compute_unlimited);

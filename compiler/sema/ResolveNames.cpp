@@ -102,6 +102,7 @@ std::optional<std::string> float_literal_range_problem(const Expr& e) {
     bool is_double = e.type.primitive == Primitive::Double;
     double magnitude = out_of_doubles ? (negative_exponent ? 0.0 : HUGE_VAL) : std::fabs(value);
     double rounds_to_infinity = is_double ? HUGE_VAL : std::ldexp(2.0 - std::ldexp(1.0, -24), 127);
+    double largest = is_double ? std::numeric_limits<double>::max() : std::numeric_limits<float>::max();
     double smallest = is_double ? std::numeric_limits<double>::denorm_min()
                                 : static_cast<double>(std::numeric_limits<float>::denorm_min());
     // the limits as the type prints them (3.4028235e+38, not 3.4028234663852886e+38)
@@ -110,9 +111,7 @@ std::optional<std::string> float_literal_range_problem(const Expr& e) {
     };
     const char* type = is_double ? "double" : "float";
     if (magnitude >= rounds_to_infinity)
-        return fmt::format("floating literal '{}' is too large for a {} (at most {})", e.spelling, type,
-                           is_double ? text(std::numeric_limits<double>::max())
-                                     : text(static_cast<double>(std::numeric_limits<float>::max())));
+        return fmt::format("floating literal '{}' is too large for a {} (at most {})", e.spelling, type, text(largest));
     bool rounds_to_zero = (out_of_doubles && negative_exponent) || (magnitude > 0 && magnitude < smallest / 2);
     if (rounds_to_zero)
         return fmt::format("floating literal '{}' is too small for a {}: it would be 0 (the smallest is {})", e.spelling,

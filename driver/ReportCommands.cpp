@@ -133,7 +133,7 @@ int report_command(const FrontendOptions& frontend, const ReportOptions& options
             return 1;
         }
         report.rates = feedback::rates_of(*model);
-        report.roofline = feedback::roofline_of(*model);
+        report.roofline = feedback::roofline_of(model->name, report.rates);
     }
 
     std::vector<feedback::BenchmarkResult> benchmarks;

@@ -288,6 +288,18 @@ std::string message(const KernelBound& b) {
     return m;
 }
 
+LevelRates level_rates(const ComputeRate& c, const MemoryRate& m) {
+    LevelRates out;
+    if (c.rate) out.operations_per_second = c.rate->to_double();
+    if (c.double_rate) out.double_operations_per_second = c.double_rate->to_double();
+    out.compute_unlimited = c.unlimited;
+    out.compute_text = c.text;
+    if (m.rate) out.bytes_per_second = m.rate->to_double();
+    out.memory_unlimited = m.unlimited;
+    out.memory_text = m.text;
+    return out;
+}
+
 }  // namespace
 
 double Roofline::attainable(double intensity) const {
@@ -295,23 +307,17 @@ double Roofline::attainable(double intensity) const {
 }
 
 LevelRates rates_of(const hdl::HardwareModel& model) {
-    LevelRates out;
-    ComputeRate c = compute_rate(model);
-    if (c.rate) out.operations_per_second = c.rate->to_double();
-    if (c.double_rate) out.double_operations_per_second = c.double_rate->to_double();
-    out.compute_unlimited = c.unlimited;
-    out.compute_text = c.text;
-    MemoryRate m = memory_rate(model);
-    if (m.rate) out.bytes_per_second = m.rate->to_double();
-    out.memory_unlimited = m.unlimited;
-    out.memory_text = m.text;
-    return out;
+    return level_rates(compute_rate(model), memory_rate(model));
+}
+
+std::optional<Roofline> roofline_of(const std::string& level, const LevelRates& r) {
+    if (!r.operations_per_second || !r.bytes_per_second || *r.bytes_per_second <= 0) return std::nullopt;
+    return Roofline{level, *r.operations_per_second, *r.bytes_per_second, r.compute_text, r.memory_text,
+                    r.double_operations_per_second};
 }
 
 std::optional<Roofline> roofline_of(const hdl::HardwareModel& model) {
-    LevelRates r = rates_of(model);
-    if (!r.operations_per_second || !r.bytes_per_second || *r.bytes_per_second <= 0) return std::nullopt;
-    return Roofline{model.name, *r.operations_per_second, *r.bytes_per_second, r.compute_text, r.memory_text};
+    return roofline_of(model.name, rates_of(model));
 }
 
 KernelBound bound_of(const FeedbackInput& in) {
@@ -328,8 +334,8 @@ KernelBound bound_of(const FeedbackInput& in) {
                                                                           : totals.computations / traffic.bytes);
     ComputeRate compute = compute_rate(in.model);
     MemoryRate memory = memory_rate(in.model);
-    b.rates = rates_of(in.model);
-    b.roofline = roofline_of(in.model);
+    b.rates = level_rates(compute, memory);
+    b.roofline = roofline_of(b.level, b.rates);
     if (!totals.double_computations.is_zero())
         b.double_operations = in.symbols.quantity("double_operations", totals.double_computations);
     if (compute.rate) {

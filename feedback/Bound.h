@@ -90,6 +90,9 @@ struct Roofline {
     double operations_per_second = 0;  // the compute roof
     double bytes_per_second = 0;       // the bandwidth slope
     std::string compute_text, memory_text;
+    // The lower roof of computations in double precision, when every lane
+    // gives its op("double", k).
+    std::optional<double> double_operations_per_second;
     // Operations per byte where the roofs meet.
     double ridge() const { return operations_per_second / bytes_per_second; }
     // Operations per second attainable at an arithmetic intensity.
@@ -97,6 +100,8 @@ struct Roofline {
 };
 
 std::optional<Roofline> roofline_of(const hdl::HardwareModel& model);
+// The same from rates already worked out.
+std::optional<Roofline> roofline_of(const std::string& level, const LevelRates& rates);
 
 enum class BoundLimit { Unknown, Compute, Memory };
 

@@ -74,7 +74,7 @@ struct PlotPoint {
 std::string roofline_svg(const Roofline& roof, const std::vector<PlotPoint>& points) {
     const double width = 760, height = 460, left = 90, right = 30, top = 24, bottom = 56;
     double peak = roof.operations_per_second, bw = roof.bytes_per_second, ridge = roof.ridge();
-    double xlo = ridge, xhi = ridge, ylo = peak;
+    double xlo = ridge, xhi = ridge, ylo = roof.double_operations_per_second.value_or(peak);
     for (const PlotPoint& p : points) {
         xlo = std::min(xlo, p.x);
         xhi = std::max(xhi, p.x);
@@ -115,25 +115,40 @@ std::string roofline_svg(const Roofline& roof, const std::vector<PlotPoint>& poi
     s << fmt::format(R"svg(<text x="16" y="{}" font-size="13" text-anchor="middle" transform="rotate(-90 16 {})">computations per second</text>)svg",
                      top + (height - top - bottom) / 2, top + (height - top - bottom) / 2)
       << '\n';
+    // Labels, each kept off the labels already placed (point labels move
+    // down past the roof labels and each other).
+    struct Box {
+        double x0, y0, x1, y1;
+    };
+    std::vector<Box> placed;
+    auto label = [&](double x, double y, const std::string& anchor, const std::string& attributes,
+                     const std::string& text) {
+        double w = 7.0 * static_cast<double>(text.size()), left_x = anchor == "end" ? x - w : x;
+        placed.push_back({left_x, y - 12, left_x + w, y + 2});
+        s << fmt::format(R"(<text x="{:.1f}" y="{:.1f}" text-anchor="{}" {}>{}</text>)", x, y, anchor, attributes,
+                         html_escape(text));
+    };
     // The roofs: the bandwidth slope up to the ridge, then the compute roof.
     double xs = std::max(std::pow(10.0, x0), std::pow(10.0, y0) / bw);
     double xe = std::pow(10.0, x1);
     s << fmt::format(R"(<polyline points="{:.1f},{:.1f} {:.1f},{:.1f} {:.1f},{:.1f}" fill="none" stroke="{}" stroke-width="4"/>)",
                      px(xs), py(xs * bw), px(ridge), py(peak), px(xe), py(peak), kRoofColour)
       << '\n';
-    s << fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="12" text-anchor="end">peak {} computations/s</text>)",
-                     px(xe) - 6, py(peak) - 8, html_escape(prefixed(peak)))
-      << fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="12">{} GB/s</text>)", px(xs) + 8, py(xs * bw) - 10,
-                     printf_text("%g", bw / 1e9))
-      << fmt::format(R"(<text x="{:.1f}" y="{:.1f}" font-size="11" fill="#555" text-anchor="start">ridge {}</text>)",
-                     px(ridge) + 6, py(peak) + 16, printf_text("%.3g", ridge))
-      << '\n';
+    label(px(xe) - 6, py(peak) - 8, "end", R"(font-size="12")", "peak " + prefixed(peak) + " computations/s");
+    label(px(xs) + 8, py(xs * bw) - 10, "start", R"(font-size="12")", printf_text("%g", bw / 1e9) + " GB/s");
+    label(px(ridge) + 6, py(peak) + 16, "start", R"(font-size="11" fill="#555")", "ridge " + printf_text("%.3g", ridge));
+    s << '\n';
+    // Computations in double precision meet the same slope at a lower roof.
+    if (const std::optional<double>& doubles = roof.double_operations_per_second; doubles && *doubles > 0) {
+        double double_ridge = *doubles / bw;
+        s << fmt::format(R"(<polyline id="double-roof" points="{:.1f},{:.1f} {:.1f},{:.1f}" fill="none" stroke="{}" stroke-width="2" stroke-dasharray="8 5"/>)",
+                         px(double_ridge), py(*doubles), px(xe), py(*doubles), kRoofColour);
+        label(px(double_ridge) + 6, py(*doubles) + 16, "start", R"(font-size="12")",
+              "double precision " + prefixed(*doubles) + " computations/s");
+        s << '\n';
+    }
     // Points first, then their labels (one version a line, on the side of
-    // the point with room), each moved down past the labels already placed.
-    struct Box {
-        double x0, y0, x1, y1;
-    };
-    std::vector<Box> placed;
+    // the point with room).
     for (const PlotPoint& p : points)
         s << fmt::format(R"(<circle cx="{:.1f}" cy="{:.1f}" r="6" fill="{}" stroke="#fff" stroke-width="1.5"/>)",
                          px(p.x), py(p.y), kPointColour)
@@ -308,6 +323,16 @@ std::string report_html(const ReportInput& in) {
     };
     rate_item("peak computational rate", in.rates.operations_per_second, in.rates.compute_unlimited,
               in.rates.compute_text, false);
+    if (in.rates.operations_per_second) {
+        if (in.rates.double_operations_per_second)
+            rate_item("peak in double precision", in.rates.double_operations_per_second, false,
+                      "every lane's rate over its op(\"double\", k)", false);
+        else
+            rate_item("peak in double precision", std::nullopt, false,
+                      "a lane gives no op(\"double\", k): computations in double precision are taken at the "
+                      "single-precision rate",
+                      false);
+    }
     rate_item("memory bandwidth", in.rates.bytes_per_second, in.rates.memory_unlimited, in.rates.memory_text, true);
     if (in.roofline) h << "<li>ridge point: " << printf_text("%.3g", in.roofline->ridge()) << " computations per byte</li>\n";
     h << "<li>parameters: ";
@@ -356,7 +381,8 @@ std::string report_html(const ReportInput& in) {
     } else {
         h << roofline_svg(*in.roofline, points);
         h << "<p class=\"note\">Each point is a version at its bound: x its arithmetic intensity, y the "
-             "computations per second it attains when it takes exactly the bound time (on the roof).</p>\n";
+             "computations per second it attains when it takes exactly the bound time (on the roof; computations in "
+             "double precision bring it down towards the dashed roof).</p>\n";
     }
     if (!not_plotted.empty()) {
         h << "<p class=\"note\">Not in the plot: ";
@@ -383,7 +409,9 @@ std::string report_html(const ReportInput& in) {
             if (v.own_level != b.level) level = html_escape(v.own_level) + " &rarr; " + level;
             h << "<tr><td class=\"name\" title=\"" << html_escape(v.file) << "\"><code>" << html_escape(name)
               << "</code></td><td class=\"name\">" << level << "</td><td>"
-              << cell(b.operations, false) << "</td><td>"
+              << cell(b.operations, false);
+            if (b.double_operations) h << "<br>in double precision: " << cell(*b.double_operations, false);
+            h << "</td><td>"
               << (b.bytes.value ? number_text(*b.bytes.value) : cell(b.bytes, false)) << "</td><td>";
             if (b.intensity.value) h << printf_text("%.3g", *b.intensity.value);
             else h << "<code>" << html_escape(Symbols::text(b.intensity.expr)) << "</code>";

@@ -10,14 +10,17 @@
 //   needs is outside it):
 //   - the level and the rates its description gives, the --param values;
 //   - a roofline plot (SVG id="roofline", log-log axes, decades as grid):
-//     the level's compute roof and bandwidth slope, and one labelled point
+//     the level's compute roof and bandwidth slope, below it the roof of
+//     computations in double precision (dashed, id="double-roof") when the
+//     level describes their rate, and one labelled point
 //     per version at the report's level whose bound has values: x = its
 //     arithmetic intensity (computations per byte of compulsory traffic),
 //     y = the operations per second it attains at its bound (operations /
 //     time, on the roof). Without --param values or without both rates at
 //     the level the page says so where the plot would be;
 //   - per kernel (versions grouped by function name) a table of its
-//     versions side by side: file, level, operations, bytes, intensity,
+//     versions side by side: file, level, operations (and the part in
+//     double precision), bytes, intensity,
 //     compute and memory time, the bound and what limits it, and with
 //     --bench the measured times matched to the version;
 //   - per file its source lines (HTML-escaped) with the remarks at each line

@@ -11,6 +11,11 @@ MODE html: the report for examples/matmul/*.mcl at hopper with --param values
   screenshot must not be blank and must show the roof lines' colour (only the
   roof lines use it). Exits 77 (skipped) only when chromium is not installed.
   SCREENSHOT_COPY, when given, receives a copy of the screenshot.
+MODE doubles: tests/report/double_poly.mcl, all of whose computations are in
+  double precision: at hopper the page gives the double-precision peak, draws
+  its dashed roof, puts the kernel's point on it and shows the part in double
+  precision in the versions table; at fermi (no op("double", k)) it says the
+  doubles are taken at the single-precision rate and draws no second roof.
 MODE errors: unknown level, missing file, bad --bench JSON (exit 1, a clear
   message, no page written), bad --param (exit 2), and a page without
   --param values that says why it has no plot.
@@ -104,6 +109,7 @@ def html_mode(mclc, source, work):
     check(not re.search(r"<link|<img|<iframe|@import|url\(", html, re.I), "no <link>, <img>, <iframe>, @import, url()")
     check(re.search(r'<svg id="roofline"', html) is not None, 'the plot: <svg id="roofline">')
     check(html.count("<circle") >= 1, "points in the plot")
+    check('<polyline id="double-roof"' in html, "hopper's double-precision roof is drawn")
     # The source is escaped ("k < p" in the loop of matmul.mcl).
     check("k &lt; p" in html and "k < p" not in html, "source text is HTML-escaped")
     for f in files:
@@ -227,13 +233,40 @@ def errors_mode(mclc, source, work):
     return None
 
 
+def doubles_mode(mclc, source, work):
+    kernel = os.path.join(source, "tests", "report", "double_poly.mcl")
+    out = os.path.join(work, "double-report.html")
+    status, _, err = run([mclc, "report", kernel, "--hwd", "hopper", "--param", "n=100000000", "-o", out])
+    check(status == 0, f"double_poly at hopper: exit 0, not {status}: {err}")
+    if status == 0:
+        html = open(out, encoding="utf-8").read()
+        check("peak in double precision: 33.5 T computations/s" in html, "the double-precision peak of hopper")
+        roof = re.search(r'<polyline id="double-roof" points="[\d.]+,([\d.]+) [\d.]+,([\d.]+)"', html)
+        check(roof is not None and roof.group(1) == roof.group(2), "a flat double-precision roof")
+        point = re.search(r'<circle cx="[\d.]+" cy="([\d.]+)"', html)
+        check(roof is not None and point is not None and abs(float(point.group(1)) - float(roof.group(1))) < 0.2,
+              f"the all-double, compute-bound point lies on the double roof: {point and point.group(0)}")
+        check("40 G<br>in double precision: 40 G" in html, "the versions table shows the part in double precision")
+    status, _, err = run([mclc, "report", kernel, "--hwd", "fermi", "--param", "n=100000000", "-o", out])
+    check(status == 0, f"double_poly at fermi: exit 0, not {status}: {err}")
+    if status == 0:
+        html = open(out, encoding="utf-8").read()
+        check('id="roofline"' in html and 'id="double-roof"' not in html, "fermi: one roof only")
+        check("taken at the single-precision rate" in html, "fermi: the page says how doubles are timed")
+    return None
+
+
 def main():
     if len(sys.argv) < 5:
         print(__doc__)
         return 2
     mode, mclc, source, work = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
-    result = html_mode(mclc, source, work) if mode == "html" else errors_mode(mclc, source, work)
+    modes = {"html": html_mode, "doubles": doubles_mode, "errors": errors_mode}
+    if mode not in modes:
+        print(__doc__)
+        return 2
+    result = modes[mode](mclc, source, work)
     if failures:
         print(f"{len(failures)} check(s) failed")
         return 1

@@ -92,8 +92,10 @@ void adapt_to(Expr& e, const Type& wanted) {
 // What is wrong with a float literal's value in its type, if anything: C
 // compilers refuse one that rounds past the type's range (for a float from
 // half an ulp above FLT_MAX = 3.4028235e38 on), and one that rounds to zero
-// is a typo.
-std::optional<std::string> float_literal_range_problem(const Expr& e) {
+// is a typo. `beside_float`: the literal is a float because it stands
+// beside a float operand, so the message says how to make it a double when
+// a double would hold it.
+std::optional<std::string> float_literal_range_problem(const Expr& e, bool beside_float) {
     double value = 0;
     bool out_of_doubles =
         std::from_chars(e.spelling.data(), e.spelling.data() + e.spelling.size(), value).ec ==
@@ -110,12 +112,18 @@ std::optional<std::string> float_literal_range_problem(const Expr& e) {
         return is_double ? fmt::format("{}", limit) : fmt::format("{}", static_cast<float>(limit));
     };
     const char* type = is_double ? "double" : "float";
+    bool fits_double = !out_of_doubles && !(magnitude > 0 && magnitude < std::numeric_limits<double>::denorm_min() / 2);
+    std::string hint = beside_float && !is_double && fits_double
+                           ? "; beside a float operand a literal is a float: make that operand a double "
+                             "(toDouble) to keep the literal a double"
+                           : "";
     if (magnitude >= rounds_to_infinity)
-        return fmt::format("floating literal '{}' is too large for a {} (at most {})", e.spelling, type, text(largest));
+        return fmt::format("floating literal '{}' is too large for a {} (at most {}){}", e.spelling, type, text(largest),
+                           hint);
     bool rounds_to_zero = (out_of_doubles && negative_exponent) || (magnitude > 0 && magnitude < smallest / 2);
     if (rounds_to_zero)
-        return fmt::format("floating literal '{}' is too small for a {}: it would be 0 (the smallest is {})", e.spelling,
-                           type, text(smallest));
+        return fmt::format("floating literal '{}' is too small for a {}: it would be 0 (the smallest is {}){}",
+                           e.spelling, type, text(smallest), hint);
     return std::nullopt;
 }
 
@@ -186,11 +194,37 @@ public:
     // (a literal is a double where a double is wanted).
     void check_float_literal_ranges() {
         for_each_expression_tree(/*with_constants=*/true, [&](const Expr& top) {
+            std::set<const Expr*> beside_float = literals_beside_floats(top);
             for_each_expr(top, [&](const Expr& e) {
                 if (e.kind != Expr::Kind::FloatLiteral || !e.type.valid()) return;
-                if (auto problem = float_literal_range_problem(e)) diags_.error(e.location, *problem);
+                if (auto problem = float_literal_range_problem(e, beside_float.count(&e) != 0))
+                    diags_.error(e.location, *problem);
             });
         });
+    }
+
+    // The float literals of `top` that are floats only because an operand
+    // beside them is a float (`d = x * 1e300` with a float x): in an
+    // unsuffixed float constant that is an operand of arithmetic, a
+    // comparison, min or max whose other operand is not one.
+    static std::set<const Expr*> literals_beside_floats(const Expr& top) {
+        std::set<const Expr*> out;
+        for_each_expr(top, [&](const Expr& e) {
+            bool paired = e.args.size() == 2 && (e.kind == Expr::Kind::Binary ||
+                                                 (e.kind == Expr::Kind::Call && (e.callee == "min" || e.callee == "max")));
+            if (!paired) return;
+            for (int side = 0; side < 2; ++side) {
+                const Expr& constant = *e.args[side];
+                const Expr& other = *e.args[1 - side];
+                if (!is_unsuffixed_float_constant(constant) || is_unsuffixed_float_constant(other) ||
+                    other.type.is_array() || other.type.primitive != Primitive::Float)
+                    continue;
+                for_each_expr(constant, [&](const Expr& x) {
+                    if (x.kind == Expr::Kind::FloatLiteral) out.insert(&x);
+                });
+            }
+        });
+        return out;
     }
 
     // What every later stage builds on (the interpreter's min and max, the

@@ -74,7 +74,16 @@ std::vector<BadCase> bad_cases() {
          "t.mcl:4:52: error: argument 2 of 'g' must be int[], not float"},
         {"float literal past a float beside a float",
          module("perfect void f(double d, float x) { d = x * 1e300; }\n"),
-         "t.mcl:4:45: error: floating literal '1e300' is too large for a float (at most 3.4028235e+38)"},
+         "t.mcl:4:45: error: floating literal '1e300' is too large for a float (at most 3.4028235e+38); beside a "
+         "float operand a literal is a float: make that operand a double (toDouble) to keep the literal a double"},
+        {"float literal past a float in a float's initializer", module("perfect void f(float x) { x = 1e300; }\n"),
+         "t.mcl:4:31: error: floating literal '1e300' is too large for a float (at most 3.4028235e+38)\n"},
+        {"float literal past a double beside a float", module("perfect void f(double d, float x) { d = min(x, 1e999); }\n"),
+         "t.mcl:4:48: error: floating literal '1e999' is too large for a float (at most 3.4028235e+38)\n"},
+        {"float literal rounding to zero beside a float in a comparison",
+         module("perfect void f(bool b, float x) { b = x > -1e-60; }\n"),
+         "t.mcl:4:44: error: floating literal '1e-60' is too small for a float: it would be 0 (the smallest is 1e-45); "
+         "beside a float operand a literal is a float: make that operand a double (toDouble) to keep the literal a double"},
         {"double literal past a double", module("perfect void f(double d) { d = 1e-330; }\n"),
          "t.mcl:4:32: error: floating literal '1e-330' is too small for a double: it would be 0 (the smallest is 5e-324)"},
         {"suffixed literal where a double is wanted", module("perfect void f(double d) { d = 1e-50f; }\n"),

@@ -73,8 +73,23 @@ bool is_unsuffixed_float_constant(const Expr& e) {
     }
 }
 
+// A float literal's value is its spelling rounded once to its type, as C
+// compilers round `0.1f` and `0.1`: rounding to a double first and then to a
+// float is wrong for a spelling just past halfway between two floats
+// (1.00000005960464477540 is 1 + 2^-23 as a float, but 1 through the double
+// 1 + 2^-24). Literals made by passes have no spelling and keep their value.
+// One past its type's range keeps its value too: name resolution refuses it.
+template <typename Number>
+void round_literal_once(Expr& literal) {
+    Number value{};
+    const std::string& text = literal.spelling;
+    if (std::from_chars(text.data(), text.data() + text.size(), value).ec == std::errc())
+        literal.float_value = static_cast<double>(value);
+}
+
 void make_double(Expr& e) {
     e.type.primitive = Primitive::Double;
+    if (e.kind == Expr::Kind::FloatLiteral) round_literal_once<double>(e);
     for (ExprPtr& a : e.args)
         if (a->kind != Expr::Kind::IntLiteral) make_double(*a);
 }
@@ -706,7 +721,9 @@ private:
     Type compute_type(Expr& e, const Scope& scope) {
         switch (e.kind) {
         case Expr::Kind::IntLiteral: return primitive_type(Primitive::Int);
-        case Expr::Kind::FloatLiteral: return primitive_type(Primitive::Float);
+        case Expr::Kind::FloatLiteral:
+            round_literal_once<float>(e);
+            return primitive_type(Primitive::Float);
         case Expr::Kind::BoolLiteral: return primitive_type(Primitive::Bool);
         case Expr::Kind::Var: return check_var(e, scope);
         case Expr::Kind::Call: return check_call(e, scope);

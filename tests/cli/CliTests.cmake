@@ -247,6 +247,9 @@ mclc_test(run_index_out_of_range_llvm 1 "bad_index.mcl:9:15: error: index outsid
 # Literals where a double is wanted are doubles in every engine and backend
 # (the interpreter's values: InterpreterTest).
 mclc_test(verify_double_literals 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify ${VERIFY_INPUTS}/double_literals.mcl)
+# A float literal is rounded once, to its type, in every engine and backend
+# (InterpreterTest.FloatLiteralsAreRoundedOnceToTheirType).
+mclc_test(verify_float_literal_rounding 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify ${VERIFY_INPUTS}/float_literal_rounding.mcl)
 mclc_test(verify_unrunnable_backend 2 "backend 'cuda' cannot run here" verify ${MATMUL}/matmul.mcl --backends cuda)
 mclc_test(verify_defer_with_results 2 "--defer excludes --deferred-results" verify ${MATMUL}/matmul.mcl --defer a --deferred-results b)
 add_test(NAME cli.verify_deferred

@@ -2,6 +2,9 @@
 // level, lock-step between barriers, and each kind of error it reports
 // (unwritten memory, indices out of range, undefined arithmetic, barriers
 // that not every unit reaches) located at the construct.
+#include <cmath>
+#include <limits>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -242,6 +245,28 @@ TEST(Interpreter, UnsuffixedFloatLiteralsAreDoublesWhereADoubleIsWanted) {
                                                 static_cast<double>(0.1f * 0.1f)}));
     EXPECT_EQ(r.values(1)[0], static_cast<double>(0.1f + 0.2f));  // floats beside floats
     EXPECT_EQ(r.values(1)[1], static_cast<double>(static_cast<float>(tenth - static_cast<double>(0.1f))));
+}
+
+// A literal is rounded once, to its own type, as C compilers round it: the
+// spelling below lies just past halfway between the floats 1 and 1 + 2^-23,
+// so it is 1 + 2^-23 as a float, while the double nearest it is exactly the
+// halfway point, which a second rounding to float takes to 1 (ties to even).
+TEST(Interpreter, FloatLiteralsAreRoundedOnceToTheirType) {
+    KernelRun r = run("module m; import perfect;\n"
+                      "perfect void f(float[4] g, double[1] d) {\n"
+                      "    foreach (int i in 1 threads) {\n"
+                      "        g[0] = 1.00000005960464477540;\n"
+                      "        g[1] = 1.00000005960464477540f;\n"
+                      "        g[2] = (1.00000005960464477540 - 1.0f) * 8388608.0f;\n"
+                      "        g[3] = 1.4e-45;\n"
+                      "        d[0] = 1.00000005960464477540;\n"
+                      "    }\n}\n",
+                      {{0, 0, 0, 0}, {0}});
+    ASSERT_FALSE(r.error) << r.error->message;
+    const double above_one = static_cast<double>(std::nextafter(1.0f, 2.0f));
+    EXPECT_EQ(r.values(0), (std::vector<double>{above_one, above_one, 1.0,
+                                                static_cast<double>(std::numeric_limits<float>::denorm_min())}));
+    EXPECT_EQ(r.values(1)[0], 1.0 + std::ldexp(1.0, -24));
 }
 
 TEST(Interpreter, FunctionWithABarrierGivesEachUnitItsValue) {

@@ -53,6 +53,7 @@ int main(int argc, char** argv) {
                                                    {"--no-record-arrays", &options.recordArrays},
                                                    {"--no-exact-floats", &options.exactFloats},
                                                    {"--no-double-arrays", &options.doubleArrays},
+                                                   {"--no-halfway-literals", &options.halfwayLiterals},
                                                    {"--no-write-only-outputs", &options.writeOnlyOutputs}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {

@@ -26,6 +26,9 @@
 //   above 10^6), so a backend's rounding changes them only a little, never
 //   the path taken; of those only the continuous fabs, fmin and fmax are
 //   taken, never floor or ceil;
+// - a float literal spelt just past halfway between two floats appears only
+//   as `(L - c) * 2^k`, exact in every engine that rounds L once to its type
+//   (1 as a float, 0.5 where a double is wanted), as an ordinary float leaf;
 // - every index is in range: the index of the unit that owns the element, a
 //   value whose range lies inside the extent, `x % extent` of a non-negative
 //   x, or `min(max(x, 0), extent - 1)`;
@@ -81,6 +84,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <optional>
 #include <set>
@@ -224,6 +228,23 @@ std::string floatLiteral(double value) {
     return text.str();
 }
 
+// A literal near `value` spelt just past the midpoint between the float
+// `value` and the next float up: that midpoint (a double, exactly) followed
+// by a last digit 1. Rounded once to a float, as C compilers round a float
+// literal, it is the upper float; rounded first to the double nearest it
+// (the midpoint itself) and then to a float, ties to even take it to `value`
+// (every value of floatLeaf's list has an even last bit). An engine or
+// backend that rounds a float literal twice gives a different result.
+std::string halfwayLiteral(double value) {
+    float lower = static_cast<float>(value);
+    double midpoint = (static_cast<double>(lower) + static_cast<double>(std::nextafter(lower, 2.0f * lower))) / 2;
+    char digits[64];
+    std::snprintf(digits, sizeof digits, "%.40f", midpoint);
+    std::string text = digits;
+    text.erase(text.find_last_not_of('0') + 1);
+    return text + "0000001";
+}
+
 // Whether `text` uses the identifier `name`.
 // Where `name` occurs in `text` as a whole word, from `from` on (npos: nowhere).
 std::size_t findWord(const std::string& text, const std::string& name, std::size_t from = 0) {
@@ -272,7 +293,7 @@ public:
     Generator(const GeneratorOptions& options)
         : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), names_(options.seed ^ 0x6e616d6573ULL),
           extras_(options.seed ^ 0x61746f6d696373ULL), exact_(options.seed ^ 0x6578616374ULL),
-          doubles_(options.seed ^ 0x646f75626c65ULL), options_(options), level_(options.level), seed_(options.seed) {}
+          doubles_(options.seed ^ 0x646f75626c65ULL), spellings_(options.seed ^ 0x68616c66ULL), options_(options), level_(options.level), seed_(options.seed) {}
 
     std::string run();
 
@@ -389,6 +410,7 @@ private:
     Random extras_;
     Random exact_; // exact floats and lib.math, likewise
     Random doubles_; // arrays of doubles, likewise
+    Random spellings_; // halfway literals, likewise
     const GeneratorOptions options_; // which constructs it may write
     Level level_;
     std::uint64_t seed_;
@@ -596,6 +618,14 @@ Value Generator::floatLeaf() {
         int kind = random_.below(10);
         if (kind < 2) {
             double c = random_.pick(literals);
+            if (options_.halfwayLiterals && spellings_.chance(10)) {
+                // (L - c) * 2^k, exact in every engine: 1 with L rounded
+                // once (to c's next float up, 2^-k above c), 0 with L
+                // rounded twice; 0.5 where a double is wanted (L the
+                // midpoint, exactly).
+                double scale = 1.0 / (static_cast<double>(std::nextafter(static_cast<float>(c), 2.0f * static_cast<float>(c))) - c);
+                return Value{"((" + halfwayLiteral(c) + " - " + floatLiteral(c) + ") * " + floatLiteral(scale) + ")", {0, 0}, 1.0};
+            }
             return Value{floatLiteral(c), {0, 0}, c};
         }
         if (kind < 5) {

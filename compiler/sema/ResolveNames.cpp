@@ -209,11 +209,13 @@ public:
     // (a literal is a double where a double is wanted).
     void check_float_literal_ranges() {
         for_each_expression_tree(/*with_constants=*/true, [&](const Expr& top) {
-            std::set<const Expr*> beside_float = literals_beside_floats(top);
+            // Worked out only for a tree with a literal out of range.
+            std::optional<std::set<const Expr*>> beside_float;
             for_each_expr(top, [&](const Expr& e) {
-                if (e.kind != Expr::Kind::FloatLiteral || !e.type.valid()) return;
-                if (auto problem = float_literal_range_problem(e, beside_float.count(&e) != 0))
-                    diags_.error(e.location, *problem);
+                if (e.kind != Expr::Kind::FloatLiteral || !e.type.valid() || !float_literal_range_problem(e, false))
+                    return;
+                if (!beside_float) beside_float = literals_beside_floats(top);
+                diags_.error(e.location, *float_literal_range_problem(e, beside_float->count(&e) != 0));
             });
         });
     }

@@ -228,6 +228,12 @@ std::string floatLiteral(double value) {
     return text.str();
 }
 
+// The distance from the float `value` (positive) to the next float up.
+double floatStepUp(double value) {
+    float lower = static_cast<float>(value);
+    return static_cast<double>(std::nextafter(lower, 2.0f * lower)) - static_cast<double>(lower);
+}
+
 // A literal near `value` spelt just past the midpoint between the float
 // `value` and the next float up: that midpoint (a double, exactly) followed
 // by a last digit 1. Rounded once to a float, as C compilers round a float
@@ -236,8 +242,7 @@ std::string floatLiteral(double value) {
 // (every value of floatLeaf's list has an even last bit). An engine or
 // backend that rounds a float literal twice gives a different result.
 std::string halfwayLiteral(double value) {
-    float lower = static_cast<float>(value);
-    double midpoint = (static_cast<double>(lower) + static_cast<double>(std::nextafter(lower, 2.0f * lower))) / 2;
+    double midpoint = value + floatStepUp(value) / 2;
     char digits[64];
     std::snprintf(digits, sizeof digits, "%.40f", midpoint);
     std::string text = digits;
@@ -623,7 +628,7 @@ Value Generator::floatLeaf() {
                 // once (to c's next float up, 2^-k above c), 0 with L
                 // rounded twice; 0.5 where a double is wanted (L the
                 // midpoint, exactly).
-                double scale = 1.0 / (static_cast<double>(std::nextafter(static_cast<float>(c), 2.0f * static_cast<float>(c))) - c);
+                double scale = 1.0 / floatStepUp(c);
                 return Value{"((" + halfwayLiteral(c) + " - " + floatLiteral(c) + ") * " + floatLiteral(scale) + ")", {0, 0}, 1.0};
             }
             return Value{floatLiteral(c), {0, 0}, c};

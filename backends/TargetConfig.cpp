@@ -2,12 +2,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <regex>
-#include <sstream>
 
 #include <fmt/format.h>
 
+#include "support/InputFile.h"
 #include "support/Spelling.h"
 
 namespace mcl::backends {
@@ -248,14 +247,13 @@ std::optional<TargetConfig> parse_target_config(const std::string& path, std::st
 
 std::optional<TargetConfig> load_target_config(const std::string& path, const hdl::HardwareModel& leaf,
                                                SourceManager& sources, DiagnosticEngine& diags) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        diags.error(SourceLocation{}, fmt::format("cannot read target configuration '{}'", path));
+    std::string error;
+    std::optional<std::string> text = read_input_file(path, error);
+    if (!text) {
+        diags.error(SourceLocation{}, fmt::format("target configuration: {}", error));
         return std::nullopt;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_target_config(path, ss.str(), leaf, sources, diags);
+    return parse_target_config(path, std::move(*text), leaf, sources, diags);
 }
 
 std::map<std::string, std::string> find_target_configs(const std::vector<std::string>& dirs) {

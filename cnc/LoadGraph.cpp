@@ -11,9 +11,10 @@ namespace mcl::cnc {
 
 std::optional<LoadedGraph> load_graph(const std::string& path, const std::vector<std::string>& include_roots,
                                       SourceManager& sources, DiagnosticEngine& diags) {
-    std::optional<uint32_t> file = sources.load_file(path);
+    std::string error;
+    std::optional<uint32_t> file = sources.load_file(path, error);
     if (!file) {
-        diags.error(SourceLocation{}, fmt::format("cannot read '{}'", path));
+        diags.error(SourceLocation{}, error);
         return std::nullopt;
     }
     std::optional<Graph> graph = parse_cnc(*file, sources, diags);

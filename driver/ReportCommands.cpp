@@ -6,13 +6,13 @@
 #include <filesystem>
 #include <fstream>
 #include <ostream>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "compiler/translate/Translate.h"
 #include "feedback/Report.h"
 #include "feedback/RunFeedback.h"
+#include "support/InputFile.h"
 #include "support/Spelling.h"
 
 namespace mcl::driver {
@@ -20,15 +20,6 @@ namespace mcl::driver {
 namespace {
 
 constexpr int kUsageError = 2;
-
-std::optional<std::string> read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream s;
-    s << in.rdbuf();
-    if (in.bad()) return std::nullopt;
-    return s.str();
-}
 
 // Loads, checks and (where a function is above the level) translates one
 // file, and collects its remarks and versions into `report`; false after
@@ -138,9 +129,10 @@ int report_command(const FrontendOptions& frontend, const ReportOptions& options
 
     std::vector<feedback::BenchmarkResult> benchmarks;
     if (!options.bench.empty()) {
-        std::optional<std::string> text = read_file(options.bench);
+        std::string error;
+        std::optional<std::string> text = read_input_file(options.bench, error);
         if (!text) {
-            err << fmt::format("mclc: error: cannot read the benchmark results '{}'\n", options.bench);
+            err << fmt::format("mclc: error: the benchmark results: {}\n", error);
             return 1;
         }
         auto parsed = feedback::parse_benchmark_json(*text);

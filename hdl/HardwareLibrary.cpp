@@ -83,10 +83,11 @@ void HardwareLibrary::add_directory(const std::string& dir, bool user) {
         if (entry.path().extension() == ".hdl") files.push_back(entry.path().string());
     std::sort(files.begin(), files.end());
     for (const std::string& f : files) {
-        if (auto file = sources_.load_file(f))
+        std::string error;
+        if (auto file = sources_.load_file(f, error))
             add_parsed(*file, f, user);
         else
-            loading_diags().error({}, fmt::format("cannot read '{}'", f));
+            loading_diags().error({}, error);
     }
 }
 

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -12,6 +10,7 @@
 #include "compiler/translate/Translate.h"
 #include "feedback/RunFeedback.h"
 #include "hdl/ParseHdl.h"
+#include "support/InputFile.h"
 
 namespace fs = std::filesystem;
 
@@ -47,14 +46,13 @@ bool add_directory_with_document(hdl::HardwareLibrary& library, DiagnosticEngine
             placed = true;
             continue;
         }
-        std::ifstream in(f, std::ios::binary);
-        std::ostringstream content;
-        content << in.rdbuf();
-        if (!in) {
-            diags.error({}, fmt::format("cannot read '{}'", f));
+        std::string error;
+        std::optional<std::string> content = read_input_file(f, error);
+        if (!content) {
+            diags.error({}, error);
             continue;
         }
-        library.add_buffer(f, content.str(), user);
+        library.add_buffer(f, std::move(*content), user);
     }
     return placed;
 }

@@ -1,7 +1,5 @@
 #include "lsp/LanguageServer.h"
 
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -11,6 +9,7 @@
 #include "lsp/Hover.h"
 #include "lsp/JsonRpc.h"
 #include "lsp/Positions.h"
+#include "support/InputFile.h"
 
 namespace mcl::lsp {
 
@@ -111,11 +110,10 @@ size_t offset_of(const std::string& text, const json& position) {
 }
 
 std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in) throw RequestError(error_code::kInvalidParams, fmt::format("cannot read '{}'", path));
-    return text.str();
+    std::string error;
+    std::optional<std::string> text = read_input_file(path, error);
+    if (!text) throw RequestError(error_code::kInvalidParams, error);
+    return std::move(*text);
 }
 
 }  // namespace

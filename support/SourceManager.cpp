@@ -1,8 +1,8 @@
 #include "support/SourceManager.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+
+#include "support/InputFile.h"
 
 namespace mcl {
 
@@ -14,13 +14,10 @@ uint32_t SourceManager::add_buffer(std::string path, std::string text) {
     return static_cast<uint32_t>(files_.size());
 }
 
-std::optional<uint32_t> SourceManager::load_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) return std::nullopt;
-    return add_buffer(path, ss.str());
+std::optional<uint32_t> SourceManager::load_file(const std::string& path, std::string& error) {
+    std::optional<std::string> text = read_input_file(path, error);
+    if (!text) return std::nullopt;
+    return add_buffer(path, std::move(*text));
 }
 
 const std::string& SourceManager::path(uint32_t file) const {

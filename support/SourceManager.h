@@ -26,8 +26,9 @@ class SourceManager {
 public:
     // Registers a file's text under a path; returns its id (>= 1).
     uint32_t add_buffer(std::string path, std::string text);
-    // Reads a file from disk; std::nullopt when it cannot be read.
-    std::optional<uint32_t> load_file(const std::string& path);
+    // Reads a file from disk (read_input_file); std::nullopt, with `error`
+    // the message saying why, when it cannot be read.
+    std::optional<uint32_t> load_file(const std::string& path, std::string& error);
 
     const std::string& path(uint32_t file) const;
     const std::string& text(uint32_t file) const;

@@ -25,9 +25,10 @@ public:
         : include_roots_(roots), sources_(sources), library_(library), diags_(diags) {}
 
     void add_root_file(const std::string& path) {
-        auto file = sources_.load_file(path);
+        std::string error;
+        auto file = sources_.load_file(path, error);
         if (!file) {
-            diags_.error({}, fmt::format("cannot read '{}'", path));
+            diags_.error({}, error);
             return;
         }
         if (const Module* m = add(*file, path)) program_.roots.push_back(m);
@@ -108,8 +109,12 @@ private:
                 std::error_code ec;
                 if (!fs::is_regular_file(candidate, ec)) continue;
                 searched_file_exists = true;
-                auto file = sources_.load_file(candidate.string());
-                if (!file) continue;
+                std::string error;
+                auto file = sources_.load_file(candidate.string(), error);
+                if (!file) {
+                    diags_.error(imp.location, error);
+                    break;
+                }
                 found = add(*file, candidate.string());
                 break;
             }
@@ -123,7 +128,7 @@ private:
                     for (const fs::path& root : roots)
                         DiagnosticEngine::add_note(d, {}, fmt::format("searched '{}'", root.string()));
                 }
-                continue;  // a file that exists but does not parse reported its own errors
+                continue;  // a file that exists but cannot be read or parsed has its own errors
             }
             if (found->package != package || found->name != name) {
                 diags_.error(imp.location,

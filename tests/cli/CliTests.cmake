@@ -82,6 +82,15 @@ mclc_test(missing_argument 2 "NAME is required" show-hwd)
 mclc_test(no_subcommand 2 "subcommand" )
 mclc_test(unknown_description 1 "no valid hardware description named 'hoper'. did you mean 'hopper'" show-hwd hoper)
 mclc_test(missing_hwd_path 1 "directory '/nonexistent' does not exist" list-hwd --hwd-path /nonexistent)
+# Inputs that are not files to read: a directory (not an empty module), a
+# device that never ends (refused after a bounded read, not read without end).
+mclc_test(input_is_a_directory 1 "^mclc: error: cannot read '[^']*/verify': it is a directory\\n"
+          check ${INPUTS}/mcpl/verify)
+mclc_test(input_never_ends 1 "^mclc: error: cannot read '/dev/zero': it is longer than 64 MiB\\n" check /dev/zero)
+mclc_test(missing_input 1 "^mclc: error: cannot read '/nonexistent\\.mcl': No such file or directory\\n"
+          check /nonexistent.mcl)
+mclc_test(hwd_path_holds_a_directory 1 "mclc: error: cannot read '[^']*/not_a_description\\.hdl': it is a directory"
+          list-hwd --hwd-path ${INPUTS}/hdl/directory_named_hdl)
 
 # Golden outputs (tests/golden/cases.txt; scripts/refresh-golden rewrites them).
 file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/golden/cases.txt GOLDEN_CASES REGEX "^[^#].*[|]")

@@ -224,6 +224,12 @@ def main(mclc, source_dir):
                             {"command": "mclc.feedbackAtLevel", "arguments": [matmul_uri, "no_such_level"]})
     check(failed["error"]["code"] == -32803 and "no_such_level" in failed["error"]["message"],
           "mclc.feedbackAtLevel to an unknown level fails with the error", failed)
+    # A document not open is read from disk, and a file that never ends (a
+    # device) is refused after a bounded read rather than read without end.
+    endless = server.request("workspace/executeCommand",
+                             {"command": "mclc.feedbackAtLevel", "arguments": ["file:///dev/zero", "gpu"]})
+    check(endless["error"]["code"] == -32602 and "'/dev/zero': it is longer than" in endless["error"]["message"],
+          "mclc.feedbackAtLevel of /dev/zero is refused", endless)
 
     # An HDL document: an error in the editor's text, then fixed; definition
     # of what it specializes.

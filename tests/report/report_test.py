@@ -208,7 +208,10 @@ def errors_mode(mclc, source, work):
     check(status == 1 and "benchmarks[0] (x): expected a number \"real_time\"" in err, f"bad benchmark entry: {err}")
 
     status, _, err = report(matmul, "--hwd", "hopper", "--bench", os.path.join(work, "absent.json"))
-    check(status == 1 and "cannot read the benchmark results" in err, f"absent bench file: {status} {err}")
+    check(status == 1 and "the benchmark results: cannot read" in err and "absent.json': No such file" in err,
+          f"absent bench file: {status} {err}")
+    status, _, err = report(matmul, "--hwd", "hopper", "--bench", work)
+    check(status == 1 and "': it is a directory" in err, f"a directory as the bench file: {status} {err}")
 
     graph = os.path.join(source, "examples", "cnc", "cholesky", "cholesky.cnc")
     status, _, err = report(graph, "--hwd", "hopper")

@@ -10,6 +10,7 @@
 #include "lsp/JsonRpc.h"
 #include "lsp/Positions.h"
 #include "support/InputFile.h"
+#include "support/Utf8.h"
 
 namespace mcl::lsp {
 
@@ -102,11 +103,8 @@ size_t offset_of(const std::string& text, const json& position) {
     std::string_view line_text(text.data() + start, (end == std::string::npos ? text.size() : end) - start);
     uint32_t column = column_of_character(line_text, character);
     size_t offset = start;
-    for (uint32_t c = 1; c < column && offset < start + line_text.size(); ++c) {
-        auto lead = static_cast<unsigned char>(text[offset]);
-        offset += lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
-    }
-    return std::min(offset, text.size());
+    for (uint32_t c = 1; c < column && offset < start + line_text.size(); ++c) offset = next_code_point(text, offset);
+    return offset;
 }
 
 std::string read_file(const std::string& path) {

@@ -1,5 +1,7 @@
 #include "support/Utf8.h"
 
+#include <algorithm>
+
 namespace mcl {
 
 std::optional<size_t> first_invalid_utf8(std::string_view text) {
@@ -29,6 +31,12 @@ std::optional<size_t> first_invalid_utf8(std::string_view text) {
         }
     }
     return std::nullopt;
+}
+
+size_t next_code_point(std::string_view text, size_t offset) {
+    auto lead = static_cast<unsigned char>(text[offset]);
+    size_t length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+    return std::min(offset + length, text.size());
 }
 
 }  // namespace mcl

@@ -6,6 +6,8 @@
 #include <ostream>
 #include <random>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 namespace mcl::driver {
@@ -50,6 +52,41 @@ bool close(const Scalar& got, const Scalar& want, const Tolerance& t) {
     return std::fabs(g - w) <= t.absolute + t.relative * std::fabs(w);
 }
 
+// The memory of this machine, in bytes (0 where it cannot be told).
+uint64_t physical_memory_bytes() {
+    long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+    return pages > 0 && page_size > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size) : 0;
+}
+
+// An error when the cells of these parameters cannot all be held: a run
+// keeps the inputs and a copy per engine, each cell an interpreter Scalar,
+// so a size past what the machine holds is refused here, with the numbers,
+// rather than failing in an allocation.
+std::optional<interpret::InterpretError> too_large_to_hold(const mcpl::Function& kernel, const Sizes& sizes,
+                                                           const std::vector<interpret::ParameterLayout>& layouts) {
+    constexpr uint64_t kCopies = 2;  // the inputs and one run's results
+    uint64_t cells = 0;
+    bool overflow = false;
+    for (const auto& layout : layouts) {
+        uint64_t count = layout.element_cells.size();
+        for (int64_t extent : layout.extents)
+            overflow |= __builtin_mul_overflow(count, static_cast<uint64_t>(extent), &count);
+        overflow |= __builtin_add_overflow(cells, count, &cells);
+    }
+    uint64_t bytes = 0;
+    overflow |= __builtin_mul_overflow(cells, uint64_t{sizeof(Scalar)} * kCopies, &bytes);
+    uint64_t memory = physical_memory_bytes();
+    if (!overflow && (memory == 0 || bytes <= memory)) return std::nullopt;
+    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+    std::string what = fmt::format("the parameters of '{}' at {} hold", kernel.name, describe_sizes(sizes));
+    if (overflow) return interpret::InterpretError{kernel.location, what + " more values than a 64-bit machine can address"};
+    return interpret::InterpretError{
+        kernel.location,
+        fmt::format("{} {} values: {:.1f} GiB as the interpreter keeps them (the inputs and one run's results), more "
+                    "than this machine's {:.1f} GiB of memory; run it at smaller sizes",
+                    what, cells, static_cast<double>(bytes) / kGiB, static_cast<double>(memory) / kGiB)};
+}
+
 }  // namespace
 
 KernelData KernelData::clone() const {
@@ -86,6 +123,7 @@ std::optional<interpret::InterpretError> make_kernel_data(const mcpl::Function& 
         }
     }
     if (auto error = interpret::parameter_layouts(kernel, scalars, data.layouts)) return error;
+    if (auto error = too_large_to_hold(kernel, sizes, data.layouts)) return error;
     int64_t int_bound = smallest_size > 0 ? smallest_size : 16;
     data.storages.clear();
     size_t next_scalar = 0;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -318,6 +319,10 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
     try {
         return mcl::run_on_large_stack([&] { return run(argc, argv); });
+    } catch (const std::bad_alloc&) {
+        // Not a bug: a program or size that needs more memory than there is.
+        std::cerr << "mclc: error: out of memory\n";
+        return 1;
     } catch (const std::exception& e) {
         std::cerr << "mclc: internal compiler error: " << e.what()
                   << "\nThis is a bug in mclc; please report it with the input that caused it.\n";

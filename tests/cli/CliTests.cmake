@@ -246,6 +246,14 @@ mclc_test(run_param_before_the_file 0 "^matmul \\(interpreter, n=5 m=35 p=37, se
 mclc_test(run_unknown_param 2 "'zz' is not a scalar parameter of kernel 'matmul'" run ${MATMUL}/matmul.mcl --param zz=5)
 mclc_test(run_param_not_a_number 2 "--param n: '5x' is not a number" run ${MATMUL}/matmul.mcl --param n=5x)
 mclc_test(run_param_not_an_int 2 "--param n: '2.5' is not an int" run ${MATMUL}/matmul.mcl --param n=2.5)
+# Sizes past any machine's memory: refused with the numbers before anything
+# is allocated, not an out-of-memory crash.
+mclc_test(run_past_the_memory 1 "matmul\\.mcl:[0-9]+:[0-9]+: error: the parameters of 'matmul' at n=1000000 m=1000000 p=1000000 hold 3000000000003 values: [0-9.]+ GiB as the interpreter keeps them \\(the inputs and one run's results\\), more than this machine's [0-9.]+ GiB of memory. run it at smaller sizes"
+          run ${MATMUL}/matmul.mcl --param n=1000000 --param m=1000000 --param p=1000000)
+mclc_test(run_past_64_bits 1 "error: the parameters of 'matmul' at n=2000000000 m=2000000000 p=2000000000 hold more values than a 64-bit machine can address"
+          run ${MATMUL}/matmul.mcl --param n=2000000000 --param m=2000000000 --param p=2000000000)
+mclc_test(verify_past_the_memory 1 "error: the parameters of 'matmul' at n=1000000 m=1000002 p=1000004 hold 3000012000011 values"
+          verify ${MATMUL}/matmul.mcl --sizes 1000000 --backends opencl --targets hopper)
 mclc_test(run_negative_size 1 "matmul.mcl:[0-9]+:[0-9]+: error: array size is negative \\(-3\\)" run ${MATMUL}/matmul.mcl --param n=-3)
 mclc_test(run_unknown_kernel 2 "has no kernel 'matmull'.*did you mean 'matmul'" run ${MATMUL}/matmul.mcl --kernel matmull)
 mclc_test(run_module_without_kernel 1 "no_kernel.mcl:2:8: error: module 'no_kernel' has no kernel" run ${INPUTS}/mcpl/backends/no_kernel.mcl)

@@ -59,9 +59,9 @@ uint64_t physical_memory_bytes() {
 }
 
 // An error when the cells of these parameters cannot all be held: a run
-// keeps the inputs and a copy per engine, each cell an interpreter Scalar,
-// so a size past what the machine holds is refused here, with the numbers,
-// rather than failing in an allocation.
+// keeps at least the inputs and one engine's results, each cell an
+// interpreter Scalar, so a size past what the machine holds is refused here,
+// with the numbers, rather than failing in an allocation.
 std::optional<interpret::InterpretError> too_large_to_hold(const mcpl::Function& kernel, const Sizes& sizes,
                                                            const std::vector<interpret::ParameterLayout>& layouts) {
     constexpr uint64_t kCopies = 2;  // the inputs and one run's results
@@ -79,7 +79,8 @@ std::optional<interpret::InterpretError> too_large_to_hold(const mcpl::Function&
     if (!overflow && (memory == 0 || bytes <= memory)) return std::nullopt;
     constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
     std::string what = fmt::format("the parameters of '{}' at {} hold", kernel.name, describe_sizes(sizes));
-    if (overflow) return interpret::InterpretError{kernel.location, what + " more values than a 64-bit machine can address"};
+    if (overflow)
+        return interpret::InterpretError{kernel.location, what + " more values than a 64-bit machine can address"};
     return interpret::InterpretError{
         kernel.location,
         fmt::format("{} {} values: {:.1f} GiB as the interpreter keeps them (the inputs and one run's results), more "

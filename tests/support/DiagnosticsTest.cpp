@@ -32,7 +32,8 @@ TEST(Diagnostics, CaretCountsCodePointsAndKeepsTabsAfterThem) {
     uint32_t f = sources.add_buffer("a.mcl", "/* \xc3\xa9 */\tx = ;\n");
     DiagnosticEngine diags(sources);
     auto& d = diags.error({f, 1, 13}, "expected an expression");
-    EXPECT_EQ(diags.format_text(d), "a.mcl:1:13: error: expected an expression\n  /* \xc3\xa9 */\tx = ;\n         \t    ^\n");
+    EXPECT_EQ(diags.format_text(d),
+              "a.mcl:1:13: error: expected an expression\n  /* \xc3\xa9 */\tx = ;\n         \t    ^\n");
 }
 
 TEST(Diagnostics, LongLinesAreShownAroundTheCaret) {
@@ -63,7 +64,8 @@ TEST(Diagnostics, LongLinesAreShownAroundTheCaret) {
     EXPECT_EQ(near_start.find("\n  aaa"), near_start.find('\n'));
     EXPECT_NE(near_start.find("a...\n    ^\n"), std::string::npos);
     uint32_t g = sources.add_buffer("short.mcl", "ab\n");
-    EXPECT_EQ(diags.format_text(diags.error({g, 1, 9}, "past the end")), "short.mcl:1:9: error: past the end\n  ab\n    ^\n");
+    EXPECT_EQ(diags.format_text(diags.error({g, 1, 9}, "past the end")),
+              "short.mcl:1:9: error: past the end\n  ab\n    ^\n");
 }
 
 TEST(Diagnostics, RepeatsAreReportedOnce) {

@@ -110,12 +110,10 @@ private:
                 if (!fs::is_regular_file(candidate, ec)) continue;
                 searched_file_exists = true;
                 std::string error;
-                auto file = sources_.load_file(candidate.string(), error);
-                if (!file) {
+                if (auto file = sources_.load_file(candidate.string(), error))
+                    found = add(*file, candidate.string());
+                else
                     diags_.error(imp.location, error);
-                    break;
-                }
-                found = add(*file, candidate.string());
                 break;
             }
             if (!found) {

@@ -9,6 +9,7 @@
 #include "hdl/ParseHdl.h"
 #include "hdl/ResolveReferences.h"
 #include "hdl/ValidateHdl.h"
+#include "support/InputFile.h"
 #include "support/Spelling.h"
 
 namespace fs = std::filesystem;
@@ -72,23 +73,30 @@ bool HardwareLibrary::report_errors_of(const std::string& name) const {
     return true;
 }
 
-void HardwareLibrary::add_directory(const std::string& dir, bool user) {
+bool HardwareLibrary::add_directory(const std::string& dir, bool user, const EditedFile* edited) {
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
         loading_diags().error({}, fmt::format("hardware description directory '{}' does not exist", dir));
-        return;
+        return false;
     }
     std::vector<std::string> files;
     for (const auto& entry : fs::directory_iterator(dir, ec))
         if (entry.path().extension() == ".hdl") files.push_back(entry.path().string());
     std::sort(files.begin(), files.end());
+    std::string edited_key = edited ? canonical_path(edited->path) : std::string();
+    bool edited_added = false;
     for (const std::string& f : files) {
         std::string error;
-        if (auto file = sources_.load_file(f, error))
+        if (edited && canonical_path(f) == edited_key) {
+            add_buffer(edited->path, edited->text, user);
+            edited_added = true;
+        } else if (auto file = sources_.load_file(f, error)) {
             add_parsed(*file, f, user);
-        else
+        } else {
             loading_diags().error({}, error);
+        }
     }
+    return edited_added;
 }
 
 void HardwareLibrary::add_buffer(const std::string& path, std::string text, bool user) {

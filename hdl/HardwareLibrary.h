@@ -35,6 +35,12 @@ inline constexpr const char* kRootDescription = "perfect";
 
 enum class UserErrors { Report, Defer };
 
+// A file's text as an editor holds it, read in place of the file on disk.
+struct EditedFile {
+    std::string path;
+    std::string text;
+};
+
 class HardwareLibrary {
 public:
     HardwareLibrary(SourceManager& sources, DiagnosticEngine& diags, UserErrors user_errors = UserErrors::Report)
@@ -45,8 +51,10 @@ public:
 
     // Step by step: add descriptions (a user one overrides a built-in one of
     // the same name; two of the same kind with one name are an error), then
-    // finish() resolves, validates and builds the models.
-    void add_directory(const std::string& dir, bool user);
+    // finish() resolves, validates and builds the models. With `edited`,
+    // its text stands for the file at its path (compared canonically);
+    // add_directory says whether it was one of the directory's files.
+    bool add_directory(const std::string& dir, bool user, const EditedFile* edited = nullptr);
     void add_buffer(const std::string& path, std::string text, bool user);
     void finish();
 

@@ -1,63 +1,14 @@
 #include "lsp/Analysis.h"
 
-#include <algorithm>
-#include <filesystem>
-
-#include <fmt/format.h>
+#include <utility>
 
 #include "compiler/sema/CheckProgram.h"
 #include "compiler/sema/LoadModules.h"
 #include "compiler/translate/Translate.h"
 #include "feedback/RunFeedback.h"
 #include "hdl/ParseHdl.h"
-#include "support/InputFile.h"
-
-namespace fs = std::filesystem;
 
 namespace mcl::lsp {
-
-namespace {
-
-std::string canonical(const std::string& path) {
-    std::error_code ec;
-    fs::path p = fs::weakly_canonical(path, ec);
-    return ec ? path : p.string();
-}
-
-// Adds the descriptions of `dir` as HardwareLibrary::add_directory does,
-// with `text` in place of the file at `document_path`; true when the
-// document was one of them.
-bool add_directory_with_document(hdl::HardwareLibrary& library, DiagnosticEngine& diags, const std::string& dir,
-                                 bool user, const std::string& document_path, const std::string& text) {
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec)) {
-        library.add_directory(dir, user);  // reports the missing directory
-        return false;
-    }
-    std::vector<std::string> files;
-    for (const auto& entry : fs::directory_iterator(dir, ec))
-        if (entry.path().extension() == ".hdl") files.push_back(entry.path().string());
-    std::sort(files.begin(), files.end());
-    bool placed = false;
-    std::string document_key = canonical(document_path);
-    for (const std::string& f : files) {
-        if (canonical(f) == document_key) {
-            library.add_buffer(document_path, text, user);
-            placed = true;
-            continue;
-        }
-        std::string error;
-        std::optional<std::string> content = read_input_file(f, error);
-        if (!content) {
-            diags.error({}, error);
-            continue;
-        }
-        library.add_buffer(f, std::move(*content), user);
-    }
-    return placed;
-}
-
-}  // namespace
 
 uint32_t file_id_of(const SourceManager& sources, const std::string& path) {
     uint32_t found = 0;
@@ -106,11 +57,12 @@ std::unique_ptr<Analysis> analyze_mcpl(const ServerOptions& options, const std::
 
 std::unique_ptr<Analysis> analyze_hdl(const ServerOptions& options, const std::string& path, const std::string& text) {
     auto a = std::make_unique<Analysis>(Language::Hdl, hdl::UserErrors::Report);
-    bool placed = add_directory_with_document(a->library, a->diags, options.builtin_hwd_dir, false, path, text);
+    hdl::EditedFile document{path, text};
+    bool placed = a->library.add_directory(options.builtin_hwd_dir, false, &document);
     for (const std::string& dir : options.user_hwd_dirs)
-        placed = add_directory_with_document(a->library, a->diags, dir, true, path, text) || placed;
+        placed = a->library.add_directory(dir, true, &document) || placed;
     // A description outside the library is what --hwd-path would make it.
-    if (!placed) a->library.add_buffer(path, text, true);
+    if (!placed) a->library.add_buffer(path, std::move(document.text), true);
     a->library.finish();
     a->document_file = file_id_of(a->sources, path);
     DiagnosticEngine reported_already(a->sources);

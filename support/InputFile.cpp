@@ -30,4 +30,10 @@ std::optional<std::string> read_input_file(const std::string& path, std::string&
     return text;
 }
 
+std::string canonical_path(const std::string& path) {
+    std::error_code ec;
+    std::filesystem::path canonical = std::filesystem::weakly_canonical(path, ec);
+    return ec ? path : canonical.string();
+}
+
 }  // namespace mcl

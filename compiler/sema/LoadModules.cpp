@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "compiler/parse/ParseMcpl.h"
+#include "support/InputFile.h"
 
 namespace fs = std::filesystem;
 
@@ -47,7 +48,7 @@ public:
 
 private:
     const Module* add(uint32_t file, const std::string& path) {
-        std::string key = canonical(path);
+        std::string key = canonical_path(path);
         if (auto it = by_path_.find(key); it != by_path_.end()) return it->second;
         auto m = parse_mcpl(file, sources_, diags_);
         if (!m) return nullptr;
@@ -56,12 +57,6 @@ private:
         paths_[raw] = path;
         program_.modules.push_back(std::move(m));
         return raw;
-    }
-
-    static std::string canonical(const std::string& path) {
-        std::error_code ec;
-        fs::path p = fs::weakly_canonical(path, ec);
-        return ec ? path : p.string();
     }
 
     // The include root a module's own location implies: its directory with

@@ -247,6 +247,20 @@ def main(mclc, source_dir):
     location = server.request("textDocument/definition", at(gpu_uri, start))["result"]
     check(location["uri"] == uri_of(os.path.join(stdlib, "accelerator.hdl")),
           "definition of the parent after 'specializes': accelerator.hdl", location)
+    # An HDL document outside the library (not saved yet): checked as a user
+    # description would be, against the whole library.
+    outside_uri = "file:///not/in/the/library/mine.hdl"
+    diagnostics = open_document(server, outside_uri, "hdl", "hardware_description mine;\nspecializes acelerator;\n")
+    check(any(d["range"]["start"] == {"line": 1, "character": 12} and "acelerator" in d["message"]
+              for d in errors(diagnostics)),
+          "a description outside the library: an unknown parent is an error at its name", diagnostics)
+    server.notify("textDocument/didChange", {"textDocument": {"uri": outside_uri, "version": 2},
+                                             "contentChanges": [{"text": "hardware_description mine;\nspecializes gpu;\n"}]})
+    diagnostics = server.diagnostics(outside_uri)
+    check(errors(diagnostics) and not any("acelerator" in d["message"] or "specializ" in d["message"]
+                                          for d in diagnostics)
+          and any("no 'parallelism' block" in d["message"] for d in errors(diagnostics)),
+          "a description outside the library, fixed to specialize gpu: only what it still lacks", diagnostics)
 
     # Bad input of every kind: each answered, and the server goes on.
     check(server.request("textDocument/rename", {})["error"]["code"] == -32601, "an unknown method: -32601")

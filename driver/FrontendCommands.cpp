@@ -1,6 +1,5 @@
 #include "driver/FrontendCommands.h"
 
-#include <fstream>
 #include <ostream>
 
 #include <nlohmann/json.hpp>
@@ -10,6 +9,7 @@
 #include "compiler/print/PrintMcpl.h"
 #include "compiler/sema/LoadModules.h"
 #include "compiler/translate/Translate.h"
+#include "support/OutputFile.h"
 
 namespace mcl::driver {
 
@@ -65,10 +65,9 @@ int translate_command(const FrontendOptions& options, const std::string& file, c
         out << text;
         return 0;
     }
-    std::ofstream file_out(output);
-    file_out << text;
-    if (!file_out) {
-        err << "mclc: error: cannot write '" << output << "'\n";
+    std::string error;
+    if (!write_output_file(output, text, error)) {
+        err << "mclc: error: " << error << "\n";
         return 1;
     }
     return 0;

@@ -1,7 +1,6 @@
 #include "driver/GenCommands.h"
 
 #include <filesystem>
-#include <fstream>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -10,6 +9,7 @@
 #include "backends/TargetConfig.h"
 #include "compiler/lower/Lower.h"
 #include "compiler/translate/Translate.h"
+#include "support/OutputFile.h"
 #include "support/Spelling.h"
 
 namespace mcl::driver {
@@ -116,10 +116,9 @@ int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostr
     }
     for (const backends::GeneratedFile& f : files) {
         std::filesystem::path path = std::filesystem::path(gen.output_dir) / f.name;
-        std::ofstream o(path, std::ios::binary);
-        o << f.text;
-        if (!o) {
-            err << fmt::format("mclc: error: cannot write '{}'\n", path.string());
+        std::string error;
+        if (!write_output_file(path.string(), f.text, error)) {
+            err << fmt::format("mclc: error: {}\n", error);
             return 1;
         }
     }

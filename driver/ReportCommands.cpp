@@ -4,7 +4,6 @@
 
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -13,6 +12,7 @@
 #include "feedback/Report.h"
 #include "feedback/RunFeedback.h"
 #include "support/InputFile.h"
+#include "support/OutputFile.h"
 #include "support/Spelling.h"
 
 namespace mcl::driver {
@@ -157,10 +157,9 @@ int report_command(const FrontendOptions& frontend, const ReportOptions& options
     }
 
     std::string html = feedback::report_html(report);
-    std::ofstream file(options.output, std::ios::binary);
-    if (file) file << html;
-    if (!file) {
-        err << fmt::format("mclc: error: cannot write '{}'\n", options.output);
+    std::string error;
+    if (!write_output_file(options.output, html, error)) {
+        err << fmt::format("mclc: error: {}\n", error);
         return 1;
     }
     out << fmt::format("wrote {} ({} files, {} versions at {})\n", options.output, report.files.size(),

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -27,6 +26,7 @@
 #include "driver/BackendRunner.h"
 #include "driver/GenCommands.h"
 #include "driver/TileSizes.h"
+#include "support/OutputFile.h"
 #include "support/Spelling.h"
 #ifdef MCL_WITH_LLVM
 #include "backends/llvm/LlvmEngine.h"
@@ -216,11 +216,8 @@ EngineProblem run_llvm_engine(Session& session, const mcpl::Function& kernel, st
         *compile_note = fmt::format("compile: {:.3f} s (lower {:.3f}, optimize {:.3f}, generate {:.3f})\n", t.total(),
                                     t.lower, t.optimize, t.generate);
     }
-    if (!ir_file.empty()) {
-        std::ofstream ir(ir_file);
-        ir << compiled->optimized_ir();
-        if (!ir) return {fmt::format("mclc: error: cannot write '{}'\n", ir_file)};
-    }
+    if (!ir_file.empty() && !write_output_file(ir_file, compiled->optimized_ir(), error))
+        return {fmt::format("mclc: error: {}\n", error)};
     for (KernelData* data : runs)
         if (auto fault = compiled->run(data->storages)) return {located(session, *fault)};
     return {};

@@ -2,7 +2,6 @@
 
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -19,6 +18,7 @@
 #include "compiler/translate/Translate.h"
 #include "feedback/RunFeedback.h"
 #include "feedback/Symbolic.h"
+#include "support/OutputFile.h"
 
 namespace mcl::driver {
 
@@ -39,10 +39,9 @@ struct LoadedVersion {
 bool write_file(const std::filesystem::path& path, const std::string& text, std::ostream& err) {
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
-    std::ofstream o(path, std::ios::binary);
-    o << text;
-    if (!o) {
-        err << fmt::format("mclc: error: cannot write '{}'\n", path.string());
+    std::string error;
+    if (!write_output_file(path.string(), text, error)) {
+        err << fmt::format("mclc: error: {}\n", error);
         return false;
     }
     return true;

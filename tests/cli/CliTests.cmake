@@ -89,6 +89,12 @@ mclc_test(input_is_a_directory 1 "^mclc: error: cannot read '[^']*/verify': it i
 mclc_test(input_never_ends 1 "^mclc: error: cannot read '/dev/zero': it is longer than 64 MiB\\n" check /dev/zero)
 mclc_test(missing_input 1 "^mclc: error: cannot read '/nonexistent\\.mcl': No such file or directory\\n"
           check /nonexistent.mcl)
+mclc_test(translate_to_a_full_disk 1 "^mclc: error: cannot write '/dev/full': No space left on device\\n$"
+          translate ${VECTORADD_KERNEL} --hwd gpu -o /dev/full)
+mclc_test(translate_to_a_directory 1 "^mclc: error: cannot write '[^']*/verify': it is a directory\\n$"
+          translate ${VECTORADD_KERNEL} --hwd gpu -o ${INPUTS}/mcpl/verify)
+mclc_test(report_to_a_full_disk 1 "^mclc: error: cannot write '/dev/full': No space left on device\\n$"
+          report ${VECTORADD_KERNEL} --hwd gpu -o /dev/full)
 mclc_test(hwd_path_holds_a_directory 1 "mclc: error: cannot read '[^']*/not_a_description\\.hdl': it is a directory"
           list-hwd --hwd-path ${INPUTS}/hdl/directory_named_hdl)
 

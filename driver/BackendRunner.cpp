@@ -1,13 +1,17 @@
 #include "driver/BackendRunner.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
+
+#include "support/OutputFile.h"
 
 namespace mcl::driver {
 
@@ -57,6 +61,17 @@ std::string read_file(const std::string& path) {
 }
 
 std::string shell_quoted(const std::string& s) { return fmt::format("'{}'", s); }
+
+// Writes the arguments of one run for the harness to read; empty, or why
+// not (a full disk must not leave the harness a truncated input).
+std::string write_run_arguments(const std::string& path, const KernelData& data) {
+    errno = 0;
+    std::ofstream out(path, std::ios::binary);
+    write_cells(out, data);
+    out.close();
+    if (out) return "";
+    return fmt::format("cannot write '{}': {}", path, errno != 0 ? std::strerror(errno) : "a write failed");
+}
 
 // Runs a shell command with its output in `log`; the exit status.
 int run_command(const std::string& command, const std::string& log) {
@@ -157,13 +172,19 @@ std::string BackendHarness::harness_source(const mcpl::Module& module, const mcp
             writes.push_back(fmt::format("        put(int64_t{{{1}}});\n        put(p{0});\n", k, per_element));
         }
     }
-    out += "        in.close();\n        try {\n";
+    // A short argument file or a failed write of the results stops the
+    // harness with the reason, rather than running on zeros or leaving
+    // `verify` a truncated file to puzzle over.
+    out += "        if (!in) {\n            std::fprintf(stderr, \"cannot read the arguments in %s\\n\", argv[run]);\n"
+           "            return 1;\n        }\n        in.close();\n        try {\n";
     out += fmt::format("            {}({});\n", function, fmt::join(args, ", "));
     out += "        } catch (const std::exception& e) {\n"
            "            std::fprintf(stderr, \"%s\\n\", e.what());\n            return 1;\n        }\n"
            "        out.open(argv[run + 1], std::ios::binary);\n";
     for (const std::string& w : writes) out += w;
-    out += "        out.close();\n    }\n    return 0;\n}\n";
+    out += "        out.close();\n        if (!out) {\n"
+           "            std::fprintf(stderr, \"cannot write the results to %s\\n\", argv[run + 1]);\n"
+           "            return 1;\n        }\n    }\n    return 0;\n}\n";
     return out;
 }
 
@@ -182,7 +203,7 @@ BackendHarness::BackendHarness(const backends::GenerationInput& input, const bac
     std::vector<std::string> sources;
     bool ptx = false;
     for (const auto& f : files) {
-        std::ofstream(gen / f.name, std::ios::binary) << f.text;
+        if (!write_output_file((gen / f.name).string(), f.text, error_)) return;
         std::string extension = fs::path(f.name).extension().string();
         ptx = ptx || extension == ".ptx";
         if (extension == ".cpp" || extension == ".o" || extension == ".cu")
@@ -190,7 +211,8 @@ BackendHarness::BackendHarness(const backends::GenerationInput& input, const bac
     }
     // nvcc compiles the harness as CUDA, so that it sees the glue's header as nvcc does.
     std::string harness = backend_ == "cuda" ? "harness.cu" : "harness.cpp";
-    std::ofstream(fs::path(work_dir) / harness) << harness_source(input.module, kernel);
+    if (!write_output_file((fs::path(work_dir) / harness).string(), harness_source(input.module, kernel), error_))
+        return;
     executable_ = (fs::path(work_dir) / "harness").string();
     // Paths are relative to the work directory and the tools are shell
     // expansions, so that the same command builds here and in a deferred
@@ -231,8 +253,8 @@ bool BackendHarness::run(std::vector<KernelData*> runs, const std::string& openc
     std::string command = fmt::format("{} timeout 600 {}", environment, shell_quoted(executable_));
     for (size_t k = 0; k < runs.size(); ++k) {
         std::string in = (fs::path(work_dir_) / fmt::format("in{}", k)).string();
-        std::ofstream o(in, std::ios::binary);
-        write_cells(o, *runs[k]);
+        error_ = write_run_arguments(in, *runs[k]);
+        if (!ok()) return false;
         command += fmt::format(" {} {}", shell_quoted(in),
                                shell_quoted((fs::path(work_dir_) / fmt::format("out{}", k)).string()));
     }
@@ -251,12 +273,12 @@ bool BackendHarness::defer(const std::vector<KernelData*>& runs) {
     if (!ok()) return false;
     std::string arguments;
     for (size_t k = 0; k < runs.size(); ++k) {
-        std::ofstream o(fs::path(work_dir_) / fmt::format("in{}", k), std::ios::binary);
-        write_cells(o, *runs[k]);
+        error_ = write_run_arguments((fs::path(work_dir_) / fmt::format("in{}", k)).string(), *runs[k]);
+        if (!ok()) return false;
         arguments += fmt::format(" in{0} out{0}", k);
     }
     fs::path script = fs::path(work_dir_) / "run.sh";
-    std::ofstream(script) << fmt::format(
+    std::string script_text = fmt::format(
         "#!/bin/sh\n"
         "# Written by `mclc verify --defer`: builds the {0} harness unless it is built (BUILD_ONLY=1: only that),\n"
         "# runs it on in0... and leaves out0..., run.log and status for `mclc verify --deferred-results`.\n"
@@ -271,6 +293,7 @@ bool BackendHarness::defer(const std::vector<KernelData*>& runs) {
         "echo $code > status\n"
         "exit $code\n",
         backend_, build_command_, kHarnessEnvironment, arguments);
+    if (!write_output_file(script.string(), script_text, error_)) return false;
     std::error_code ec;
     fs::permissions(script, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                 fs::perms::others_read | fs::perms::others_exec,

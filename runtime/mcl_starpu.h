@@ -917,6 +917,9 @@ inline void Runtime::write_trace() const {
         out << "}}";
     }
     out << "\n]}\n";
+    // A full disk shows only when the buffered text is flushed.
+    out.close();
+    if (!out) throw Error("cannot write the trace '" + path + "': the write failed");
 }
 
 inline std::map<std::string, long> Runtime::tasks_per_worker() const {

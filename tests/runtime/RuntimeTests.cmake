@@ -62,6 +62,8 @@ if(MCL_BUILD_RUNTIME_EXAMPLES)
     mcl_run_app_tests(runtime.${app} runtime_${app}
                       cpu opencl both static affinity mpi fail-opencl fail-cpu trace leaf generic)
   endforeach()
+  # What the runtime writes for every application is written in one place.
+  mcl_run_app_tests(runtime.matmul runtime_matmul trace-to-a-full-disk)
 endif()
 
 # The refined versions of the runtime examples equal their perfect ones on

@@ -12,6 +12,7 @@
 #   fail-opencl  every OpenCL implementation fails: its tasks run again on a CPU worker's version
 #   fail-cpu     every CPU implementation fails: its tasks run again with an OpenCL version
 #   trace        both kinds, static, with MCL_RT_TRACE: a valid Chrome trace with tasks on both
+#   trace-to-a-full-disk  MCL_RT_TRACE=/dev/full: the run still passes and says the trace was not written
 #   leaf         MCL_RT_LEAF=opencl0:hopper: the OpenCL worker runs the versions chosen for hopper
 #   generic      MCL_RT_LEAF=opencl0:alveo_u250, a leaf without an OpenCL version: the worker runs
 #                the cpu level's version and says so
@@ -88,6 +89,9 @@ trace)
   python3 -c 'import sys, xml.etree.ElementTree as ET
 bars = [r for r in ET.parse(sys.argv[1]).iter("{http://www.w3.org/2000/svg}rect") if r.find("{http://www.w3.org/2000/svg}title") is not None]
 sys.exit(0 if bars else "no task bars in the chart")' "$home/trace.svg" || exit 1 ;;
+trace-to-a-full-disk)
+  STARPU_NCPU=1 STARPU_NOPENCL=0 MCL_RT_TRACE=/dev/full run "$app" "$@"
+  expect 'grep -q "^mcl::rt: cannot write the trace ./dev/full.: the write failed$" <<<"$output"' ;;
 leaf)
   STARPU_NCPU=0 STARPU_NOPENCL=1 MCL_RT_LEAF=opencl0:hopper run "$app" "$@"
   expect 'grep -qE "^  [a-z_0-9]+ \(hopper, opencl\): [1-9]" <<<"$output"' ;;

@@ -1,9 +1,7 @@
 #include "driver/BackendRunner.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -62,15 +60,10 @@ std::string read_file(const std::string& path) {
 
 std::string shell_quoted(const std::string& s) { return fmt::format("'{}'", s); }
 
-// Writes the arguments of one run for the harness to read; empty, or why
-// not (a full disk must not leave the harness a truncated input).
-std::string write_run_arguments(const std::string& path, const KernelData& data) {
-    errno = 0;
-    std::ofstream out(path, std::ios::binary);
-    write_cells(out, data);
-    out.close();
-    if (out) return "";
-    return fmt::format("cannot write '{}': {}", path, errno != 0 ? std::strerror(errno) : "a write failed");
+// Writes the arguments of one run for the harness to read, streamed (a
+// run's cells are too large to copy into one string first).
+bool write_run_arguments(const std::string& path, const KernelData& data, std::string& error) {
+    return write_output_file(path, [&](std::ostream& out) { write_cells(out, data); }, error);
 }
 
 // Runs a shell command with its output in `log`; the exit status.
@@ -253,8 +246,7 @@ bool BackendHarness::run(std::vector<KernelData*> runs, const std::string& openc
     std::string command = fmt::format("{} timeout 600 {}", environment, shell_quoted(executable_));
     for (size_t k = 0; k < runs.size(); ++k) {
         std::string in = (fs::path(work_dir_) / fmt::format("in{}", k)).string();
-        error_ = write_run_arguments(in, *runs[k]);
-        if (!ok()) return false;
+        if (!write_run_arguments(in, *runs[k], error_)) return false;
         command += fmt::format(" {} {}", shell_quoted(in),
                                shell_quoted((fs::path(work_dir_) / fmt::format("out{}", k)).string()));
     }
@@ -273,8 +265,8 @@ bool BackendHarness::defer(const std::vector<KernelData*>& runs) {
     if (!ok()) return false;
     std::string arguments;
     for (size_t k = 0; k < runs.size(); ++k) {
-        error_ = write_run_arguments((fs::path(work_dir_) / fmt::format("in{}", k)).string(), *runs[k]);
-        if (!ok()) return false;
+        if (!write_run_arguments((fs::path(work_dir_) / fmt::format("in{}", k)).string(), *runs[k], error_))
+            return false;
         arguments += fmt::format(" in{0} out{0}", k);
     }
     fs::path script = fs::path(work_dir_) / "run.sh";

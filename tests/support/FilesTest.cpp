@@ -2,6 +2,8 @@
 // reported however late the system reports it, leaving no partial file.
 #include <csignal>
 #include <filesystem>
+#include <functional>
+#include <ostream>
 #include <optional>
 #include <string>
 
@@ -48,23 +50,51 @@ TEST(OutputFile, DirectoryAndMissingParentAreRefused) {
     EXPECT_EQ(error, "cannot write '/nonexistent-directory/out.txt': No such file or directory");
 }
 
-TEST(OutputFile, PartlyWrittenFileIsRemoved) {
-    // A file-size limit stands for a disk that fills during the write: past
-    // it, write() fails with EFBIG once SIGXFSZ is ignored.
-    fs::path path = scratch_file("partial");
+// Runs `write` under a file-size limit of 4096 bytes, which stands for a
+// disk that fills during the write: past it, write() fails with EFBIG once
+// SIGXFSZ is ignored.
+bool write_under_size_limit(const std::function<bool()>& write) {
     struct rlimit before {};
-    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &before), 0);
+    if (::getrlimit(RLIMIT_FSIZE, &before) != 0) ADD_FAILURE() << "getrlimit failed";
     struct rlimit limited = before;
     limited.rlim_cur = 4096;
     auto previous_handler = std::signal(SIGXFSZ, SIG_IGN);
-    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limited), 0);
-    std::string error;
-    bool written = write_output_file(path.string(), std::string(100000, 'x'), error);
+    if (::setrlimit(RLIMIT_FSIZE, &limited) != 0) ADD_FAILURE() << "setrlimit failed";
+    bool written = write();
     ::setrlimit(RLIMIT_FSIZE, &before);
     std::signal(SIGXFSZ, previous_handler);
-    EXPECT_FALSE(written);
+    return written;
+}
+
+TEST(OutputFile, PartlyWrittenFileIsRemoved) {
+    fs::path path = scratch_file("partial");
+    std::string error;
+    EXPECT_FALSE(write_under_size_limit([&] { return write_output_file(path.string(), std::string(100000, 'x'), error); }));
     EXPECT_EQ(error, "cannot write '" + path.string() + "': File too large");
     EXPECT_FALSE(fs::exists(path)) << "the partly written file is left";
+}
+
+TEST(OutputFile, StreamedWriteFailsWithTheReasonAndLeavesNoFile) {
+    // Many small writes, as a verify harness's argument file is written: the
+    // failure in the middle is reported, and the writes after it are harmless.
+    auto lines = [](std::ostream& out) {
+        for (int k = 0; k < 20000; ++k) out << k << '\n';
+    };
+    std::string error;
+    EXPECT_FALSE(write_output_file("/dev/full", lines, error));
+    EXPECT_EQ(error, "cannot write '/dev/full': No space left on device");
+
+    fs::path path = scratch_file("streamed");
+    EXPECT_FALSE(write_under_size_limit([&] { return write_output_file(path.string(), lines, error); }));
+    EXPECT_EQ(error, "cannot write '" + path.string() + "': File too large");
+    EXPECT_FALSE(fs::exists(path)) << "the partly written file is left";
+
+    ASSERT_TRUE(write_output_file(path.string(), lines, error)) << error;
+    std::optional<std::string> read = read_input_file(path.string(), error);
+    ASSERT_TRUE(read) << error;
+    EXPECT_EQ(read->substr(0, 6), "0\n1\n2\n");
+    EXPECT_EQ(read->size(), 108890u);
+    fs::remove(path);
 }
 
 TEST(InputFile, CanonicalPathNamesOneFileOnce) {

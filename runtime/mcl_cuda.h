@@ -220,6 +220,8 @@ public:
     size_t size() const { return count_; }
     T* data() { return data_; }
     const T* data() const { return data_; }
+    // The memory the array lies in (its own), null for none (a moved-from array).
+    const void* memory() const { return data_; }
     Device& device() const { return *device_; }
 
 private:

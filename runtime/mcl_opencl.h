@@ -313,6 +313,9 @@ public:
 
     size_t size() const { return count_; }
     const cl::Buffer& buffer() const { return buffer_; }
+    // The memory the array lies in, the same for arrays that share it (the
+    // copies of one), null for none (a moved-from array).
+    const void* memory() const { return buffer_(); }
     Device& device() const { return *device_; }
 
 private:

@@ -7,7 +7,9 @@
 
 #include <cctype>
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -54,6 +56,50 @@ inline size_t device_array_cache_bytes(size_t default_bytes) {
                     "' is not a number of megabytes (e.g. 512)");
     if (*megabytes > (static_cast<size_t>(-1) >> 20)) return static_cast<size_t>(-1);
     return static_cast<size_t>(*megabytes) << 20;
+}
+
+// One array argument of a kernel call as the glue checks it: the
+// parameter's name, the memory it spans (none from a null begin) and
+// whether the kernel writes it.
+struct ArrayArgument {
+    const char* name;
+    const void* begin;
+    size_t bytes;
+    bool written;
+};
+
+// The bytes of `elements` elements of `element_bytes` each; none for a
+// count below one (such an array is empty).
+inline size_t array_bytes(long long elements, size_t element_bytes) {
+    return elements > 0 ? static_cast<size_t>(elements) * element_bytes : 0;
+}
+
+// Throws an Error when an array the kernel writes shares memory with another
+// of its array arguments. A kernel's parameters never alias (the language's
+// rule, on which the generated code relies): a kernel that reads what it
+// overwrites in place would compute from partly updated inputs, and
+// differently on each backend.
+inline void check_arrays_apart(std::initializer_list<ArrayArgument> arrays) {
+    for (const ArrayArgument* a = arrays.begin(); a != arrays.end(); ++a)
+        for (const ArrayArgument* b = a + 1; b != arrays.end(); ++b) {
+            if ((!a->written && !b->written) || !a->begin || !b->begin || a->bytes == 0 || b->bytes == 0) continue;
+            auto start_a = reinterpret_cast<std::uintptr_t>(a->begin);
+            auto start_b = reinterpret_cast<std::uintptr_t>(b->begin);
+            if (start_a < start_b + b->bytes && start_b < start_a + a->bytes)
+                throw Error(std::string("the arrays passed for '") + a->name + "' and '" + b->name +
+                            "' share memory, and the kernel writes '" + (a->written ? a->name : b->name) +
+                            "': its array parameters must not alias (pass a separate array)");
+        }
+}
+
+// Throws an Error when the device array passed for parameter `name` holds
+// fewer than the `elements` that the kernel's parameters give it: the kernel
+// would read and write past its end.
+template <typename DeviceArray>
+void check_array_size(const char* name, const DeviceArray& array, long long elements) {
+    if (elements > 0 && array.size() < static_cast<unsigned long long>(elements))
+        throw Error(std::string("the array passed for '") + name + "' holds " + std::to_string(array.size()) +
+                    " elements, fewer than the " + std::to_string(elements) + " that the kernel's parameters give it");
 }
 
 }  // namespace mcl

@@ -699,6 +699,13 @@ inline void Runtime::submit_handles(Kernel& kernel, const void* args, size_t arg
     if (handles.size() != modes.size())
         throw Error(std::string(kernel.info().name) + ": " + std::to_string(handles.size()) + " arrays for " +
                     std::to_string(modes.size()) + " array parameters");
+    // A kernel's array parameters never alias (its versions rely on it).
+    for (size_t i = 0; i < handles.size(); ++i)
+        for (size_t j = i + 1; j < handles.size(); ++j)
+            if (handles[i] == handles[j] && (modes[i] != Access::read || modes[j] != Access::read))
+                throw Error(std::string(kernel.info().name) + ": one array is passed as its array arguments " +
+                            std::to_string(i + 1) + " and " + std::to_string(j + 1) +
+                            ", and the kernel writes it: its array parameters must not alias (pass a separate array)");
     std::vector<starpu_data_descr> descrs(handles.size());
     for (size_t i = 0; i < handles.size(); ++i) {
         descrs[i].handle = handles[i];

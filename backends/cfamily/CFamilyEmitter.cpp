@@ -338,6 +338,13 @@ std::string CFamilyEmitter::in_process_glue(const std::string& linkage, const st
                                storage[s].elements);
             args.push_back(fmt::format("mcl_storage_{}.get()", s));
         }
+        out += arrays_apart_check(
+            *k,
+            [&](const Decl& d) {
+                std::optional<std::string> count = glue_element_count(*k, d.forms.front().type);
+                return count ? host_pointer_span(d, *count) : ArgumentSpan{};
+            },
+            "        ");
         out += fmt::format("        return kernels::{}({});\n", kernel_symbol(*k), fmt::join(args, ", "));
         out += "    } catch (const std::exception& e) {\n";
         out += fmt::format("        throw mcl::Error(std::string(\"{}::{} ({} backend): \") + e.what());\n", module_,
@@ -346,6 +353,46 @@ std::string CFamilyEmitter::in_process_glue(const std::string& linkage, const st
     }
     out += "\n}  // namespace " + module_ + "\n";
     return out;
+}
+
+std::string CFamilyEmitter::arrays_apart_check(const Function& k, const std::function<ArgumentSpan(const Decl&)>& span,
+                                               const std::string& pad) {
+    std::vector<std::string> arguments;
+    bool writes = false;
+    for (const auto& p : k.params) {
+        if (!p->forms.front().resolved_type.is_array() && !p->is_written) continue;
+        ArgumentSpan s = span(*p);
+        if (s.begin.empty()) return "";
+        arguments.push_back(fmt::format("{{\"{}\", {}, {}, {}}}", p->forms.front().name, s.begin, s.bytes,
+                                        p->is_written ? "true" : "false"));
+        writes = writes || p->is_written;
+    }
+    if (arguments.size() < 2 || !writes) return "";
+    return fmt::format("{}mcl::check_arrays_apart({{{}}});\n", pad, fmt::join(arguments, ", "));
+}
+
+std::optional<std::string> CFamilyEmitter::glue_element_count(const Function& k, const mcpl::TypeExpr& shape) {
+    bool folds = true;
+    for (const Expr* extent : all_extents(shape))
+        mcpl::for_each_var(*extent, [&](const Expr& v) {
+            bool parameter = std::any_of(k.params.begin(), k.params.end(),
+                                         [&](const std::unique_ptr<Decl>& p) { return p.get() == v.decl; });
+            folds = folds && (parameter || v.hardware ||
+                              (module_constants_.count(v.decl) && mcpl::checked_constant_int_value(v)));
+        });
+    if (!folds) return std::nullopt;
+    bool was = fold_constants_;
+    fold_constants_ = true;
+    std::string count = element_count(shape);
+    fold_constants_ = was;
+    return count;
+}
+
+CFamilyEmitter::ArgumentSpan CFamilyEmitter::host_pointer_span(const Decl& d, const std::string& elements) {
+    const mcpl::BasicDecl& form = d.forms.front();
+    std::string element = "sizeof(" + element_spelling(form.resolved_type) + ")";
+    if (!form.resolved_type.is_array()) return {ident(form.name), element};
+    return {ident(form.name), fmt::format("mcl::array_bytes((long long)({}), {})", unwrap(elements), element)};
 }
 
 // --- expressions -----------------------------------------------------------------------
@@ -453,6 +500,8 @@ std::string CFamilyEmitter::var(const Expr& e) {
         return fmt::format("{} /* {}.{} */", e.hardware->value, e.hardware->description,
                            fmt::join(e.hardware->path, "."));
     }
+    if (fold_constants_ && module_constants_.count(e.decl))
+        if (std::optional<int64_t> value = mcpl::checked_constant_int_value(e)) return fmt::format("{}LL", *value);
     const VarPart& head = e.var.front();
     std::string s = e.decl && constant_identifiers_.count(e.decl) ? constant_identifier(*e.decl) : ident(head.name);
     if (!e.form) return s;  // not annotated (cannot happen in a checked program)

@@ -106,6 +106,26 @@ protected:
     // and turns any exception into an mcl::Error naming the kernel and the
     // backend. `note` (comment lines, or "") follows the banner.
     std::string in_process_glue(const std::string& linkage, const std::string& note);
+    // The memory one argument of a kernel call spans, as C++ expressions.
+    struct ArgumentSpan {
+        std::string begin;
+        std::string bytes;
+    };
+    // The glue's statement (`pad` deep, with its newline) that throws when an
+    // array or written scalar of `k` that the kernel writes shares memory
+    // with another (mcl::check_arrays_apart); "" when no two of them could.
+    // `span` gives the memory of such a parameter as the glue passes it.
+    std::string arrays_apart_check(const mcpl::Function& k,
+                                   const std::function<ArgumentSpan(const mcpl::Decl&)>& span,
+                                   const std::string& pad);
+    // The element count of an array of `shape`, a parameter of kernel `k`,
+    // as in-process glue computes it: the module's constants (which only
+    // the kernel file defines) folded to their values; nothing when one
+    // does not fold.
+    std::optional<std::string> glue_element_count(const mcpl::Function& k, const mcpl::TypeExpr& shape);
+    // The span of a host pointer argument: a written scalar, or an array of
+    // `elements` (a C++ expression of its element count).
+    ArgumentSpan host_pointer_span(const mcpl::Decl& d, const std::string& elements);
 
     // --- expressions ------------------------------------------------------------
     std::string expr(const mcpl::Expr& e);
@@ -353,6 +373,7 @@ protected:
     std::vector<const mcpl::RecordType*> records_;
     std::vector<const mcpl::Decl*> constants_;  // the module-level constants read, each after those it reads
     std::set<const mcpl::Decl*> module_constants_;  // of every module of the program
+    bool fold_constants_ = false;  // var() prints a module constant's value (glue_element_count)
 
     std::string out_;
     int indent_ = 0;

@@ -271,6 +271,16 @@ std::string GridEmitter::resident_function(const Function& k, const std::string&
     const GridPlan& plan = plan_of(k);
     std::string out = fmt::format("\n{} {{\n    try {{\n", resident_signature(k, runtime, true));
     out += setup;
+    // The device arrays must hold what the parameters say and be apart: an
+    // array lies in an allocation of its own or shares one whole (a copy of
+    // an OpenCL array), so one byte at its memory() stands for it.
+    for (const auto& p : k.params)
+        if (p->forms.front().resolved_type.is_array())
+            out += fmt::format("        mcl::check_array_size(\"{}\", {}, (long long)({}));\n", p->forms.front().name,
+                               ident(p->forms.front().name), unwrap(host_elements(p->forms.front().type)));
+    out += arrays_apart_check(
+        k, [&](const Decl& d) { return ArgumentSpan{ident(d.forms.front().name) + ".memory()", "1"}; },
+        "        ");
     for (const auto& p : k.params)
         if (p->forms.front().resolved_type.is_array())
             out += host_array_handle(*p, ident(p->forms.front().name), "        ");
@@ -412,6 +422,8 @@ std::string GridEmitter::copying_function(const Function& k, const std::string& 
         args.push_back(name + "_device");
         if (p->is_written) copy_out.push_back(fmt::format("        {}_device.download({});\n", name, name));
     }
+    out += arrays_apart_check(
+        k, [&](const Decl& d) { return host_pointer_span(d, host_elements(d.forms.front().type)); }, "        ");
     out += fmt::format("        resident::{}({});\n", host_identifier(k.name), fmt::join(args, ", "));
     for (const std::string& c : copy_out) out += c;
     out += "    } catch (const std::exception& e) {\n";

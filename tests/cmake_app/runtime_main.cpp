@@ -2,8 +2,11 @@
 // scale (one kernel: scale::submit) and pair (two: pair::submit_fill,
 // pair::submit_axpy). y = 2 * x, then z = 3 (W), z += 0.5 * y (RW), the
 // calls ordered by their access modes only; checked against the arithmetic.
+// A call on arrays smaller than it uses, or with one array for the result
+// and the input, is refused.
 #include <cstdio>
 #include <iostream>
+#include <string>
 #include <vector>
 
 #include "pair.h"
@@ -25,6 +28,16 @@ int main(int argc, char** argv) {
                 std::printf("runtime_main: FAIL (an array smaller than the call was accepted)\n");
                 return 1;
             } catch (const mcl::Error&) {
+            }
+            try {
+                scale::submit(runtime, n, 2.0f, vx, vx);  // the result is the input: refused
+                std::printf("runtime_main: FAIL (one array for the result and the input was accepted)\n");
+                return 1;
+            } catch (const mcl::Error& e) {
+                if (std::string(e.what()).find("must not alias") == std::string::npos) {
+                    std::printf("runtime_main: FAIL (%s)\n", e.what());
+                    return 1;
+                }
             }
         }
         for (int i = 0; i < n; ++i)

@@ -1,13 +1,17 @@
 // Shared by the end-to-end test drivers (tests/backends/drivers/*_main.cpp):
 // deterministic inputs and a tolerant comparison that prints what differs.
 // Each driver calls the generated host glue and the C++ reference of its
-// example on the same inputs and exits nonzero when the results differ.
+// example on the same inputs and exits nonzero when the results differ; the
+// errors the glue must throw are checked with throws_with.
 #pragma once
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
+
+#include "mcl_runtime.h"
 
 namespace mcl::test {
 
@@ -54,5 +58,25 @@ private:
     long compared_ = 0;
     long failures_ = 0;
 };
+
+// Runs `call`; true when it throws an mcl::Error whose text has every part.
+template <typename Call>
+bool throws_with(const char* what, Call call, std::vector<std::string> parts) {
+    try {
+        call();
+    } catch (const mcl::Error& e) {
+        std::string text = e.what();
+        for (const std::string& p : parts) {
+            if (text.find(p) == std::string::npos) {
+                std::printf("%s: the error lacks '%s': %s\n", what, p.c_str(), text.c_str());
+                return false;
+            }
+        }
+        std::printf("%s: mcl::Error as expected: %s\n", what, text.substr(0, text.find('\n')).c_str());
+        return true;
+    }
+    std::printf("%s: no mcl::Error was thrown\n", what);
+    return false;
+}
 
 }  // namespace mcl::test

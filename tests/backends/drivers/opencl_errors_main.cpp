@@ -4,7 +4,9 @@
 // allows. Also the resident-data API: arrays kept on the device across two
 // launches; and the cache of released buffers: reuse by size, copies that
 // share a buffer, eviction beyond the limit, and host calls that reuse
-// buffers holding an earlier call's data. Built against the glue of examples/vectoradd for any OpenCL
+// buffers holding an earlier call's data; and the checks of the arrays a
+// call is given (check_argument_checks). Built against the glue of
+// examples/vectoradd for any OpenCL
 // target (run_opencl_errors.sh).
 #include <cstdlib>
 #include <memory>
@@ -16,26 +18,6 @@
 #include "vectoradd.h"
 
 namespace {
-
-// Runs `call`; true when it throws an mcl::Error whose text has every part.
-template <typename Call>
-bool throws_with(const char* what, Call call, std::vector<std::string> parts) {
-    try {
-        call();
-    } catch (const mcl::Error& e) {
-        std::string text = e.what();
-        for (const std::string& p : parts) {
-            if (text.find(p) == std::string::npos) {
-                std::printf("%s: the error lacks '%s': %s\n", what, p.c_str(), text.c_str());
-                return false;
-            }
-        }
-        std::printf("%s: mcl::Error as expected: %s\n", what, text.substr(0, text.find('\n')).c_str());
-        return true;
-    }
-    std::printf("%s: no mcl::Error was thrown\n", what);
-    return false;
-}
 
 // The buffers of released arrays come back for arrays of the same byte size.
 void check_buffer_cache(mcl::test::Checker& check) {
@@ -88,8 +70,8 @@ void check_buffer_cache(mcl::test::Checker& check) {
     check.exact("cache off", 0, static_cast<long>(mcl::device_array_cache_bytes(1)), 0);
     setenv("MCL_DEVICE_ARRAY_CACHE_MB", "-1", 1);
     check.exact("malformed cache setting", 0,
-                throws_with("MCL_DEVICE_ARRAY_CACHE_MB=-1", [] { mcl::device_array_cache_bytes(1); },
-                            {"MCL_DEVICE_ARRAY_CACHE_MB='-1'"}),
+                mcl::test::throws_with("MCL_DEVICE_ARRAY_CACHE_MB=-1", [] { mcl::device_array_cache_bytes(1); },
+                                       {"MCL_DEVICE_ARRAY_CACHE_MB='-1'"}),
                 1);
     unsetenv("MCL_DEVICE_ARRAY_CACHE_MB");
 
@@ -102,6 +84,30 @@ void check_buffer_cache(mcl::test::Checker& check) {
 
 }  // namespace
 
+// The resident API refuses arrays that break the kernel's signature before
+// any launch: one OpenCL buffer behind a written array and another, and a
+// device array shorter than its parameter says. Arrays only read may share
+// a buffer. (vectoradd_main checks host arrays that share memory.)
+void check_argument_checks(mcl::test::Checker& check) {
+    std::vector<float> x{1, 2, 3, 4}, y{10, 20, 30, 40};
+    mcl::opencl::Device& device = vectoradd::device();
+    mcl::opencl::DeviceArray<float> dx(device, 4, x.data()), dy(device, 4, y.data()), dz(device, 4);
+    mcl::opencl::DeviceArray<float> short_array(device, 3);
+    check.exact("short device array", 7,
+                mcl::test::throws_with("c holds 3 of 4", [&] { vectoradd::resident::vectoradd(4, short_array, dx, dy); },
+                                       {"the array passed for 'c' holds 3 elements, fewer than the 4"}),
+                1);
+    mcl::opencl::DeviceArray<float> same_buffer = dx;
+    check.exact("device result is an input", 8,
+                mcl::test::throws_with("c shares a's buffer", [&] { vectoradd::resident::vectoradd(4, same_buffer, dx, dy); },
+                                       {"'c' and 'a' share memory"}),
+                1);
+    vectoradd::resident::vectoradd(4, dz, dy, dy);
+    std::vector<float> z(4);
+    dz.download(z.data());
+    for (int i = 0; i < 4; ++i) check.close("device inputs may share memory", i, z[i], 2 * y[i], 0, 0);
+}
+
 int main() {
     mcl::test::Checker check("opencl_errors");
     std::vector<float> a{1, 2, 3}, b{10, 20, 30}, c(3);
@@ -109,29 +115,29 @@ int main() {
 
     setenv("MCL_OPENCL_DEVICE", "7:0", 1);
     check.exact("no such platform", 0,
-                throws_with("MCL_OPENCL_DEVICE=7:0", add,
-                            {"vectoradd::vectoradd (opencl backend)", "there is no OpenCL platform 7"}),
+                mcl::test::throws_with("MCL_OPENCL_DEVICE=7:0", add,
+                                       {"vectoradd::vectoradd (opencl backend)", "there is no OpenCL platform 7"}),
                 1);
     setenv("MCL_OPENCL_DEVICE", "0:99", 1);
-    check.exact("no such device", 1, throws_with("MCL_OPENCL_DEVICE=0:99", add, {"has no device 99"}), 1);
+    check.exact("no such device", 1, mcl::test::throws_with("MCL_OPENCL_DEVICE=0:99", add, {"has no device 99"}), 1);
     setenv("MCL_OPENCL_DEVICE", "first", 1);
-    check.exact("malformed choice", 2, throws_with("MCL_OPENCL_DEVICE=first", add, {"PLATFORM:DEVICE"}), 1);
+    check.exact("malformed choice", 2, mcl::test::throws_with("MCL_OPENCL_DEVICE=first", add, {"PLATFORM:DEVICE"}), 1);
     for (const char* malformed : {"0:", ":0", "0:0:0", "-0:0", "0:1x"}) {
         setenv("MCL_OPENCL_DEVICE", malformed, 1);
         check.exact(std::string("malformed choice ") + malformed, 2,
-                    throws_with((std::string("MCL_OPENCL_DEVICE=") + malformed).c_str(), add, {"PLATFORM:DEVICE"}), 1);
+                    mcl::test::throws_with((std::string("MCL_OPENCL_DEVICE=") + malformed).c_str(), add, {"PLATFORM:DEVICE"}), 1);
     }
     unsetenv("MCL_OPENCL_DEVICE");
 
     check.exact("failing build", 3,
-                throws_with("a failing build",
+                mcl::test::throws_with("a failing build",
                             [] { vectoradd::device().program("broken", "__kernel void broken(__global int* x) { x[0] = ; }"); },
-                            {"building OpenCL program 'broken'", "error"}),
+                                       {"building OpenCL program 'broken'", "error"}),
                 1);
     check.exact("too large", 4,
-                throws_with("out of device memory",
+                mcl::test::throws_with("out of device memory",
                             [] { mcl::opencl::DeviceArray<float> huge(vectoradd::device(), size_t(1) << 42); },
-                            {"allocating", "CL_"}),
+                                       {"allocating", "CL_"}),
                 1);
 
     // The device still works after the failures, and resident arrays keep
@@ -146,5 +152,6 @@ int main() {
     dc2.download(c2.data());
     for (int i = 0; i < 3; ++i) check.close("resident c2", i, c2[i], a[i] + 2 * b[i], 0, 0);
     check_buffer_cache(check);
+    check_argument_checks(check);
     return check.finish();
 }

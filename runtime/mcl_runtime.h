@@ -92,14 +92,19 @@ inline void check_arrays_apart(std::initializer_list<ArrayArgument> arrays) {
         }
 }
 
-// Throws an Error when the device array passed for parameter `name` holds
-// fewer than the `elements` that the kernel's parameters give it: the kernel
-// would read and write past its end.
+// Throws an Error when `subject` (an array argument, named as the message
+// shows it) holds `size` elements, fewer than the `elements` that the
+// kernel's parameters give it: the kernel would read and write past its end.
+inline void check_element_count(const std::string& subject, unsigned long long size, long long elements) {
+    if (elements > 0 && size < static_cast<unsigned long long>(elements))
+        throw Error(subject + " holds " + std::to_string(size) + " elements, fewer than the " +
+                    std::to_string(elements) + " that the kernel's parameters give it");
+}
+
+// check_element_count for the device array passed for parameter `name`.
 template <typename DeviceArray>
 void check_array_size(const char* name, const DeviceArray& array, long long elements) {
-    if (elements > 0 && array.size() < static_cast<unsigned long long>(elements))
-        throw Error(std::string("the array passed for '") + name + "' holds " + std::to_string(array.size()) +
-                    " elements, fewer than the " + std::to_string(elements) + " that the kernel's parameters give it");
+    check_element_count(std::string("the array passed for '") + name + "'", array.size(), elements);
 }
 
 }  // namespace mcl

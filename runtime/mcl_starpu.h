@@ -243,9 +243,7 @@ inline void check_extent(const char* kernel, const char* parameter, size_t size,
     if (needed < 0)
         throw Error(std::string(kernel) + ": the extent of '" + parameter + "' is negative (" +
                     std::to_string(needed) + ")");
-    if (size < static_cast<unsigned long long>(needed))
-        throw Error(std::string(kernel) + ": '" + parameter + "' has " + std::to_string(size) +
-                    " elements; the call uses " + std::to_string(needed));
+    check_element_count(std::string(kernel) + ": '" + parameter + "'", size, needed);
 }
 
 // Records. The generated header defines each record of the kernels'
@@ -369,9 +367,7 @@ public:
     // `data` must live as long as this object. `owner`: the rank that holds
     // the data under MPI (ignored otherwise).
     Vector(Runtime& runtime, T* data, size_t count, int owner = 0);
-    virtual ~Vector() {
-        if (handle_) starpu_data_unregister(handle_);
-    }
+    virtual ~Vector();
     Vector(const Vector&) = delete;
     Vector& operator=(const Vector&) = delete;
 
@@ -393,6 +389,7 @@ private:
     int owner_;
     starpu_data_handle_t handle_ = nullptr;
     bool gather_started_ = false;
+    bool claimed_ = false;  // holds its host memory in the runtime's record
     T placeholder_{};  // StarPU needs storage for an empty array
 };
 
@@ -486,6 +483,14 @@ public:
     int64_t next_tag() { return next_tag_++; }
     // The coherence tracker's record of a new array (the trace's bytes).
     void note_registered(starpu_data_handle_t h);
+    // Records that a registered array spans `bytes` of host memory from
+    // `begin`; throws when they overlap an array registered before. StarPU
+    // keeps each registered array coherent on its own: two over one memory
+    // are two copies that tasks write and write back independently, so one
+    // call's results overwrite another's or a task reads stale values.
+    void claim_host_memory(const void* begin, size_t bytes);
+    // Forgets the claim of the array that starts at `begin` (unregistered).
+    void release_host_memory(const void* begin);
 
 private:
     friend class Kernel;
@@ -528,6 +533,7 @@ private:
     long fallbacks_ = 0;
     std::vector<TraceEvent> events_;
     std::map<starpu_data_handle_t, std::set<unsigned>> valid_on_;  // memory nodes with a valid copy
+    std::map<std::uintptr_t, std::uintptr_t> host_memory_;          // registered arrays: begin -> end
     std::map<std::string, long> affinity_counters_;
     std::set<std::string> unmatched_reported_;
     double start_us_ = 0;
@@ -820,6 +826,27 @@ inline void Runtime::wait_all() {
 inline void Runtime::note_registered(starpu_data_handle_t h) {
     std::lock_guard<std::mutex> lock(mutex_);
     valid_on_[h] = {STARPU_MAIN_RAM};
+}
+
+inline void Runtime::claim_host_memory(const void* begin, size_t bytes) {
+    auto start = reinterpret_cast<std::uintptr_t>(begin);
+    std::uintptr_t end = start + bytes;
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto next = host_memory_.lower_bound(start);
+    bool overlaps_next = next != host_memory_.end() && next->first < end;
+    bool overlaps_previous = next != host_memory_.begin() && std::prev(next)->second > start;
+    if (overlaps_next || overlaps_previous)
+        throw Error(detail::text("mcl::rt: an array of ", bytes,
+                                 " bytes shares memory with an array registered before; StarPU keeps each "
+                                 "registered array coherent on its own, so calls on the two would overwrite "
+                                 "each other's results: register the memory once and pass that array to "
+                                 "every call"));
+    host_memory_.emplace(start, end);
+}
+
+inline void Runtime::release_host_memory(const void* begin) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    host_memory_.erase(reinterpret_cast<std::uintptr_t>(begin));
 }
 
 inline opencl::Device& Runtime::opencl_device(const WorkerInfo& worker) {
@@ -1145,6 +1172,10 @@ Vector<T>::Vector(Runtime& runtime, T* data, size_t count, int owner)
     if (owner < 0 || owner >= runtime.ranks())
         throw Error(detail::text("mcl::rt: owner rank ", owner, " of ", runtime.ranks()));
     bool local = !runtime.distributed() || owner == runtime.rank();
+    if (local && count) {
+        runtime.claim_host_memory(data, count * sizeof(T));
+        claimed_ = true;
+    }
     T* storage = count ? data : &placeholder_;
     starpu_vector_data_register(&handle_, local ? STARPU_MAIN_RAM : -1,
                                 local ? reinterpret_cast<uintptr_t>(storage) : 0, std::max<size_t>(count, 1),
@@ -1153,6 +1184,12 @@ Vector<T>::Vector(Runtime& runtime, T* data, size_t count, int owner)
     if (runtime.mpi_enabled()) starpu_mpi_data_register(handle_, runtime.next_tag(), owner);
 #endif
     if (local) runtime.note_registered(handle_);
+}
+
+template <typename T>
+Vector<T>::~Vector() {
+    if (handle_) starpu_data_unregister(handle_);
+    if (claimed_) runtime_.release_host_memory(data_);
 }
 
 template <typename T>

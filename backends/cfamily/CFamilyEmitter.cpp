@@ -331,13 +331,7 @@ std::string CFamilyEmitter::in_process_glue(const std::string& linkage, const st
         for (const auto& p : k->params) args.push_back(ident(p->forms.front().name));
         out += fmt::format("\n{} {{\n", signature(*k, Role::Host, false));
         out += "    try {\n";
-        std::vector<StorageParameter> storage = storage_parameters(*k);
-        for (size_t s = 0; s < storage.size(); ++s) {
-            // value-initialised: zeroed
-            out += fmt::format("        std::unique_ptr<{0}[]> mcl_storage_{1}(new {0}[{2}]());\n", storage[s].element, s,
-                               storage[s].elements);
-            args.push_back(fmt::format("mcl_storage_{}.get()", s));
-        }
+        // checked first: a refused call allocates nothing
         out += arrays_apart_check(
             *k,
             [&](const Decl& d) {
@@ -345,6 +339,13 @@ std::string CFamilyEmitter::in_process_glue(const std::string& linkage, const st
                 return count ? host_pointer_span(d, *count) : ArgumentSpan{};
             },
             "        ");
+        std::vector<StorageParameter> storage = storage_parameters(*k);
+        for (size_t s = 0; s < storage.size(); ++s) {
+            // value-initialised: zeroed
+            out += fmt::format("        std::unique_ptr<{0}[]> mcl_storage_{1}(new {0}[{2}]());\n", storage[s].element, s,
+                               storage[s].elements);
+            args.push_back(fmt::format("mcl_storage_{}.get()", s));
+        }
         out += fmt::format("        return kernels::{}({});\n", kernel_symbol(*k), fmt::join(args, ", "));
         out += "    } catch (const std::exception& e) {\n";
         out += fmt::format("        throw mcl::Error(std::string(\"{}::{} ({} backend): \") + e.what());\n", module_,

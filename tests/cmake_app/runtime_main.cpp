@@ -3,7 +3,7 @@
 // pair::submit_axpy). y = 2 * x, then z = 3 (W), z += 0.5 * y (RW), the
 // calls ordered by their access modes only; checked against the arithmetic.
 // A call on arrays smaller than it uses, or with one array for the result
-// and the input, is refused.
+// and the input, is refused, and so is a second array over registered memory.
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -27,7 +27,11 @@ int main(int argc, char** argv) {
                 scale::submit(runtime, n + 1, 2.0f, vy, vx);  // larger than the arrays: refused
                 std::printf("runtime_main: FAIL (an array smaller than the call was accepted)\n");
                 return 1;
-            } catch (const mcl::Error&) {
+            } catch (const mcl::Error& e) {
+                if (std::string(e.what()).find("holds 1003 elements, fewer than the 1004") == std::string::npos) {
+                    std::printf("runtime_main: FAIL (%s)\n", e.what());
+                    return 1;
+                }
             }
             try {
                 scale::submit(runtime, n, 2.0f, vx, vx);  // the result is the input: refused
@@ -39,6 +43,22 @@ int main(int argc, char** argv) {
                     return 1;
                 }
             }
+            try {
+                mcl::rt::Vector<float> overlapping(runtime, y.data() + n / 2, n / 2);  // inside vy: refused
+                std::printf("runtime_main: FAIL (a second array over registered memory was accepted)\n");
+                return 1;
+            } catch (const mcl::Error& e) {
+                if (std::string(e.what()).find("shares memory with an array registered before") ==
+                    std::string::npos) {
+                    std::printf("runtime_main: FAIL (%s)\n", e.what());
+                    return 1;
+                }
+            }
+            mcl::rt::Vector<float> empty(runtime, x.data(), 0);  // spans no memory: accepted
+        }
+        {
+            // unregistered above, so the same memory registers again
+            mcl::rt::Vector<float> vy(runtime, y.data(), n);
         }
         for (int i = 0; i < n; ++i)
             if (y[i] != 2.0f * i || z[i] != 3.0f + float(i)) {

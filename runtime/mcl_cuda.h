@@ -223,6 +223,8 @@ public:
     // The memory the array lies in (its own), null for none (a moved-from array).
     const void* memory() const { return data_; }
     Device& device() const { return *device_; }
+    // Whether kernels on `device` can use the array: the same GPU.
+    bool usable_on(const Device& device) const { return device_->index() == device.index(); }
 
 private:
     void release() {

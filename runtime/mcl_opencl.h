@@ -149,6 +149,7 @@ public:
 
     const cl::Device& device() const { return device_; }
     cl::Context& context() { return context_; }
+    const cl::Context& context() const { return context_; }
     cl::CommandQueue& queue() { return queue_; }
     std::string name() const { return device_.getInfo<CL_DEVICE_NAME>(); }
 
@@ -317,6 +318,9 @@ public:
     // copies of one), null for none (a moved-from array).
     const void* memory() const { return buffer_(); }
     Device& device() const { return *device_; }
+    // Whether kernels on `device` can use the array: OpenCL buffers belong
+    // to a context.
+    bool usable_on(const Device& device) const { return device_->context()() == device.context()(); }
 
 private:
     // Gives an allocated buffer back to the cache when the last array that

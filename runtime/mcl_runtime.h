@@ -101,6 +101,18 @@ inline void check_element_count(const std::string& subject, unsigned long long s
                     std::to_string(elements) + " that the kernel's parameters give it");
 }
 
+// Throws an Error unless the device array passed for parameter `name` lies
+// in memory that `device`, the one that runs the call, can use (its own
+// context or GPU): another's buffer would fail to launch or be read from
+// the wrong memory.
+template <typename Device, typename DeviceArray>
+void check_array_device(const char* name, const DeviceArray& array, const Device& device) {
+    if (!array.usable_on(device))
+        throw Error(std::string("the array passed for '") + name +
+                    "' was allocated for another device or context than the one that runs the call (" +
+                    device.name() + "): allocate it there");
+}
+
 // check_element_count for the device array passed for parameter `name`.
 template <typename DeviceArray>
 void check_array_size(const char* name, const DeviceArray& array, long long elements) {

@@ -271,13 +271,17 @@ std::string GridEmitter::resident_function(const Function& k, const std::string&
     const GridPlan& plan = plan_of(k);
     std::string out = fmt::format("\n{} {{\n    try {{\n", resident_signature(k, runtime, true));
     out += setup;
-    // The device arrays must hold what the parameters say and be apart: an
-    // array lies in an allocation of its own or shares one whole (a copy of
-    // an OpenCL array), so one byte at its memory() stands for it.
+    // The device arrays must lie on the device, hold what the parameters say
+    // and be apart: an array lies in an allocation of its own or shares one
+    // whole (a copy of an OpenCL array), so one byte at its memory() stands
+    // for it.
     for (const auto& p : k.params)
-        if (p->forms.front().resolved_type.is_array())
-            out += fmt::format("        mcl::check_array_size(\"{}\", {}, (long long)({}));\n", p->forms.front().name,
-                               ident(p->forms.front().name), unwrap(host_elements(p->forms.front().type)));
+        if (p->forms.front().resolved_type.is_array()) {
+            const std::string& name = p->forms.front().name;
+            out += fmt::format("        mcl::check_array_device(\"{}\", {}, mcl_device);\n", name, ident(name));
+            out += fmt::format("        mcl::check_array_size(\"{}\", {}, (long long)({}));\n", name, ident(name),
+                               unwrap(host_elements(p->forms.front().type)));
+        }
     out += arrays_apart_check(
         k, [&](const Decl& d) { return ArgumentSpan{ident(d.forms.front().name) + ".memory()", "1"}; },
         "        ");

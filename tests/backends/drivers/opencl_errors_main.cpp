@@ -85,9 +85,10 @@ void check_buffer_cache(mcl::test::Checker& check) {
 }  // namespace
 
 // The resident API refuses arrays that break the kernel's signature before
-// any launch: one OpenCL buffer behind a written array and another, and a
-// device array shorter than its parameter says. Arrays only read may share
-// a buffer. (vectoradd_main checks host arrays that share memory.)
+// any launch: one OpenCL buffer behind a written array and another, a
+// device array shorter than its parameter says, and one of another context.
+// Arrays only read may share a buffer. (vectoradd_main checks host arrays
+// that share memory.)
 void check_argument_checks(mcl::test::Checker& check) {
     std::vector<float> x{1, 2, 3, 4}, y{10, 20, 30, 40};
     mcl::opencl::Device& device = vectoradd::device();
@@ -101,6 +102,14 @@ void check_argument_checks(mcl::test::Checker& check) {
     check.exact("device result is an input", 8,
                 mcl::test::throws_with("c shares a's buffer", [&] { vectoradd::resident::vectoradd(4, same_buffer, dx, dy); },
                                        {"'c' and 'a' share memory"}),
+                1);
+    // A buffer of another context (the same OpenCL device set up twice).
+    cl::Context other_context(device.device());
+    mcl::opencl::Device other(device.device(), other_context, cl::CommandQueue(other_context, device.device()));
+    mcl::opencl::DeviceArray<float> elsewhere(other, 4);
+    check.exact("device array of another context", 9,
+                mcl::test::throws_with("c on another context", [&] { vectoradd::resident::vectoradd(4, elsewhere, dx, dy); },
+                                       {"the array passed for 'c' was allocated for another device"}),
                 1);
     vectoradd::resident::vectoradd(4, dz, dy, dy);
     std::vector<float> z(4);

@@ -421,7 +421,7 @@ bool inline_kernel_calls(mcpl::Program& program, const hdl::HardwareLibrary& lib
             // Checked again before the next function: inlining reads what a
             // callee's references are bound to, and inlined code is unbound.
             if (KernelCallInliner(*f, outer).run() &&
-                !mcpl::check_program(program, library, diags, {.launch_barriers = false, .barrier_uniformity = false}))
+                !mcpl::check_program(program, library, diags, {.launch_barriers = false, .source_warnings = false}))
                 return false;
     return true;
 }

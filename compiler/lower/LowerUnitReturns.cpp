@@ -163,7 +163,7 @@ bool lower_unit_returns(mcpl::Program& program, const hdl::HardwareLibrary& libr
         }
     if (diags.error_count() > errors) return false;
     return !changed ||
-           mcpl::check_program(program, library, diags, {.launch_barriers = false, .barrier_uniformity = false});
+           mcpl::check_program(program, library, diags, {.launch_barriers = false, .source_warnings = false});
 }
 
 }  // namespace mcl::lower

@@ -86,7 +86,7 @@ bool rename_shadowing_locals(mcpl::Program& program, const hdl::HardwareLibrary&
     for (auto& m : program.modules)
         for (auto& f : m->functions) changed = ShadowRenamer(*f, program, outer).run() || changed;
     return !changed ||
-           mcpl::check_program(program, library, diags, {.launch_barriers = false, .barrier_uniformity = false});
+           mcpl::check_program(program, library, diags, {.launch_barriers = false, .source_warnings = false});
 }
 
 }  // namespace mcl::lower

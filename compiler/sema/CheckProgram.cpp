@@ -2,6 +2,7 @@
 
 #include "compiler/sema/CheckBarrierUniformity.h"
 #include "compiler/sema/CheckConstants.h"
+#include "compiler/sema/CheckDefiniteAssignment.h"
 #include "compiler/sema/CheckLaunchBarriers.h"
 #include "compiler/sema/CheckLimits.h"
 #include "compiler/sema/CheckMapping.h"
@@ -21,8 +22,9 @@ bool check_program(Program& program, const hdl::HardwareLibrary& library, Diagno
     if (diags.error_count() > errors) return false;
     infer_read_write(program, diags);
     if (diags.error_count() > errors) return false;
+    if (options.source_warnings) check_definite_assignment(program, diags);
     check_limits(program, library, diags);
-    if (options.barrier_uniformity) check_barrier_uniformity(program, library, diags);
+    if (options.source_warnings) check_barrier_uniformity(program, library, diags);
     if (options.launch_barriers)
         for (const auto& m : program.modules)
             for (const auto& f : m->functions)

@@ -138,7 +138,7 @@ bool translate_program(mcpl::Program& program, const std::string& target, const 
         }
         for (auto& m : program.modules) update_imports(program, *m, from, to);
         if (diags.error_count() > errors) return false;
-        if (!mcpl::check_program(program, library, diags, {.launch_barriers = false, .barrier_uniformity = false})) return false;
+        if (!mcpl::check_program(program, library, diags, {.launch_barriers = false, .source_warnings = false})) return false;
     }
     for (const mcpl::Function* f : moved) mcpl::check_launch_barriers(*f, *library.find(target), written_spaces, diags);
     return diags.error_count() == errors;

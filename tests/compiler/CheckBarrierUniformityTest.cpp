@@ -26,11 +26,7 @@ std::string kernel(const std::string& body) {
            "}\n";
 }
 
-std::string warnings_of(const std::string& body) {
-    CheckedText r = check_text(kernel(body));
-    EXPECT_FALSE(r.diags->has_errors()) << r.text();
-    return r.text();
-}
+std::string warnings_of(const std::string& body) { return diagnostics_without_errors(kernel(body)); }
 
 TEST(CheckBarrierUniformity, LoopWhoseTripsDependOnTheThreadWarns) {
     std::string text = warnings_of("for (int r = 0; r < i % 3; r++) { t[i] = 1.0; barrier(local); }\n");

@@ -73,6 +73,12 @@ void expect_clean(const CheckedText& checked) {
     EXPECT_FALSE(checked.diags->has_errors()) << checked.text();
 }
 
+std::string diagnostics_without_errors(const std::string& text) {
+    CheckedText checked = check_text(text);
+    expect_clean(checked);
+    return checked.text();
+}
+
 void expect_error(const std::string& text, const std::string& expected) {
     CheckedText checked = check_text(text);
     EXPECT_EQ(checked.diags->error_count(), 1u) << checked.text();

@@ -40,6 +40,10 @@ const Decl* find_decl(const CheckedText& checked, const std::string& fn, const s
 // Expects no error; prints the diagnostics otherwise.
 void expect_clean(const CheckedText& checked);
 
+// Checks `text`, expects no error and gives its diagnostics (the warnings
+// and remarks) as text.
+std::string diagnostics_without_errors(const std::string& text);
+
 // Expects `text` to fail with exactly one error whose text (location,
 // message, notes) contains `expected`.
 void expect_error(const std::string& text, const std::string& expected);

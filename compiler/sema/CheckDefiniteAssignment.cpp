@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "compiler/ast/AstWalk.h"
+#include "compiler/ast/ConstantValue.h"
 
 namespace mcl::mcpl {
 
@@ -134,13 +135,20 @@ private:
             Assigned body_state = state;
             statement(*s.loop_body, body_state);
             if (s.step) statement(*s.step, body_state);
-            return;  // the body may run no times
+            // Only a loop whose constant bounds give it a first iteration
+            // surely runs the body; any other may run it no times.
+            if (std::optional<ConstantLoop> loop = constant_loop(s); loop && loop->trips > 0) state = body_state;
+            return;
         }
         case Stmt::Kind::Foreach: {
             read(*s.count, state);
             Assigned body_state = state;
             statement(*s.loop_body, body_state);
-            return;  // no unit may run it; a return ends only its unit
+            // A constant count of units surely runs the body, unless a
+            // return in it ends its unit before the assignments.
+            std::optional<int64_t> units = checked_constant_int_value(*s.count);
+            if (units && *units > 0 && !may_return(*s.loop_body)) state = body_state;
+            return;
         }
         case Stmt::Kind::Barrier:
         case Stmt::Kind::As:

@@ -7,8 +7,10 @@
 //   declared without an initialiser or a memory-space modifier. Both
 //   branches of an `if` must assign a variable for it to count after it; a
 //   for or foreach body may run no times, so what it assigns does not count
-//   after the loop (its own later reads in the body see it); after a
-//   `return` every path is done. A variable passed to a callee parameter
+//   after the loop (its own later reads in the body see it), unless its
+//   constant bounds give it a first iteration (mcpl::constant_loop) or a
+//   first unit (a constant count, no return in the body); after a `return`
+//   every path is done. A variable passed to a callee parameter
 //   that is written and never read is assigned by the call. The first read
 //   of a variable that some path leaves unassigned is a warning at the read,
 //   with a note at the declaration; one warning per variable.

@@ -75,6 +75,35 @@ TEST(CheckDefiniteAssignment, EveryPathAssigningDoesNotWarn) {
     EXPECT_THAT(text, Not(HasSubstr("may be read")));
 }
 
+TEST(CheckDefiniteAssignment, ALoopWithAConstantFirstIterationAssigns) {
+    EXPECT_THAT(warnings_of("float s;\nfor (int r = 0; r < 4; r++) { s = r; }\na[i] = s;\n"),
+                Not(HasSubstr("may be read")));
+    // constant bounds that give no iteration, and a bound that may not
+    EXPECT_THAT(warnings_of("float s;\nfor (int r = 4; r < 4; r++) { s = r; }\na[i] = s;\n"),
+                HasSubstr("t.mcl:9:8: warning: 's' may be read"));
+    EXPECT_THAT(warnings_of("float s;\nfor (int r = 0; r < n; r++) { s = r; }\na[i] = s;\n"),
+                HasSubstr("t.mcl:9:8: warning: 's' may be read"));
+}
+
+// A gpu kernel whose block body is `body` (b: the block).
+std::string block_warnings_of(const std::string& body) {
+    return diagnostics_without_errors(
+        "module t;\nimport gpu;\n"
+        "gpu void k(int n, dev float[n] a) {\n"
+        "    foreach (int b in n blocks) {\n" +
+        body +
+        "    }\n"
+        "}\n");
+}
+
+TEST(CheckDefiniteAssignment, AConstantCountOfUnitsAssignsUnlessOneReturns) {
+    EXPECT_THAT(block_warnings_of("int s;\nforeach (int t in 32 threads) { s = t; }\na[b] = s;\n"),
+                Not(HasSubstr("may be read")));
+    EXPECT_THAT(block_warnings_of("int s;\nforeach (int t in 32 threads) { if (t > 3) { return; }\ns = t; }\n"
+                                  "a[b] = s;\n"),
+                HasSubstr("t.mcl:8:8: warning: 's' may be read"));
+}
+
 TEST(CheckDefiniteAssignment, ArraysAreLeftToVerify) {
     // a private array's elements are not followed
     EXPECT_THAT(warnings_of("float[2] p;\np[0] = 1.0;\na[i] = p[1];\n"), Not(HasSubstr("may be read")));

@@ -54,7 +54,7 @@ private:
               "__threadfence", "atomicAdd", "atomicCAS", "min", "max", "fmin", "fmax", "fminf", "fmaxf", "pow",
               "powf", "sqrt", "sqrtf", "rsqrt", "rsqrtf", "exp", "expf", "exp2", "exp2f", "log", "logf", "log2",
               "log2f", "fabs", "fabsf", "floor", "floorf", "ceil", "ceilf", "sin", "sinf", "cos", "cosf", "tan",
-              "tanf", "tanh", "tanhf", "erf", "erff", "fma", "fmaf", "abs", "printf", "malloc", "free", "memcpy",
+              "tanf", "tanh", "tanhf", "erf", "erff", "__expf", "__logf", "__fdividef", "fma", "fmaf", "abs", "printf", "malloc", "free", "memcpy",
               "memset", "assert", "mcl", "std", "cuda", "device", "resident", "on_device", "kernels", "mcl_shared"})
             names.insert(n);
         return names;

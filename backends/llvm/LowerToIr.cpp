@@ -1495,6 +1495,22 @@ private:
             llvm::Value* root = builder_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, args[0].v);
             return {builder_.CreateFDiv(llvm::ConstantFP::get(root->getType(), 1.0), root), shape, Primitive::Float};
         }
+        // The native_ forms: libdevice's fast versions on a GPU (ex2.approx,
+        // lg2.approx, div.approx: nvcc's __expf, __logf, __fdividef); on a
+        // CPU the exact functions and the IEEE division.
+        if ((c == "native_divide" && args.size() == 2) || (c == "native_recip" && args.size() == 1)) {
+            Val dividend = args.size() == 2 ? args[0] : Val{llvm::ConstantFP::get(builder_.getFloatTy(), 1.0), Shape::Uniform, Primitive::Float};
+            Val divisor = args.back();
+            if (!options_.grid) {
+                unify(dividend, divisor);
+                return {builder_.CreateFDiv(dividend.v, divisor.v), divisor.shape, Primitive::Float};
+            }
+            return per_lane_call(math_call("fast_fdividef", 2, builder_.getFloatTy()), {dividend, divisor}, Primitive::Float, false);
+        }
+        if ((c == "native_exp" || c == "native_log") && args.size() == 1) {
+            std::string name = c.substr(std::string("native_").size()) + "f";
+            return per_lane_call(math_call(options_.grid ? "fast_" + name : name, 1, builder_.getFloatTy()), args, Primitive::Float, false);
+        }
         // The C library's functions, lane by lane in vector code (no lane is
         // guarded: they are pure and defined for every input).
         static const std::set<std::string> libm = {"exp", "exp2", "log", "log2", "sin", "cos", "tan", "tanh", "erf"};

@@ -32,7 +32,7 @@ const std::set<std::string> kOpenClReserved = {
     "uintptr_t", "event_t", "sampler_t", "float2", "float4", "int2", "int4", "barrier", "get_global_id",
     "get_local_id", "get_group_id", "get_local_size", "get_num_groups", "get_global_size", "min", "max",
     "fmin", "fmax", "pow", "sqrt", "rsqrt", "exp", "exp2", "log", "log2", "fabs", "floor", "ceil", "sin", "cos",
-    "tan", "tanh", "erf", "fma", "mad", "dot", "clamp", "mix", "sign", "select", "abs", "atomic_add",
+    "tan", "tanh", "erf", "native_exp", "native_log", "native_divide", "native_recip", "fma", "mad", "dot", "clamp", "mix", "sign", "select", "abs", "atomic_add",
     "atomic_cmpxchg", "atomic_inc", "convert_int", "as_int", "as_float", "class", "namespace", "new", "delete",
     "template", "this", "operator", "public", "private_", "protected", "virtual", "friend", "using", "try",
     "catch", "throw", "mcl", "std", "cl", "device", "resident", "on_device", "kSource", "mcl_atomic_add_float",

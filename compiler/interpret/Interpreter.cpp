@@ -542,11 +542,16 @@ private:
             {"ceil", [](float v) { return std::ceil(v); }},   {"sin", [](float v) { return std::sin(v); }},
             {"cos", [](float v) { return std::cos(v); }},     {"tan", [](float v) { return std::tan(v); }},
             {"tanh", [](float v) { return std::tanh(v); }},   {"erf", [](float v) { return std::erf(v); }},
+            // the native_ forms exactly: the reference their few ulp are measured against
+            {"native_exp", [](float v) { return std::exp(v); }},
+            {"native_log", [](float v) { return std::log(v); }},
+            {"native_recip", [](float v) { return 1.0f / v; }},
         };
         if (auto f = unary_functions.find(c); f != unary_functions.end() && args.size() == 1)
             return Scalar::of_float(f->second(x));
         if (c == "fmin" && args.size() == 2) return Scalar::of_float(minimum_number(x, y, true));
         if (c == "fmax" && args.size() == 2) return Scalar::of_float(minimum_number(x, y, false));
+        if (c == "native_divide" && args.size() == 2) return Scalar::of_float(x / y);
         fault(e.location, fmt::format("the interpreter does not know the library function '{}'", c));
     }
 

@@ -1260,11 +1260,14 @@ perfect void f(int n, int m, float[n][m] a, const float[m] b, int[n] k, float[n]
 
 TEST(LlvmEngine, MathFunctionsGiveTheInterpretersBits) {
     const std::vector<std::string> unary = {"sqrt", "rsqrt", "exp", "exp2", "log",  "log2", "fabs",
-                                            "floor", "ceil", "sin", "cos", "tan", "tanh", "erf"};
+                                            "floor", "ceil", "sin", "cos", "tan", "tanh", "erf",
+                                            // on a CPU the native_ forms are the exact functions
+                                            "native_exp", "native_log", "native_recip"};
     std::string body;
     for (size_t k = 0; k < unary.size(); ++k) body += fmt::format("        out[i, {}] = {}(x[i] * s);\n", k, unary[k]);
     body += fmt::format("        out[i, {}] = fmin(x[i], y[i]);\n", unary.size());
     body += fmt::format("        out[i, {}] = fmax(x[i], y[i] * s);\n", unary.size() + 1);
+    body += fmt::format("        out[i, {}] = native_divide(x[i], y[i] * s);\n", unary.size() + 2);
     std::string kernel_level;
     for (size_t k = 0; k < unary.size(); ++k) kernel_level += fmt::format("    top[{}] = {}(x[0] * s + 0.5);\n", k, unary[k]);
     Compiled c = compile(fmt::format(R"(module m;
@@ -1276,7 +1279,7 @@ perfect void f(int n, float s, const float[n] x, const float[n] y, float[n, {}] 
 {}    }}
 {}}}
 )",
-                                     unary.size() + 2, unary.size(), body, kernel_level));
+                                     unary.size() + 3, unary.size(), body, kernel_level));
     for (double s : {1.0, 10.0, 100.0}) {
         for (int n : {1, 17, 100}) {
             Args args;

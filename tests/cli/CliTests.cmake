@@ -346,7 +346,7 @@ foreach(kernel partial_write index_shadows_count named_like_descriptions time_st
                kernel_calls kernel_calls_gpu kernel_calls_hidden_names kernel_calls_parameter_views divide_up_negative shared_array_views imperfect_nest imperfect_nest_gpu
                local_hides_extent atomics_in_every_space locals_named_like_functions
                written_arguments_in_every_space atomics_through_device_functions
-               double_buffered_local swapped_private_arrays)
+               double_buffered_local swapped_private_arrays native_math)
   mclc_test(verify_regression.${kernel} 0 "\\n[0-9]+ ok, 0 failed, 0 skipped" verify -I ${CMAKE_SOURCE_DIR}/examples
             ${VERIFY_INPUTS}/${kernel}.mcl)
   set_tests_properties(cli.verify_regression.${kernel} PROPERTIES LABELS verify)

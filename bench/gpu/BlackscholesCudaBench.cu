@@ -1,8 +1,9 @@
 // blackscholes on the GPU (see GpuBench.cu): the call and put prices of n
 // European options (stock price 5..30, strike 1..100, 0.25..10 years, as
-// bench/blackscholes), for the generated versions blackscholes and
-// blackscholes_gpu and a naive kernel (the reference). GFLOPS count 64
-// flops an option (as bench/blackscholes/BlackscholesData.h);
+// bench/blackscholes), for the generated versions blackscholes,
+// blackscholes_gpu and blackscholes_gpu_v2 (lib.math's native_ functions)
+// and a naive kernel (the reference). GFLOPS count 64 flops an option (as
+// bench/blackscholes/BlackscholesData.h);
 // bandwidth-bound: GB/s count three inputs read and two outputs written
 // (20 n bytes).
 #include <string>
@@ -13,6 +14,8 @@
 #include "blackscholes_llvm.h"
 #include "blackscholes_gpu.h"
 #include "blackscholes_gpu_llvm.h"
+#include "blackscholes_gpu_v2.h"
+#include "blackscholes_gpu_v2_llvm.h"
 #include "blackscholes_reference.h"
 
 namespace gpu_bench {
@@ -105,6 +108,14 @@ void bench_blackscholes(const Sizes& sizes, const Libraries&, std::vector<Result
     bench.kernel("llvm_gpu", [&] {
         blackscholes_gpu_llvm::resident::blackscholes(n, b.riskfree, b.volatility, b.call, b.put, b.dprice, b.dstrike,
                                                  b.dyears);
+    });
+    bench.kernel("mcl_gpu_v2", [&] {
+        blackscholes_gpu_v2::resident::blackscholes(n, b.riskfree, b.volatility, b.call, b.put, b.dprice, b.dstrike,
+                                                    b.dyears);
+    });
+    bench.kernel("llvm_gpu_v2", [&] {
+        blackscholes_gpu_v2_llvm::resident::blackscholes(n, b.riskfree, b.volatility, b.call, b.put, b.dprice,
+                                                         b.dstrike, b.dyears);
     });
 
     std::vector<float> call(n), put(n);

@@ -16,7 +16,7 @@ mclc=${MCLC:-build/driver/mclc}
 apps=(matmul gesummv spmv histogram blackscholes convolution)
 versions=(matmul/matmul matmul/matmul_gpu_v1 matmul/matmul_hopper matmul/matmul_hopper_v2 matmul/matmul_hopper_v3 matmul/matmul_hopper_v4
           matmul/matmul_hopper_v5 matmul/matmul_hopper_v6 histogram/histogram_gpu_v2 histogram/histogram_gpu_v3
-          spmv/spmv_gpu_v2)
+          spmv/spmv_gpu_v2 blackscholes/blackscholes_gpu_v2)
 for app in "${apps[@]:1}"; do
   versions+=("$app/$app" "$app/${app}_gpu")
 done

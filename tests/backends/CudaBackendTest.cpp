@@ -485,6 +485,27 @@ hopper void k(int n, float[n] x, global float sum) {
     EXPECT_THAT(k, HasSubstr("min(x[(b)], 1.0f)"));
 }
 
+TEST(CudaBackend, NativeMathFunctionsAreTheIntrinsics) {
+    Generated g = generate_cuda(R"(module nm;
+export k;
+import hopper;
+hopper float native_exp(const float x) { mcl_builtin_read(x); }
+hopper float native_log(const float x) { mcl_builtin_read(x); }
+hopper float native_divide(const float x, const float y) { mcl_builtin_read(x); mcl_builtin_read(y); }
+hopper float native_recip(const float x) { mcl_builtin_read(x); }
+hopper void k(int n, float[n] x) {
+    foreach (int b in n blocks) { foreach (int w in 1 warps) { foreach (int t in 32 threads) {
+        if (t == 0) { x[b] = native_exp(native_log(x[b])) + native_divide(x[b], 3.0) + native_recip(x[b]); }
+    } } }
+}
+)");
+    std::string k = g.file("nm_kernels.cuh");
+    ASSERT_FALSE(k.empty()) << g.diagnostics();
+    EXPECT_THAT(k, HasSubstr("__expf(__logf(x[(b)]))"));
+    EXPECT_THAT(k, HasSubstr("__fdividef(x[(b)], 3.0f)"));
+    EXPECT_THAT(k, HasSubstr("__fdividef(1.0f, (x[(b)]))"));
+}
+
 TEST(CudaBackend, DeviceFunctionsAreSpeltPerScopeOfTheirAtomicsTargets) {
     // A thread's own variable is updated plainly (an atomic on local memory
     // is undefined), device memory atomically, through two calls.

@@ -33,7 +33,7 @@ case "${1:-}" in
             examples/histogram/histogram_gpu.mcl examples/histogram/histogram_gpu_v2.mcl
             examples/histogram/histogram_gpu_v3.mcl examples/gesummv/gesummv_gpu.mcl examples/spmv/spmv_gpu.mcl
             examples/spmv/spmv_gpu_v2.mcl
-            examples/blackscholes/blackscholes_gpu.mcl)
+            examples/blackscholes/blackscholes_gpu.mcl examples/blackscholes/blackscholes_gpu_v2.mcl)
     for kernel in large_shared scratch_arrays partial_write time_steps hygiene; do
       files+=("tests/backends/kernels/$kernel.mcl")
     done

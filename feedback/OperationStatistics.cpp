@@ -19,6 +19,7 @@ struct Counts {
     GiNaC::ex indexing = 0;
     GiNaC::ex control = 0;
     GiNaC::ex double_computations = 0;  // of computations
+    std::map<std::string, GiNaC::ex> library_calls;  // of computations: builtin-bodied function -> calls
     bool approximate = false;
 };
 
@@ -89,7 +90,11 @@ public:
 
     Counts function(const mcpl::Function& f) {
         if (auto it = memo_.find(&f); it != memo_.end()) return it->second;
-        if (!active_.insert(&f).second) return Counts{0, 0, 0, 0, true};  // recursion: counted once, approximate
+        if (!active_.insert(&f).second) {  // recursion: counted once, approximate
+            Counts once;
+            once.approximate = true;
+            return once;
+        }
         Counts saved = counts_;
         counts_ = Counts{};
         LocalRoles roles(*f.body);
@@ -132,9 +137,11 @@ private:
                 counts_.indexing += callee.indexing;
                 counts_.control += callee.control;
                 counts_.double_computations += callee.double_computations;
+                for (const auto& [name, calls] : callee.library_calls) counts_.library_calls[name] += calls;
                 counts_.approximate |= callee.approximate;
             } else {
                 count(target, e.type);  // a builtin or library operation
+                if (e.function && &target == &counts_.computations) counts_.library_calls[e.function->name] += 1;
             }
             return;
         default: return;
@@ -220,6 +227,8 @@ private:
         outside.indexing += sum_over_loop(counts_.indexing, l, symbols_, approximate);
         outside.control += sum_over_loop(counts_.control, l, symbols_, approximate);
         outside.double_computations += sum_over_loop(counts_.double_computations, l, symbols_, approximate);
+        for (const auto& [name, calls] : counts_.library_calls)
+            outside.library_calls[name] += sum_over_loop(calls, l, symbols_, approximate);
         outside.approximate |= approximate;
         counts_ = outside;
     }
@@ -241,6 +250,7 @@ OperationTotals count_operations(const FeedbackInput& input) {
     totals.indexing = counts.indexing;
     totals.control = counts.control;
     totals.double_computations = counts.double_computations;
+    totals.library_calls = counts.library_calls;
     totals.approximate = counts.approximate;
     for (const Access& a : input.accesses) {
         bool approx = a.approximate;
@@ -280,10 +290,21 @@ std::vector<Remark> operation_statistics(const FeedbackInput& input) {
         in_double = fmt::format(" ({} in double precision)", with_value(sym, doubles.expr));
         ops.quantities.push_back(doubles);
     }
-    ops.message = fmt::format("{}'{}' on '{}' executes {} computational instructions{}, {} for indexing and {} for "
+    // A library function (lib.math's exp, log, sqrt) is one instruction of
+    // the count but, unless the target has it in hardware, a sequence of
+    // them: name the calls so that the author can weigh them.
+    std::string library;
+    for (const auto& [name, calls] : totals.library_calls) {
+        NamedQuantity n = sym.quantity("calls_" + name, calls);
+        library += fmt::format("{}{} {}", library.empty() ? "" : ", ", name, with_value(sym, n.expr));
+        ops.quantities.push_back(n);
+    }
+    if (!library.empty()) library = fmt::format(" (library calls among them, one instruction each: {})", library);
+    ops.message = fmt::format("{}'{}' on '{}' executes {} computational instructions{}{}, {} for indexing and {} for "
                               "control flow{}",
                               approximate ? "approximately: " : "", input.function.name,
                               input.model.executing_par_unit().name, with_value(sym, ops.quantities[0].expr), in_double,
+                              library,
                               with_value(sym, ops.quantities[1].expr), with_value(sym, ops.quantities[2].expr), memory);
 
     Remark intensity;

@@ -4,7 +4,8 @@
 // Does: counts what the function executes, symbolically in its parameters:
 //   computational instructions (arithmetic in assignments, declarations,
 //   returns and call arguments, and in the functions it calls, builtins as
-//   one instruction each; those whose result is a double also count as
+//   one instruction each, calls of library functions with builtin bodies
+//   also tallied by name; those whose result is a double also count as
 //   double-precision computations), indexing instructions (arithmetic inside index
 //   expressions, and computing locals whose values only reach indices),
 //   control-flow instructions (conditions of `if` and `for`, loop steps,
@@ -16,8 +17,8 @@
 //   affine in the parameters counts once: the totals are then upper or
 //   rough bounds, and the remark says it is an approximation.
 // Guarantees: remarks at the function's name: one `operations` remark with
-//   the instruction counts and the loads/stores per memory space, one
-//   `arithmetic-intensity` remark.
+//   the instruction counts, the library calls among them by name and the
+//   loads/stores per memory space, one `arithmetic-intensity` remark.
 #pragma once
 
 #include <map>
@@ -33,6 +34,7 @@ namespace mcl::feedback {
 struct OperationTotals {
     GiNaC::ex computations = 0, indexing = 0, control = 0;
     GiNaC::ex double_computations = 0;  // the part of computations that is in double precision
+    std::map<std::string, GiNaC::ex> library_calls;  // calls of builtin-bodied functions among the computations
     std::map<std::string, std::pair<GiNaC::ex, GiNaC::ex>> per_space;  // memory space -> loads, stores
     GiNaC::ex accesses = 0;                                             // all loads and stores
     bool approximate = false;

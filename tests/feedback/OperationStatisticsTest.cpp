@@ -71,6 +71,31 @@ perfect void k(int n, float[n] b) {
     EXPECT_EQ(Symbols::text(quantity(ops[1], "computations").expr), "2*n");
 }
 
+TEST(OperationStatistics, LibraryCallsAreNamedOverLoopsAndCallees) {
+    FeedbackResult r = feedback_for(R"(module k;
+import perfect;
+import lib.math;
+perfect float decay(float x) { return exp(-x) + exp(x); }
+perfect void k(int n, int m, float[n] b) {
+    foreach (int i in n threads) {
+        for (int j = 0; j < m; j++) {
+            b[i] = b[i] + decay(b[i]) + sqrt(b[i]);
+        }
+    }
+}
+)",
+                                    "", {{"n", 10}, {"m", 3}}, kPass);
+    ASSERT_EQ(r.diagnostics, "");
+    const Remark ops = of_kind(r.remarks, RemarkKind::Operations).at(1);
+    EXPECT_EQ(Symbols::text(quantity(ops, "calls_exp").expr), "2*m*n") << "two per call of decay, merged from it";
+    EXPECT_EQ(Symbols::text(quantity(ops, "calls_sqrt").expr), "m*n");
+    EXPECT_DOUBLE_EQ(*quantity(ops, "calls_exp").value, 60.0);
+    EXPECT_THAT(ops.message,
+                HasSubstr("(library calls among them, one instruction each: exp 2*m*n (= 60), sqrt m*n (= 30))"));
+    EXPECT_EQ(find_quantity(of_kind(r.remarks, RemarkKind::Operations).at(0), "calls_sqrt"), nullptr)
+        << "decay calls no sqrt";
+}
+
 TEST(OperationStatistics, ConditionsAndUnknownTripCountsAreApproximate) {
     FeedbackResult r = feedback_for(R"(module k;
 import perfect;

@@ -80,6 +80,11 @@ struct GenerationInput {
     // names (llvm, CPU leaves): an LLVM CPU name, or "native" for the CPU
     // this runs on with all its features (like a C compiler's -march).
     std::string cpu = {};
+    // The blocks of each kernel that should fit on one processor (an NVIDIA
+    // multiprocessor) at once (cuda, llvm on GPU leaves): the compiler then
+    // keeps the registers within a share of the register file, as CUDA's
+    // __launch_bounds__(threads, blocks) asks; unset: it decides alone.
+    std::optional<int64_t> min_blocks_per_processor = {};
 };
 
 class Backend {

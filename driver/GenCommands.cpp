@@ -69,6 +69,11 @@ int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostr
         return fail(fmt::format("--cpu applies to the llvm backend only; the {} backend's compiler takes the CPU "
                                 "from its own flags (e.g. -march)", gen.backend));
 
+    if (gen.min_blocks_per_processor && gen.backend != "cuda" && gen.backend != "llvm")
+        return fail(fmt::format("--min-blocks-per-processor applies to the cuda and llvm backends only (GPU leaves); "
+                                "the {} backend has no blocks to fit",
+                                gen.backend));
+
     std::map<std::string, std::string> configs = backends::find_target_configs(config_dirs(options.hardware));
     if (!session.library.find(gen.target)) {
         std::vector<std::string> leaves;
@@ -103,7 +108,7 @@ int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostr
     const mcpl::Module& module = *program.roots.front();
     backends::GenerationInput input{program, module, *session.library.find(gen.target), *config,
                                     std::move(coverage), "", &session.library, gen.floating_point,
-                                    gen.cpu};
+                                    gen.cpu, gen.min_blocks_per_processor};
     std::vector<backends::GeneratedFile> files = backend->generate(input, session.diags);
     int status = session.report(err);
     if (status != 0) return status;

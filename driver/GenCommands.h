@@ -38,6 +38,7 @@ struct GenOptions {
     std::string output_dir;
     backends::FloatingPointFreedom floating_point;  // llvm backend only
     std::string cpu;  // llvm backend, CPU leaves: the CPU the object is for ("native": this machine's)
+    std::optional<int64_t> min_blocks_per_processor;  // cuda and llvm backends, GPU leaves
 };
 
 int gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostream& out, std::ostream& err);

@@ -170,9 +170,17 @@ int run(int argc, char** argv) {
                     "llvm backend, CPU leaves: the processor the object is for instead of the leaf's (an LLVM CPU "
                     "name such as skylake-avx512, or native: this machine's, like -march=native)")
         ->type_name("NAME");
+    gen->add_option("--min-blocks-per-processor", gen_options.min_blocks_per_processor,
+                    "cuda and llvm backends, GPU leaves: how many blocks of each kernel should fit on one "
+                    "multiprocessor at once, so that the GPU compiler keeps the registers within that share (CUDA's "
+                    "__launch_bounds__(threads, N), PTX .minnctapersm N); it may spill registers to get there")
+        ->type_name("N")
+        ->check(CLI::Range(int64_t{1}, int64_t{64}));
     add_include(gen);
     add_hwd_path(gen);
     gen->callback([&] {
+        if (gen_options.min_blocks_per_processor && gen_options.target.empty())
+            throw CLI::ValidationError("gen", "--min-blocks-per-processor needs --target and --backend");
         if (!gen_options.graph.empty()) {
             status = mcl::driver::graph_gen_command(frontend_options(), gen_options, std::cout, std::cerr);
             return;

@@ -93,6 +93,47 @@ std::optional<int64_t> max_items_per_group(const GridLaunch& launch, const hdl::
     return items;
 }
 
+namespace {
+
+// Why `blocks` blocks of at most `threads` items cannot all be resident on
+// one processor of `leaf`, or "" when they can.
+std::string blocks_per_processor_problem(int64_t blocks, std::optional<int64_t> threads,
+                                         const hdl::HardwareModel& leaf) {
+    const std::string& item = leaf.executing_par_unit().name;
+    std::vector<const hdl::DeviceNode*> units = leaf.execution_units_for(item);
+    if (!threads || units.empty())
+        return fmt::format("the size of its blocks is not bounded, or '{}' describes no processor that holds its {}s",
+                           leaf.name, item);
+    const hdl::DeviceNode& processor = *units.front();
+    for (const hdl::ParGroup* g : leaf.par_groups()) {
+        if (!g->unit || g->unit->name == item) continue;
+        int64_t slots = processor.slots_for(g->unit->name);
+        if (slots <= 0) continue;
+        if (blocks > slots)
+            return fmt::format("one '{}' of '{}' holds at most {} {}s", processor.name, leaf.name, slots, g->unit->name);
+        break;
+    }
+    int64_t item_slots = processor.slots_for(item);
+    if (blocks > item_slots / *threads)
+        return fmt::format("{} blocks of up to {} {}s are more than the {} {}s one '{}' of '{}' holds", blocks, *threads,
+                           item, item_slots, item, processor.name, leaf.name);
+    return "";
+}
+
+}  // namespace
+
+std::optional<int64_t> checked_min_blocks_per_processor(std::optional<int64_t> asked, const mcpl::Function& kernel,
+                                                        std::optional<int64_t> threads,
+                                                        const hdl::HardwareModel& leaf, DiagnosticEngine& diags) {
+    if (!asked) return std::nullopt;
+    std::string problem = blocks_per_processor_problem(*asked, threads, leaf);
+    if (problem.empty()) return asked;
+    diags.error(kernel.location, fmt::format("--min-blocks-per-processor {}: kernel '{}' cannot have that many blocks "
+                                             "resident at once: {}",
+                                             *asked, kernel.name, problem));
+    return std::nullopt;
+}
+
 std::string slot_index(const GridLaunch& launch, GridLevel level, size_t slot, const GridLevelConfig& config,
                        const std::vector<std::string>& size_names) {
     const auto& slots = launch.slots[static_cast<int>(level)];

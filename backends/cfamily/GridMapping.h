@@ -165,6 +165,18 @@ bool is_item_loop(const GridLaunch& launch, const mcpl::Stmt& s);
 // nullopt when that leaves it unlimited or above 2^31 - 1.
 std::optional<int64_t> max_items_per_group(const GridLaunch& launch, const hdl::HardwareModel& leaf);
 
+// The minimum of resident blocks per processor that launch bounds ask for
+// a launch of `kernel` (GenerationInput::min_blocks_per_processor): `asked`
+// when `asked` blocks of at most `threads` items (max_items_per_group) fit
+// on one processor of `leaf` at once, within the slots for groups and items
+// of the execution unit that holds the leaf's items (hopper's sm: 32
+// blocks, 2048 threads); otherwise a located error at the kernel and
+// nullopt. GPU compilers ignore a minimum that cannot be met (ptxas, with a
+// warning), so it is refused here.
+std::optional<int64_t> checked_min_blocks_per_processor(std::optional<int64_t> asked, const mcpl::Function& kernel,
+                                                        std::optional<int64_t> threads,
+                                                        const hdl::HardwareModel& leaf, DiagnosticEngine& diags);
+
 // Walks `list`, statements under a guard that `launch` pushes past
 // barriers, in order: `every_item(s)` for a statement every item runs
 // (open_statements, outside_statements), `guarded(run)` for each run of

@@ -179,9 +179,13 @@ private:
         // block per multiprocessor would allow 64, but it also raised 20
         // of the 38 example kernels from at most 32 registers to up to 63,
         // halving the blocks a multiprocessor can hold: not without a GPU
-        // to measure it.
+        // to measure it; the user may ask for it (--min-blocks-per-processor).
         std::optional<int64_t> max_threads = max_items_per_group(launch, in_.leaf);
-        std::string bounds = max_threads ? fmt::format("__launch_bounds__({}) ", *max_threads) : "";
+        std::optional<int64_t> min_blocks =
+            checked_min_blocks_per_processor(in_.min_blocks_per_processor, k, max_threads, in_.leaf, diags_);
+        std::string bounds = min_blocks  ? fmt::format("__launch_bounds__({}, {}) ", *max_threads, *min_blocks)
+                             : max_threads ? fmt::format("__launch_bounds__({}) ", *max_threads)
+                                           : "";
         out_ += fmt::format("\n__global__ void {}{}_{}({}) {{\n", bounds, ident(k.name), n, fmt::join(params, ", "));
         indent_ = 1;
         if (!shared.empty())

@@ -197,15 +197,18 @@ private:
         for (const Function* k : kernels_) {
             const GridPlan& plan = plan_of(*k);
             for (size_t n = 0; n < plan.launches.size(); ++n) {
-                llvmir::GridLaunchLowering launch{k, &plan, &plan.launches[n], launch_symbol(*k, n), {}, {}, {}};
+                llvmir::GridLaunchLowering launch{k, &plan, &plan.launches[n], launch_symbol(*k, n), {}, {}, {}, {}};
                 launch.host_arguments = host_arguments(plan, plan.launches[n]);
                 launch.max_threads = max_items_per_group(plan.launches[n], in_.leaf);
+                launch.min_blocks = checked_min_blocks_per_processor(in_.min_blocks_per_processor, *k,
+                                                                     launch.max_threads, in_.leaf, diags_);
                 if (auto async = async_plans_.find(plan.launches[n].root); async != async_plans_.end())
                     launch.async = &async->second;
                 for (const ScratchParameter& a : scratch_parameters(plan, plan.launches[n])) launch.scratch_arrays.push_back(a.decl);
                 grid.launches.push_back(std::move(launch));
             }
         }
+        if (diags_.has_errors()) return "";
         llvm::LLVMContext context;
         llvm::Module module(in_.module.name, context);
         llvmir::prepare_module(module, *machine);
@@ -326,6 +329,12 @@ std::vector<GeneratedFile> LlvmBackend::generate(const GenerationInput& input, D
     const BackendConfig* config = backend_config(input, name(), diags);
     if (!config) return {};
     if (config->device_type == "gpu") return LlvmPtxGenerator(input, *config, diags).run();
+    if (input.min_blocks_per_processor) {
+        diags.error(config->location, fmt::format("--min-blocks-per-processor applies to GPU leaves; '{}' is a CPU "
+                                                  "leaf",
+                                                  input.leaf.name));
+        return {};
+    }
     return LlvmGenerator(input, *config, diags).run();
 }
 

@@ -366,15 +366,20 @@ void prepare_module(llvm::Module& module, llvm::TargetMachine& machine) {
     set_module_triple(module, machine.getTargetTriple());
 }
 
-void set_launch_bounds(llvm::Function& kernel, int64_t threads) {
+void set_launch_bounds(llvm::Function& kernel, int64_t threads, std::optional<int64_t> min_blocks) {
 #if LLVM_VERSION_MAJOR >= 21  // annotations became attributes (llvm-project #127736)
     kernel.addFnAttr("nvvm.maxntid", std::to_string(threads));
+    if (min_blocks) kernel.addFnAttr("nvvm.minctasm", std::to_string(*min_blocks));
 #else
     llvm::LLVMContext& context = kernel.getContext();
-    llvm::Metadata* annotation[] = {
-        llvm::ValueAsMetadata::get(&kernel), llvm::MDString::get(context, "maxntidx"),
-        llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), threads))};
-    kernel.getParent()->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(context, annotation));
+    auto annotate = [&](const char* key, int64_t value) {
+        llvm::Metadata* annotation[] = {
+            llvm::ValueAsMetadata::get(&kernel), llvm::MDString::get(context, key),
+            llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), value))};
+        kernel.getParent()->getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(context, annotation));
+    };
+    annotate("maxntidx", threads);
+    if (min_blocks) annotate("minctasm", *min_blocks);
 #endif
 }
 

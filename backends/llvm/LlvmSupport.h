@@ -31,6 +31,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,8 +70,11 @@ void prepare_module(llvm::Module& module, llvm::TargetMachine& machine);
 
 // Tells the NVPTX back end that `kernel` runs in blocks of at most
 // `threads` threads (PTX .maxntid, CUDA's __launch_bounds__(threads)), so
-// that ptxas keeps it within the registers that many threads can have.
-void set_launch_bounds(llvm::Function& kernel, int64_t threads);
+// that ptxas keeps it within the registers that many threads can have, and,
+// given `min_blocks`, that so many blocks should be resident on a
+// multiprocessor at once (.minnctapersm): the registers then stay within
+// that share of the register file.
+void set_launch_bounds(llvm::Function& kernel, int64_t threads, std::optional<int64_t> min_blocks);
 
 // Where the memory behind a pointer of NVIDIA GPU code lives, as far as
 // its IR shows: a variable of the function (an alloca) is the thread's

@@ -471,7 +471,7 @@ private:
             fn->addParamAttr(static_cast<unsigned>(k), llvm::Attribute::NoAlias);
             if (!f.params[k]->is_written) fn->addParamAttr(static_cast<unsigned>(k), llvm::Attribute::ReadOnly);
         }
-        if (l.max_threads) set_launch_bounds(*fn, *l.max_threads);
+        if (l.max_threads) set_launch_bounds(*fn, *l.max_threads, l.min_blocks);
 
         FunctionState state;
         state.function = fn;

@@ -100,6 +100,7 @@ struct GridLaunchLowering {
     std::vector<const mcpl::Decl*> host_arguments;
     std::vector<const mcpl::Decl*> scratch_arrays;
     std::optional<int64_t> max_threads;  // per block, for launch bounds (GridMapping.h: max_items_per_group)
+    std::optional<int64_t> min_blocks;   // resident per multiprocessor, for launch bounds (with max_threads)
     const AsyncCopyPlan* async = nullptr;  // copies as cp.async and where to wait (AsyncCopies.h), if any
 };
 

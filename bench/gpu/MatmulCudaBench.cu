@@ -1,6 +1,7 @@
 // matmul on the GPU (see GpuBench.cu): c += a * b, square n x n x n, for the
 // generated versions matmul, matmul_gpu_v1, matmul_hopper, matmul_hopper_v2
-// matmul_hopper_v3, matmul_hopper_v4, matmul_hopper_v5 and matmul_hopper_v6, cuBLAS SGEMM (the reference, FP32)
+// matmul_hopper_v3, matmul_hopper_v4, matmul_hopper_v5 (through the llvm backend also with launch bounds for
+// two resident blocks) and matmul_hopper_v6, cuBLAS SGEMM (the reference, FP32)
 // and a naive kernel.
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "matmul_hopper_v4_llvm.h"
 #include "matmul_hopper_v5.h"
 #include "matmul_hopper_v5_llvm.h"
+#include "matmul_hopper_v5_llvm_2blocks.h"
 #include "matmul_hopper_v6.h"
 #include "matmul_hopper_v6_llvm.h"
 #include "matmul_reference.h"
@@ -95,6 +97,9 @@ void bench_matmul(const Sizes& sizes, const Libraries& libs, std::vector<Result>
     bench.kernel("llvm_hopper_v4", [&] { matmul_hopper_v4_llvm::resident::matmul(n, n, n, mm.dc, mm.da, mm.db); });
     bench.kernel("mcl_hopper_v5", [&] { matmul_hopper_v5::resident::matmul(n, n, n, mm.dc, mm.da, mm.db); });
     bench.kernel("llvm_hopper_v5", [&] { matmul_hopper_v5_llvm::resident::matmul(n, n, n, mm.dc, mm.da, mm.db); });
+    // The same PTX with launch bounds for two resident blocks (128 instead of 129 registers).
+    bench.kernel("llvm_hopper_v5_2blocks",
+                 [&] { matmul_hopper_v5_llvm_2blocks::resident::matmul(n, n, n, mm.dc, mm.da, mm.db); });
     bench.kernel("mcl_hopper_v6", [&] { matmul_hopper_v6::resident::matmul(n, n, n, mm.dc, mm.da, mm.db); });
     bench.kernel("llvm_hopper_v6", [&] { matmul_hopper_v6_llvm::resident::matmul(n, n, n, mm.dc, mm.da, mm.db); });
     bench.kernel("naive_cuda", [&] { mm.naive(); });

@@ -164,3 +164,20 @@ foreach(app matmul gesummv convolution spmv histogram blackscholes reduction vec
            COMMAND ${LLVM_CLI}/llvm_verify_app.sh $<TARGET_FILE:mclc> ${LLVM_EXAMPLES} ${sizes} ${app}/${app}.mcl ${versions})
   set_tests_properties(cli.llvm_verify.${app} PROPERTIES TIMEOUT 300 LABELS llvm_verify)
 endforeach()
+
+# --min-blocks-per-processor: both GPU backends ask the GPU compiler for that
+# many resident blocks (launch bounds), which keeps matmul_hopper_v5 within
+# the 128 registers of two blocks of 256 threads; a minimum the leaf's
+# multiprocessor cannot hold, a CPU leaf and a CPU backend are refused.
+add_test(NAME cli.gen.min_blocks_per_processor
+         COMMAND ${LLVM_CLI}/gpu_min_blocks.sh $<TARGET_FILE:mclc> ${LLVM_EXAMPLES}/matmul/matmul_hopper_v5.mcl 256)
+mclc_test(gen.min_blocks_too_many 1
+          "matmul_hopper_v5.mcl:24:13: error: --min-blocks-per-processor 9: kernel 'matmul' cannot have that many blocks resident at once: 9 blocks of up to 256 threads are more than the 2048 threads one 'sm' of 'hopper' holds"
+          gen --backend llvm --target hopper --min-blocks-per-processor 9 ${LLVM_EXAMPLES}/matmul/matmul_hopper_v5.mcl
+          -o ${CMAKE_CURRENT_BINARY_DIR}/min_blocks_too_many)
+mclc_test(gen.min_blocks_cpu_leaf 1 "x86_avx2.json:[0-9]+:[0-9]+: error: --min-blocks-per-processor applies to GPU leaves. 'x86_avx2' is a CPU leaf"
+          gen --backend llvm --target x86_avx2 --min-blocks-per-processor 2 ${LLVM_EXAMPLES}/matmul/matmul.mcl
+          -o ${CMAKE_CURRENT_BINARY_DIR}/min_blocks_cpu_leaf)
+mclc_test(gen.min_blocks_cpu_backend 1 "error: --min-blocks-per-processor applies to the cuda and llvm backends only"
+          gen --backend cpp --target x86_avx2 --min-blocks-per-processor 2 ${LLVM_EXAMPLES}/matmul/matmul.mcl
+          -o ${CMAKE_CURRENT_BINARY_DIR}/min_blocks_cpu_backend)

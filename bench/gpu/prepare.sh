@@ -21,27 +21,27 @@ for app in "${apps[@]:1}"; do
   versions+=("$app/$app" "$app/${app}_gpu")
 done
 rm -rf "$out" && mkdir -p "$out"
+# llvm_variant VERSION NAME [GEN_OPTION...]: the llvm backend's PTX and glue
+# of VERSION, in namespace NAME and folder OUT/NAME.
+llvm_variant() {
+  local version=$1 name=$2 module
+  module=$(basename "$version")
+  "$mclc" gen --target hopper --backend llvm ${LLVM_GEN_FLAGS:-} "${@:3}" "examples/$version.mcl" -I examples -o "$out/$name"
+  for ext in h cpp; do
+    sed -E -e "s/\bnamespace $module\b/namespace $name/" -e "s/#include \"$module\.h\"/#include \"$name.h\"/" \
+      "$out/$name/$module.$ext" > "$out/$name/$name.$ext"
+    rm "$out/$name/$module.$ext"
+  done
+}
 for version in "${versions[@]}"; do
   module=$(basename "$version")
   "$mclc" gen --target hopper --backend cuda "examples/$version.mcl" -I examples -o "$out/$module"
   # The llvm backend's PTX of the same version, in namespace MODULE_llvm.
-  "$mclc" gen --target hopper --backend llvm ${LLVM_GEN_FLAGS:-} "examples/$version.mcl" -I examples -o "$out/${module}_llvm"
-  for ext in h cpp; do
-    sed -E -e "s/\bnamespace $module\b/namespace ${module}_llvm/" -e "s/#include \"$module\.h\"/#include \"${module}_llvm.h\"/" \
-      "$out/${module}_llvm/$module.$ext" > "$out/${module}_llvm/${module}_llvm.$ext"
-    rm "$out/${module}_llvm/$module.$ext"
-  done
+  llvm_variant "$version" "${module}_llvm"
 done
 # matmul_hopper_v5's PTX took 129 registers, one more than two blocks of 256
 # threads can have on a multiprocessor: also with launch bounds for two.
-"$mclc" gen --target hopper --backend llvm ${LLVM_GEN_FLAGS:-} --min-blocks-per-processor 2 \
-  examples/matmul/matmul_hopper_v5.mcl -I examples -o "$out/matmul_hopper_v5_llvm_2blocks"
-for ext in h cpp; do
-  sed -E -e "s/\bnamespace matmul_hopper_v5\b/namespace matmul_hopper_v5_llvm_2blocks/" \
-    -e "s/#include \"matmul_hopper_v5\.h\"/#include \"matmul_hopper_v5_llvm_2blocks.h\"/" \
-    "$out/matmul_hopper_v5_llvm_2blocks/matmul_hopper_v5.$ext" > "$out/matmul_hopper_v5_llvm_2blocks/matmul_hopper_v5_llvm_2blocks.$ext"
-  rm "$out/matmul_hopper_v5_llvm_2blocks/matmul_hopper_v5.$ext"
-done
+llvm_variant matmul/matmul_hopper_v5 matmul_hopper_v5_llvm_2blocks --min-blocks-per-processor 2
 cp bench/gpu/*.cu bench/gpu/*.h bench/gpu/run.sh "$out/"
 for app in "${apps[@]}"; do
   cp "examples/$app/${app}_reference.h" "$out/"

@@ -101,9 +101,8 @@ std::string blocks_per_processor_problem(int64_t blocks, std::optional<int64_t> 
                                          const hdl::HardwareModel& leaf) {
     const std::string& item = leaf.executing_par_unit().name;
     std::vector<const hdl::DeviceNode*> units = leaf.execution_units_for(item);
-    if (!threads || units.empty())
-        return fmt::format("the size of its blocks is not bounded, or '{}' describes no processor that holds its {}s",
-                           leaf.name, item);
+    if (!threads) return fmt::format("the number of {}s of its blocks has no bound in '{}'", item, leaf.name);
+    if (units.empty()) return fmt::format("'{}' describes no processor that holds its {}s", leaf.name, item);
     const hdl::DeviceNode& processor = *units.front();
     for (const hdl::ParGroup* g : leaf.par_groups()) {
         if (!g->unit || g->unit->name == item) continue;
@@ -123,14 +122,15 @@ std::string blocks_per_processor_problem(int64_t blocks, std::optional<int64_t> 
 }  // namespace
 
 std::optional<int64_t> checked_min_blocks_per_processor(std::optional<int64_t> asked, const mcpl::Function& kernel,
-                                                        std::optional<int64_t> threads,
+                                                        const GridLaunch& launch, std::optional<int64_t> threads,
                                                         const hdl::HardwareModel& leaf, DiagnosticEngine& diags) {
     if (!asked) return std::nullopt;
     std::string problem = blocks_per_processor_problem(*asked, threads, leaf);
     if (problem.empty()) return asked;
-    diags.error(kernel.location, fmt::format("--min-blocks-per-processor {}: kernel '{}' cannot have that many blocks "
-                                             "resident at once: {}",
-                                             *asked, kernel.name, problem));
+    diags.error(launch.root ? launch.root->location : kernel.location,
+                fmt::format("--min-blocks-per-processor {}: the blocks that kernel '{}' launches here cannot have that "
+                            "many resident at once: {}",
+                            *asked, kernel.name, problem));
     return std::nullopt;
 }
 

@@ -166,15 +166,15 @@ bool is_item_loop(const GridLaunch& launch, const mcpl::Stmt& s);
 std::optional<int64_t> max_items_per_group(const GridLaunch& launch, const hdl::HardwareModel& leaf);
 
 // The minimum of resident blocks per processor that launch bounds ask for
-// a launch of `kernel` (GenerationInput::min_blocks_per_processor): `asked`
+// `launch` of `kernel` (GenerationInput::min_blocks_per_processor): `asked`
 // when `asked` blocks of at most `threads` items (max_items_per_group) fit
 // on one processor of `leaf` at once, within the slots for groups and items
 // of the execution unit that holds the leaf's items (hopper's sm: 32
-// blocks, 2048 threads); otherwise a located error at the kernel and
-// nullopt. GPU compilers ignore a minimum that cannot be met (ptxas, with a
+// blocks, 2048 threads); otherwise a located error at the launch's foreach
+// (one per launch that cannot have them) and nullopt. GPU compilers ignore a minimum that cannot be met (ptxas, with a
 // warning), so it is refused here.
 std::optional<int64_t> checked_min_blocks_per_processor(std::optional<int64_t> asked, const mcpl::Function& kernel,
-                                                        std::optional<int64_t> threads,
+                                                        const GridLaunch& launch, std::optional<int64_t> threads,
                                                         const hdl::HardwareModel& leaf, DiagnosticEngine& diags);
 
 // Walks `list`, statements under a guard that `launch` pushes past

@@ -182,7 +182,7 @@ private:
         // to measure it; the user may ask for it (--min-blocks-per-processor).
         std::optional<int64_t> max_threads = max_items_per_group(launch, in_.leaf);
         std::optional<int64_t> min_blocks =
-            checked_min_blocks_per_processor(in_.min_blocks_per_processor, k, max_threads, in_.leaf, diags_);
+            checked_min_blocks_per_processor(in_.min_blocks_per_processor, k, launch, max_threads, in_.leaf, diags_);
         std::string bounds = min_blocks  ? fmt::format("__launch_bounds__({}, {}) ", *max_threads, *min_blocks)
                              : max_threads ? fmt::format("__launch_bounds__({}) ", *max_threads)
                                            : "";

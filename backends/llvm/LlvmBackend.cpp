@@ -200,7 +200,7 @@ private:
                 llvmir::GridLaunchLowering launch{k, &plan, &plan.launches[n], launch_symbol(*k, n), {}, {}, {}, {}};
                 launch.host_arguments = host_arguments(plan, plan.launches[n]);
                 launch.max_threads = max_items_per_group(plan.launches[n], in_.leaf);
-                launch.min_blocks = checked_min_blocks_per_processor(in_.min_blocks_per_processor, *k,
+                launch.min_blocks = checked_min_blocks_per_processor(in_.min_blocks_per_processor, *k, plan.launches[n],
                                                                      launch.max_threads, in_.leaf, diags_);
                 if (auto async = async_plans_.find(plan.launches[n].root); async != async_plans_.end())
                     launch.async = &async->second;

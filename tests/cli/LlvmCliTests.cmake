@@ -168,13 +168,21 @@ endforeach()
 # --min-blocks-per-processor: both GPU backends ask the GPU compiler for that
 # many resident blocks (launch bounds), which keeps matmul_hopper_v5 within
 # the 128 registers of two blocks of 256 threads; a minimum the leaf's
-# multiprocessor cannot hold, a CPU leaf and a CPU backend are refused.
+# multiprocessor cannot hold (at the launch that cannot, one error each), a
+# CPU leaf and a CPU backend are refused.
 add_test(NAME cli.gen.min_blocks_per_processor
          COMMAND ${LLVM_CLI}/gpu_min_blocks.sh $<TARGET_FILE:mclc> ${LLVM_EXAMPLES}/matmul/matmul_hopper_v5.mcl 256)
 mclc_test(gen.min_blocks_too_many 1
-          "matmul_hopper_v5.mcl:24:13: error: --min-blocks-per-processor 9: kernel 'matmul' cannot have that many blocks resident at once: 9 blocks of up to 256 threads are more than the 2048 threads one 'sm' of 'hopper' holds"
+          "matmul_hopper_v5.mcl:33:5: error: --min-blocks-per-processor 9: the blocks that kernel 'matmul' launches here cannot have that many resident at once: 9 blocks of up to 256 threads are more than the 2048 threads one 'sm' of 'hopper' holds"
           gen --backend llvm --target hopper --min-blocks-per-processor 9 ${LLVM_EXAMPLES}/matmul/matmul_hopper_v5.mcl
           -o ${CMAKE_CURRENT_BINARY_DIR}/min_blocks_too_many)
+foreach(backend cuda llvm)
+  mclc_test(gen.min_blocks_at_the_launch_${backend} 1
+            "^[^\\n]*two_launch_block_sizes.mcl:16:5: error: --min-blocks-per-processor 3: the blocks that kernel 'scale_twice' launches here cannot have that many resident at once: 3 blocks of up to 1024 threads are more than the 2048 threads one 'sm' of 'hopper' holds\\n[^\\n]*\\n[^\\n]*\\n1 error generated"
+            gen --backend ${backend} --target hopper --min-blocks-per-processor 3
+            ${CMAKE_SOURCE_DIR}/tests/inputs/mcpl/backends/two_launch_block_sizes.mcl
+            -o ${CMAKE_CURRENT_BINARY_DIR}/min_blocks_at_the_launch_${backend})
+endforeach()
 mclc_test(gen.min_blocks_cpu_leaf 1 "x86_avx2.json:[0-9]+:[0-9]+: error: --min-blocks-per-processor applies to GPU leaves. 'x86_avx2' is a CPU leaf"
           gen --backend llvm --target x86_avx2 --min-blocks-per-processor 2 ${LLVM_EXAMPLES}/matmul/matmul.mcl
           -o ${CMAKE_CURRENT_BINARY_DIR}/min_blocks_cpu_leaf)

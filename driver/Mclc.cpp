@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <exception>
 #include <iostream>
+#include <limits>
 #include <new>
 #include <vector>
 
@@ -175,7 +176,8 @@ int run(int argc, char** argv) {
                     "multiprocessor at once, so that the GPU compiler keeps the registers within that share (CUDA's "
                     "__launch_bounds__(threads, N), PTX .minnctapersm N); it may spill registers to get there")
         ->type_name("N")
-        ->check(CLI::Range(int64_t{1}, int64_t{64}));
+        // The leaf's multiprocessor decides how many fit; only int, the type of launch bounds, limits it here.
+        ->check(CLI::Range(int64_t{1}, int64_t{std::numeric_limits<int>::max()}));
     add_include(gen);
     add_hwd_path(gen);
     gen->callback([&] {

@@ -183,6 +183,13 @@ foreach(backend cuda llvm)
             ${CMAKE_SOURCE_DIR}/tests/inputs/mcpl/backends/two_launch_block_sizes.mcl
             -o ${CMAKE_CURRENT_BINARY_DIR}/min_blocks_at_the_launch_${backend})
 endforeach()
+# More blocks than a multiprocessor has block slots (hopper's sm: 32): both
+# launches are refused by the leaf, not by a limit of the command line.
+mclc_test(gen.min_blocks_more_than_block_slots 1
+          "^[^\\n]*two_launch_block_sizes.mcl:9:5: error: --min-blocks-per-processor 100: the blocks that kernel 'scale_twice' launches here cannot have that many resident at once: one 'sm' of 'hopper' holds at most 32 blocks\\n(.*\\n)*[^\\n]*two_launch_block_sizes.mcl:16:5: error: [^\\n]*holds at most 32 blocks\\n(.*\\n)*2 errors generated"
+          gen --backend cuda --target hopper --min-blocks-per-processor 100
+          ${CMAKE_SOURCE_DIR}/tests/inputs/mcpl/backends/two_launch_block_sizes.mcl
+          -o ${CMAKE_CURRENT_BINARY_DIR}/min_blocks_more_than_block_slots)
 mclc_test(gen.min_blocks_cpu_leaf 1 "x86_avx2.json:[0-9]+:[0-9]+: error: --min-blocks-per-processor applies to GPU leaves. 'x86_avx2' is a CPU leaf"
           gen --backend llvm --target x86_avx2 --min-blocks-per-processor 2 ${LLVM_EXAMPLES}/matmul/matmul.mcl
           -o ${CMAKE_CURRENT_BINARY_DIR}/min_blocks_cpu_leaf)

@@ -1529,10 +1529,13 @@ perfect void f(int n, int m, const float[n, m] a, const float[m] b, float[n] out
 }
 
 // Without checks (objects, like C) int arithmetic is nsw, so that LLVM
-// widens `e + 1` to 64-bit addressing: the four partial sums of a loop
-// unrolled by hand (spmv_x86's) then vectorize too, each with its adds in
-// order, and the results stay the interpreter's.
-TEST(LlvmEngine, WithoutChecksPartialSumsOfAnUnrolledLoopVectorize) {
+// widens `e + 1` to 64-bit addressing: the loop of four partial sums
+// unrolled by hand (spmv_x86's) runs on one 64-bit induction variable (with
+// wrapping adds its `e` stayed a 32-bit phi), each sum keeps its adds in
+// order, and the results stay the interpreter's. Whether the vectorizer
+// then takes the loop is the host CPU's cost model (znver3: two of the four
+// sums, in one 2-lane vector), so the test does not ask.
+TEST(LlvmEngine, WithoutChecksIndexSumsOfAnUnrolledLoopAreWidened) {
     const std::string source = R"(module m;
 import perfect;
 
@@ -1564,11 +1567,7 @@ perfect void f(int n, int m, const float[n, m] a, const int[n] starts, const int
     Compiled c = compile(source, "", unchecked);
     ASSERT_TRUE(c.engine) << c.problem;
     const std::string& ir = c.engine->optimized_ir();
-    size_t ordered_sums = 0;
-    for (size_t at = ir.find("call float @llvm.vector.reduce.fadd"); at != std::string::npos;
-         at = ir.find("call float @llvm.vector.reduce.fadd", at + 1))
-        ++ordered_sums;
-    EXPECT_GE(ordered_sums, 5u) << ir;  // s0..s3 in the unrolled loop, s0 in the rest
+    EXPECT_THAT(ir, Not(HasSubstr("phi i32"))) << ir;
     EXPECT_THAT(ir, Not(HasSubstr("reassoc")));
     expect_same_results_at_sizes(c, {1, 5}, {7, 8, 9, 63, 64, 65, 1000});
 }

@@ -808,9 +808,31 @@ private:
         return analyses->bounds.stays_below(index, *extent_expr, facts_below_);
     }
 
+    // An int index as a 64-bit offset. With `widen_sums`, in GPU code (one
+    // thread's scalars) whose int arithmetic is nsw (no checks), a sum or
+    // difference is widened operand by operand: sext(a + b) is sext(a) +
+    // sext(b) where a + b does not overflow, and in that form LLVM's strength
+    // reduction steps a pointer through `a[i + y, j + x]` in a loop over x,
+    // as it does for clang's C; from the sign extension of each sum it kept
+    // an add, a multiply and an add in every iteration (perfect convolution
+    // at hopper). CPU code keeps the sum: its loops are measured against
+    // the cpp backend (bench/llvm), not re-measured with this form.
+    Val index_offset(const Expr& index, bool widen_sums) {
+        const bool widens = widen_sums && options_.grid && width_ == 0 && !options_.checks &&
+                            index.kind == Expr::Kind::Binary &&
+                            (index.op == "+" || index.op == "-") && index.type.primitive == Primitive::Int &&
+                            !index.type.is_array();
+        if (!widens) return to_i64(value_as(index, Primitive::Int));
+        Val a = index_offset(*index.args[0], true);
+        Val b = index_offset(*index.args[1], true);
+        llvm::Value* r = index.op == "+" ? builder_.CreateNSWAdd(a.v, b.v) : builder_.CreateNSWSub(a.v, b.v);
+        return {r, Shape::Uniform, Primitive::Int};
+    }
+
     // An index, checked against its extent when asked and not proven inside.
-    Val checked_index(const Expr& index, llvm::Value* extent, const Expr* extent_expr, Place& place) {
-        Val i = to_i64(value_as(index, Primitive::Int));
+    Val checked_index(const Expr& index, llvm::Value* extent, const Expr* extent_expr, Place& place,
+                      bool widen_sums) {
+        Val i = index_offset(index, widen_sums);
         if (!options_.checks || proven_in_range(index, extent, extent_expr)) return i;
         if (i.shape == Shape::Uniform) {
             llvm::Value* bad = builder_.CreateICmpUGE(i.v, extent);
@@ -846,9 +868,21 @@ private:
             place.address = base;
             return;
         }
+        // An array of constant extents within an int (shared and private
+        // arrays, mostly) keeps its index sums in 32 bits, where the
+        // multiprocessor addresses shared memory: widened, they took
+        // matmul_hopper_v6 from 127 registers to 147.
+        int64_t constant_elements = 1;
+        bool small = true;
+        for (llvm::Value* extent : place.rest) {
+            auto* constant = llvm::dyn_cast<llvm::ConstantInt>(extent);
+            small = small && constant && !__builtin_mul_overflow(constant_elements, constant->getSExtValue(),
+                                                                &constant_elements) &&
+                    constant_elements <= INT32_MAX;
+        }
         std::optional<Val> offset;
         for (size_t k = 0; k < indices.size(); ++k) {
-            Val i = checked_index(*indices[k], place.rest[k], extents[k], place);
+            Val i = checked_index(*indices[k], place.rest[k], extents[k], place, !small);
             offset = offset ? add_offsets(scale_offset(*offset, place.rest[k]), i) : i;
             if (k + 1 == place.rest.size() && place.shape == Shape::Uniform && i.shape == Shape::Uniform) {
                 place.row_column = i.v;

@@ -102,7 +102,8 @@ mclc_test(llvm_engine.fp_contract_runs 0 "^matmul \\(llvm engine, "
 
 # The PTX for hopper: read-only parameters through the read-only data
 # cache, shared memory in 32-bit addresses, matmul_hopper_v5 in 128
-# registers (LICM hoists no guarded address arithmetic).
+# registers (LICM hoists no guarded address arithmetic), and pointers that
+# step through perfect convolution's filter loops.
 add_test(NAME cli.llvm_backend.ptx_memory
          COMMAND ${LLVM_CLI}/llvm_ptx_memory.sh $<TARGET_FILE:mclc> ${LLVM_EXAMPLES})
 

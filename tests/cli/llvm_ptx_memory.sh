@@ -7,6 +7,10 @@
 #   - matmul_hopper_v5: every shared-memory access has a 32-bit address, and
 #     (where ptxas is installed) the kernel fits in 128 registers, so two
 #     blocks of 256 threads share a multiprocessor, as with nvcc's code.
+#   - convolution (perfect): the loops over the filter step their pointers
+#     into a and f, as nvcc's loops do; no loop widens an index to 64 bits
+#     in every iteration (mul.wide or cvt from 32 bits: the sign extension
+#     of `j + x` before the offset was added kept one in the inner loop).
 set -u
 mclc=$1 examples=$2
 dir=$(mktemp -d)
@@ -28,6 +32,7 @@ if grep -E '(ld|st)\.shared[^[]*\[%rd' "$ptx"; then
   echo "matmul_hopper_v5: shared memory addressed in 64 bits"
   exit 1
 fi
+
 ptxas=${CUDA_HOME:-/usr/local/cuda}/bin/ptxas
 if [ -x "$ptxas" ]; then
   "$ptxas" -arch=sm_90 -O3 -v "$ptx" -o "$dir/v5.cubin" > "$dir/ptxas.log" 2>&1 || { cat "$dir/ptxas.log"; exit 1; }
@@ -35,4 +40,21 @@ if [ -x "$ptxas" ]; then
   echo "matmul_hopper_v5: $registers registers"
   [ -n "$registers" ] && [ "$registers" -le 128 ] || { echo "more than 128 registers:"; cat "$dir/ptxas.log"; exit 1; }
 fi
+
+gen "$examples/convolution/convolution.mcl" "$dir/convolution"
+ptx=$dir/convolution/convolution_kernels.ptx
+# Each loop of one block: its label, instructions up to the branch back to
+# it, and how many of them widen an index.
+loops=$(awk '/^\$L__BB[0-9_]+:/ { label = substr($1, 1, length($1) - 1); n = 0; wide = 0; next }
+  label != "" && /^[ \t]+[a-z@]/ {
+    n++
+    if ($0 ~ /mul\.wide|cvt\.[su]64\.[su]32/) wide++
+    if ($0 ~ /bra/ && index($0, label ";") > 0) { print label, n, wide; label = "" }
+  }' "$ptx")
+[ -n "$loops" ] || { echo "convolution: no loop found in the PTX"; cat "$ptx"; exit 1; }
+if echo "$loops" | awk '$3 > 0 { found = 1 } END { exit !found }'; then
+  printf 'convolution: loops (label, instructions, widenings) that widen an index every iteration:\n%s\n' "$loops"
+  exit 1
+fi
+echo "convolution: loops (label, instructions, widenings): $(echo $loops)"
 exit 0

@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
                                                    {"--no-exact-floats", &options.exactFloats},
                                                    {"--no-double-arrays", &options.doubleArrays},
                                                    {"--no-halfway-literals", &options.halfwayLiterals},
-                                                   {"--no-write-only-outputs", &options.writeOnlyOutputs}};
+                                                   {"--no-write-only-outputs", &options.writeOnlyOutputs},
+                                                   {"--no-math-functions", &options.mathFunctions}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];

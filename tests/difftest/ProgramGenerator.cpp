@@ -26,6 +26,11 @@
 //   above 10^6), so a backend's rounding changes them only a little, never
 //   the path taken; of those only the continuous fabs, fmin and fmax are
 //   taken, never floor or ceil;
+// - lib.math's rounded functions (exp, log2, sin, erf, native_exp, ...) are
+//   called only for an output of their own, a call per element and column,
+//   of an exact argument clamped into a domain where the function is well
+//   conditioned: engines round them differently, within verify's tolerance,
+//   and no later arithmetic on their values can cancel that agreement;
 // - a float literal spelt just past halfway between two floats appears only
 //   as `(L - c) * 2^k`, exact in every engine that rounds L once to its type
 //   (1 as a float, 0.5 where a double is wanted), as an ordinary float leaf;
@@ -298,7 +303,8 @@ public:
     Generator(const GeneratorOptions& options)
         : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), names_(options.seed ^ 0x6e616d6573ULL),
           extras_(options.seed ^ 0x61746f6d696373ULL), exact_(options.seed ^ 0x6578616374ULL),
-          doubles_(options.seed ^ 0x646f75626c65ULL), spellings_(options.seed ^ 0x68616c66ULL), options_(options), level_(options.level), seed_(options.seed) {}
+          doubles_(options.seed ^ 0x646f75626c65ULL), spellings_(options.seed ^ 0x68616c66ULL),
+          math_(options.seed ^ 0x6d617468ULL), options_(options), level_(options.level), seed_(options.seed) {}
 
     std::string run();
 
@@ -396,6 +402,7 @@ private:
     void genKernelBody();
     void genUseOfEveryParameter();
     void genWriteOnlyOutput();
+    void genMathOutput();
     void genTopItem(int depth);
     void genPerfectNest();
     void genGpuNest();
@@ -416,6 +423,7 @@ private:
     Random exact_; // exact floats and lib.math, likewise
     Random doubles_; // arrays of doubles, likewise
     Random spellings_; // halfway literals, likewise
+    Random math_; // lib.math's rounded functions, likewise
     const GeneratorOptions options_; // which constructs it may write
     Level level_;
     std::uint64_t seed_;
@@ -2707,6 +2715,7 @@ void Generator::genKernelBody() {
         if (!h.updated) genHistogramCount(h);
     genUseOfEveryParameter();
     if (options_.writeOnlyOutputs && extras_.chance(40)) genWriteOnlyOutput();
+    if (options_.mathFunctions && math_.chance(35)) genMathOutput();
 }
 
 // A last output that only its own nest writes and nothing reads. Whether
@@ -2850,6 +2859,79 @@ void Generator::genWriteOnlyOutput() {
         store(i, "");
     }
     for (int k = 0; k < closes; ++k) close();
+}
+
+// A last output of lib.math's rounded functions (exp, log, sin, tanh, erf,
+// the native_ forms, ...), a column each, which only its own nest writes and
+// nothing reads: each engine rounds them its own way (within a few ulps;
+// OpenCL allows erf 16), so their values go nowhere else, where a sum could
+// cancel the agreement that verify's relative tolerance (1e-4) asks for.
+// Each argument is exact in every engine (an input element times a power of
+// two, fabs, an add of a constant to an exact product) and clamped into a
+// domain where the function is well conditioned and far from overflow, for
+// inputs of any magnitude.
+void Generator::genMathOutput() {
+    struct MathForm {
+        const char* function;
+        const char* argument; // X (once): the unit's element of in0, Y (at most once): another element
+    };
+    static const std::vector<MathForm> forms{
+        {"exp", "fmin(fmax(X * 8.0, -20.0), 20.0)"},    {"exp2", "fmin(fmax(X * 16.0, -30.0), 30.0)"},
+        {"log", "fabs(X) * 64.0 + 0.5"},                {"log2", "fabs(X) * 1024.0 + 0.125"},
+        {"sqrt", "fabs(X) * 4.0"},                      {"rsqrt", "fabs(X) * 4.0 + 0.25"},
+        {"sin", "fmin(fmax(X * 256.0, -300.0), 300.0)"}, {"cos", "fmin(fmax(X * 4.0, -8.0), 8.0)"},
+        {"tan", "fmin(fmax(X * 2.0, -1.5), 1.5)"},      {"tanh", "fmin(fmax(X * 8.0, -20.0), 20.0)"},
+        {"erf", "fmin(fmax(X * 4.0, -6.0), 6.0)"},      {"native_exp", "fmin(fmax(X * 4.0, -10.0), 10.0)"},
+        {"native_log", "fabs(X) * 64.0 + 0.5"},         {"native_recip", "fabs(X) * 4.0 + 0.25"},
+        {"native_divide", "X, fabs(Y) * 2.0 + 1.0"}};
+    mathCalled_ = true;
+    int columns = math_.between(1, 4);
+    std::string name = fresh("math");
+    parameterTexts_.push_back("float[n, " + std::to_string(columns) + "] " + name);
+    auto call = [&](const std::string& i) {
+        const MathForm& form = math_.pick(forms);
+        std::string argument = form.argument;
+        auto replace = [&](const std::string& from, const std::string& to) {
+            if (std::size_t at = argument.find(from); at != std::string::npos) argument.replace(at, from.size(), to);
+        };
+        replace("X", "in0[" + i + "]");
+        replace("Y", "in0[n - 1 - " + i + "]");
+        return std::string(form.function) + "(" + argument + ")";
+    };
+    // A column is now and then two calls on a condition of the input (exact:
+    // every engine takes the same branch), so that vector code calls the
+    // functions for some lanes only.
+    auto stores = [&](const std::string& i) {
+        for (int c = 0; c < columns; ++c) {
+            std::string element = name + "[" + i + ", " + std::to_string(c) + "]";
+            if (!math_.chance(30)) {
+                line(element + " = " + call(i) + ";");
+                continue;
+            }
+            open("if (in0[" + i + "] > 0.0)");
+            line(element + " = " + call(i) + ";");
+            --indent_;
+            line("} else {");
+            ++indent_;
+            line(element + " = " + call(i) + ";");
+            close();
+        }
+    };
+    std::string i = fresh("i");
+    if (level_ == Level::Perfect) {
+        open("foreach (int " + i + " in n threads)");
+        stores(i);
+        close();
+        return;
+    }
+    std::string threads = std::to_string(math_.pick(std::vector<std::int64_t>{32, 64, 256}));
+    std::string b = fresh("b"), t = fresh("t");
+    open("foreach (int " + b + " in divide_up(n, " + threads + ") blocks)");
+    open("foreach (int " + t + " in " + threads + " threads)");
+    line("int " + i + " = " + b + " * " + threads + " + " + t + ";");
+    open("if (" + i + " < n)");
+    stores(i);
+    for (int k = 0; k < 3; ++k) close();
 }
 
 // A last nest that reads every parameter the kernel has not used yet into

@@ -42,6 +42,7 @@ struct GeneratorOptions {
     bool exactFloats = true;      // now and then floats that no engine rounds (toFloat(i) / 4.0, an input element * 8.0, floor, ceil, fabs, fmin, fmax of lib.math) compared and converted by toInt; fabs, fmin and fmax of any float
     bool doubleArrays = true;     // now and then arrays of doubles (an input, an output, private, local and scratch arrays): arithmetic on their elements in double precision, stored back into floats
     bool halfwayLiterals = true;  // now and then a float literal spelt just past halfway between two floats (1.500000059604644775390625000001): rounded once to a float it is the upper one, through a double the lower
+    bool mathFunctions = true;    // now and then an output of lib.math's exp, log2, sin, erf, native_exp, ... of exact arguments
     bool recordArrays = true;     // now and then the record R also has a byte and two float[2] fields (C padding), written whole, read and swapped (`r.v <=> r.w`)
 };
 

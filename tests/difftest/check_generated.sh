@@ -2,9 +2,12 @@
 # check_generated.sh GENERATOR MCLC COUNT: writes the programs of seeds
 # 1..COUNT at levels perfect and gpu with mcl-gen-program and checks each
 # with `mclc check` (one mclc per level, all files at once), and that the
-# generator is deterministic (seed 1 twice gives the same text). Passes when
-# mclc accepts every program; on failure prints mclc's diagnostics, which
-# name the files (kept in the printed directory).
+# generator is deterministic (seed 1 twice gives the same text), and that
+# the programs of each level call every rounded function of lib.math that
+# the generator writes (so that differential testing keeps comparing each
+# across the engines). Passes when mclc accepts every program; on failure
+# prints mclc's diagnostics, which name the files (kept in the printed
+# directory).
 set -eu
 generator=$1 mclc=$2 count=$3
 examples=$(cd "$(dirname "$0")/../../examples" && pwd) # lib.atomics, which generated histograms import
@@ -19,6 +22,10 @@ for level in perfect gpu; do
     exit 1
   fi
   "$generator" --seed 1 --level "$level" | cmp -s - "$work/$level/seed1.mcl" || { echo "FAIL: $level seed 1 differs between runs"; exit 1; }
+  for function in exp exp2 log log2 sqrt rsqrt sin cos tan tanh erf native_exp native_log native_recip native_divide; do
+    grep -qE "\] = $function\(" "$work/$level"/*.mcl ||
+      { echo "FAIL: no generated $level program stores $function(...) in an output"; exit 1; }
+  done
   echo "$count generated $level programs pass mclc check"
 done
 rm -rf "$work"

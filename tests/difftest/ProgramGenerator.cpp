@@ -313,6 +313,7 @@ private:
     void line(const std::string& text) { body_ += std::string(static_cast<std::size_t>(indent_) * 4, ' ') + text + "\n"; }
     void open(const std::string& text) { line(text + " {"); ++indent_; }
     void close() { --indent_; line("}"); }
+    void openElse() { --indent_; line("} else {"); ++indent_; } // between an open() if's branches
     // A new name: `stem` and a number, or now and then one that generated
     // code could capture or hide (kCapturableNames), from a stream of its own
     // so that the names leave the program's structure as it is.
@@ -1377,9 +1378,7 @@ void Generator::genIf(int depth) {
     genStatements(random_.between(1, 3), depth - 1);
     popScope();
     if (random_.chance(40)) {
-        --indent_;
-        line("} else {");
-        ++indent_;
+        openElse();
         pushScope();
         genStatements(random_.between(1, 2), depth - 1);
         popScope();
@@ -2654,9 +2653,7 @@ void Generator::genUniformIf(int depth) {
     open("if (" + condition + ")");
     branch();
     if (extras_.chance(40)) {
-        --indent_;
-        line("} else {");
-        ++indent_;
+        openElse();
         branch();
     }
     close();
@@ -2781,9 +2778,7 @@ void Generator::genWriteOnlyOutput() {
         }
         open("if (in0[" + i + "] > 0.0)");
         stores(i, j, "0.5");
-        --indent_;
-        line("} else {");
-        ++indent_;
+        openElse();
         if (!nearMiss || extras_.chance(50)) stores(i, j, "0.25");
         close();
     };
@@ -2910,9 +2905,7 @@ void Generator::genMathOutput() {
             }
             open("if (in0[" + i + "] > 0.0)");
             line(element + " = " + call(i) + ";");
-            --indent_;
-            line("} else {");
-            ++indent_;
+            openElse();
             line(element + " = " + call(i) + ";");
             close();
         }

@@ -1,4 +1,5 @@
 #include "backends/llvm/LlvmSupport.h"
+#include "backends/llvm/WidenAddressIndices.h"
 
 #include <algorithm>
 
@@ -269,6 +270,23 @@ bool fold_local_window_tests(llvm::Module& module) {
 
 }  // namespace
 
+bool extends_signed_value(const llvm::CastInst& extension) {
+    if (llvm::isa<llvm::SExtInst>(extension)) return true;
+#if LLVM_VERSION_MAJOR >= 18
+    return llvm::isa<llvm::ZExtInst>(extension) && extension.hasNonNeg();
+#else
+    return false;
+#endif
+}
+
+bool is_disjoint_or(const llvm::BinaryOperator& op) {
+#if LLVM_VERSION_MAJOR >= 18
+    return op.getOpcode() == llvm::Instruction::Or && llvm::cast<llvm::PossiblyDisjointInst>(op).isDisjoint();
+#else
+    return false;
+#endif
+}
+
 GpuStorage gpu_storage_of(const llvm::Value* pointer) {
     const llvm::Value* storage = llvm::getUnderlyingObject(pointer, 0);
     if (llvm::isa<llvm::AllocaInst>(storage)) return GpuStorage::Local;
@@ -419,6 +437,7 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine, [[maybe_unused
         else
             cleanup.run(module, module_analyses);
     }
+    if (machine.getTargetTriple().isNVPTX()) widen_address_indices(module);
 }
 
 bool emit_object(llvm::Module& module, llvm::TargetMachine& machine, std::string& bytes, std::string& error) {

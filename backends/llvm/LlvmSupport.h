@@ -20,7 +20,8 @@
 //     32 bits (LLVM's nvptx-short-ptr, set once for the process); a test
 //     of the local window that inlining answered (a variable, or a kernel's
 //     parameter, reached a device function's atomic) is folded, so the
-//     variable returns to registers.
+//     variable returns to registers; indices into a kernel's arrays that
+//     vary in a loop are computed in 64 bits (WidenAddressIndices.h).
 //   - A JitSession links object files in process; their code may call the
 //     host symbols it was given and the C library of the process.
 // Guarantees: failures come back as false or null with a message in `error`
@@ -37,6 +38,7 @@
 #include <vector>
 
 #include <llvm/IR/Function.h>
+#include <llvm/IR/InstrTypes.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Target/TargetMachine.h>
@@ -83,6 +85,14 @@ void set_launch_bounds(llvm::Function& kernel, int64_t threads, std::optional<in
 // function's parameter, is unknown until inlining traces it.
 enum class GpuStorage { Local, Elsewhere, Unknown };
 GpuStorage gpu_storage_of(const llvm::Value* pointer);
+
+// Whether `extension` gives its operand's value sign-extended: a sext, or a
+// zext that says its operand is non-negative (zext nneg, from LLVM 18 on).
+bool extends_signed_value(const llvm::CastInst& extension);
+
+// Whether `op` is an `or` that says its operands share no set bit (or
+// disjoint, from LLVM 18 on): then it is their sum, which cannot overflow.
+bool is_disjoint_or(const llvm::BinaryOperator& op);
 
 // The IR verifier: false, with its findings in `error`, when `module` is
 // malformed. Run it before optimize on IR that was just built, since LLVM's

@@ -11,6 +11,10 @@
 #     into a and f, as nvcc's loops do; no loop widens an index to 64 bits
 #     in every iteration (mul.wide or cvt from 32 bits: the sign extension
 #     of `j + x` before the offset was added kept one in the inner loop).
+#   - gesummv_gpu: its loop over a row (unrolled, each copy's loads of a, b
+#     and x under its guard `j < n`) loads through pointers it steps once
+#     per iteration; only the remainder computes its addresses (before
+#     WidenAddressIndices the first copy computed its three under its guard).
 set -u
 mclc=$1 examples=$2
 dir=$(mktemp -d)
@@ -57,4 +61,18 @@ if echo "$loops" | awk '$3 > 0 { found = 1 } END { exit !found }'; then
   exit 1
 fi
 echo "convolution: loops (label, instructions, widenings): $(echo $loops)"
+
+gen "$examples/gesummv/gesummv_gpu.mcl" "$dir/gesummv"
+ptx=$dir/gesummv/gesummv_gpu_kernels.ptx
+# Loads of global memory through a pointer the kernel steps (`add.s64 %rdN,
+# %rdN, 2048`), and through one it computes; only the loop's remainder
+# (its last iteration when the count is odd) may compute its three.
+counts=$(awk '$1 == "add.s64" { d = $2; s = $3; sub(/,$/, "", d); sub(/,$/, "", s); if (d == s) stepped[d] = 1 }
+  $1 ~ /^ld\.global/ { match($0, /\[%rd[0-9]+/); address[++n] = substr($0, RSTART + 1, RLENGTH - 1) }
+  END { for (k = 1; k <= n; k++) if (address[k] in stepped) through++; else computed++
+        print through + 0, computed + 0 }' "$ptx")
+read -r through computed <<< "$counts"
+echo "gesummv_gpu: $through loads through stepped pointers, $computed through computed ones"
+[ "$through" -ge 6 ] && [ "$computed" -le 3 ] ||
+  { echo "gesummv_gpu: the loop's copies compute their addresses under their guards:"; cat "$ptx"; exit 1; }
 exit 0

@@ -55,7 +55,8 @@ int main(int argc, char** argv) {
                                                    {"--no-double-arrays", &options.doubleArrays},
                                                    {"--no-halfway-literals", &options.halfwayLiterals},
                                                    {"--no-write-only-outputs", &options.writeOnlyOutputs},
-                                                   {"--no-math-functions", &options.mathFunctions}};
+                                                   {"--no-math-functions", &options.mathFunctions},
+                                                   {"--no-strided-sums", &options.stridedSums}};
     bool haveSeed = false;
     for (int k = 1; k < argc; ++k) {
         std::string argument = argv[k];

@@ -304,7 +304,7 @@ public:
         : random_(options.seed * 0x2545f4914f6cdd1dULL + 0x1234567ULL), names_(options.seed ^ 0x6e616d6573ULL),
           extras_(options.seed ^ 0x61746f6d696373ULL), exact_(options.seed ^ 0x6578616374ULL),
           doubles_(options.seed ^ 0x646f75626c65ULL), spellings_(options.seed ^ 0x68616c66ULL),
-          math_(options.seed ^ 0x6d617468ULL), options_(options), level_(options.level), seed_(options.seed) {}
+          math_(options.seed ^ 0x6d617468ULL), strided_(options.seed ^ 0x737472696465ULL), options_(options), level_(options.level), seed_(options.seed) {}
 
     std::string run();
 
@@ -404,6 +404,7 @@ private:
     void genUseOfEveryParameter();
     void genWriteOnlyOutput();
     void genMathOutput();
+    void genStridedSums();
     void genTopItem(int depth);
     void genPerfectNest();
     void genGpuNest();
@@ -425,6 +426,7 @@ private:
     Random doubles_; // arrays of doubles, likewise
     Random spellings_; // halfway literals, likewise
     Random math_; // lib.math's rounded functions, likewise
+    Random strided_; // loops striding by a block's thread count, likewise
     const GeneratorOptions options_; // which constructs it may write
     Level level_;
     std::uint64_t seed_;
@@ -2713,6 +2715,7 @@ void Generator::genKernelBody() {
     genUseOfEveryParameter();
     if (options_.writeOnlyOutputs && extras_.chance(40)) genWriteOnlyOutput();
     if (options_.mathFunctions && math_.chance(35)) genMathOutput();
+    if (options_.stridedSums && strided_.chance(30)) genStridedSums();
 }
 
 // A last output that only its own nest writes and nothing reads. Whether
@@ -2925,6 +2928,38 @@ void Generator::genMathOutput() {
     open("if (" + i + " < n)");
     stores(i);
     for (int k = 0; k < 3; ++k) close();
+}
+
+// A last output of partial sums, each thread's over the elements of in0 it
+// reaches striding by its block's thread count T, GPU style (gesummv_gpu):
+// `for (k < divide_up(n, T)) { j = k * T + t; if (j < n) s += in0[j] ...; }`,
+// the trip count in the header or a variable. Every engine adds in the same
+// order, and a product is by 0.5 (exact: fused or not, the same sum).
+void Generator::genStridedSums() {
+    std::int64_t rows = strided_.between(1, 3);
+    std::string threads = std::to_string(strided_.pick(std::vector<std::int64_t>{32, 64, 256}));
+    std::string name = fresh("strided");
+    parameterTexts_.push_back("float[" + std::to_string(rows) + ", " + threads + "] " + name);
+    std::string b = fresh("b"), t = fresh("t"), sum = fresh("s"), k = fresh("k"), j = fresh("j");
+    std::string trips = strided_.chance(50) ? "divide_up(n, " + threads + ")" : "(n + " + threads + " - 1) / " + threads;
+    open("foreach (int " + b + " in " + std::to_string(rows) + (level_ == Level::Gpu ? " blocks)" : " threads)"));
+    open("foreach (int " + t + " in " + threads + " threads)");
+    line("float " + sum + " = 0.0;");
+    if (strided_.chance(40)) {
+        std::string steps = fresh("steps");
+        line("int " + steps + " = " + trips + ";");
+        trips = steps;
+    }
+    open("for (int " + k + " = 0; " + k + " < " + trips + "; " + k + "++)");
+    line("int " + j + " = " + k + " * " + threads + " + " + t + ";");
+    open("if (" + j + " < n)");
+    line(sum + " += in0[" + j + "] + toFloat(" + b + ");");
+    if (strided_.chance(50)) line(sum + " -= in0[n - 1 - " + j + "] * 0.5;");
+    close();
+    close();
+    line(name + "[" + b + ", " + t + "] = " + sum + ";");
+    close();
+    close();
 }
 
 // A last nest that reads every parameter the kernel has not used yet into

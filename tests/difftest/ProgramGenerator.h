@@ -43,6 +43,7 @@ struct GeneratorOptions {
     bool doubleArrays = true;     // now and then arrays of doubles (an input, an output, private, local and scratch arrays): arithmetic on their elements in double precision, stored back into floats
     bool halfwayLiterals = true;  // now and then a float literal spelt just past halfway between two floats (1.500000059604644775390625000001): rounded once to a float it is the upper one, through a double the lower
     bool mathFunctions = true;    // now and then an output of lib.math's exp, log2, sin, erf, native_exp, ... of exact arguments
+    bool stridedSums = true;      // now and then an output of each thread's sum over in0 striding by its block's thread count, under a guard (`j = k * T + t; if (j < n)`)
     bool recordArrays = true;     // now and then the record R also has a byte and two float[2] fields (C padding), written whole, read and swapped (`r.v <=> r.w`)
 };
 

@@ -5,7 +5,9 @@
 # generator is deterministic (seed 1 twice gives the same text), and that
 # the programs of each level call every rounded function of lib.math that
 # the generator writes (so that differential testing keeps comparing each
-# across the engines). Passes when mclc accepts every program; on failure
+# across the engines), and that some program sums over in0 striding by a
+# block's thread count (`j = k * T + t; if (j < n)`, gesummv_gpu's loop).
+# Passes when mclc accepts every program; on failure
 # prints mclc's diagnostics, which name the files (kept in the printed
 # directory).
 set -eu
@@ -26,6 +28,9 @@ for level in perfect gpu; do
     grep -qE "\] = $function\(" "$work/$level"/*.mcl ||
       { echo "FAIL: no generated $level program stores $function(...) in an output"; exit 1; }
   done
+  grep -qE "for \(int k[0-9]+ = 0; k[0-9]+ < .*; k[0-9]+\+\+\)" "$work/$level"/*.mcl &&
+    grep -qE "^ +int j[0-9]+ = k[0-9]+ \* (32|64|256) \+ t[0-9]+;" "$work/$level"/*.mcl ||
+    { echo "FAIL: no generated $level program sums over in0 striding by a block's thread count"; exit 1; }
   echo "$count generated $level programs pass mclc check"
 done
 rm -rf "$work"

@@ -86,14 +86,17 @@ private:
         return op.getOpcode() == llvm::Instruction::Mul || op.getOpcode() == llvm::Instruction::Shl;
     }
 
-    // An add, subtract or disjoint or, or a multiply or left shift by a
-    // constant, that cannot overflow in its own width.
+    // An add, subtract or disjoint or, or a multiply or left shift (by less
+    // than the width) by a constant, that cannot overflow in its own width.
     const llvm::BinaryOperator* sum_or_scaling(const llvm::Value* value) const {
         const auto* op = llvm::dyn_cast<llvm::BinaryOperator>(value);
         if (!op) return nullptr;
         if (is_disjoint_or(*op)) return op;
+        const auto* factor = llvm::dyn_cast<llvm::ConstantInt>(op->getOperand(1));
+        bool shift_in_width = op->getOpcode() != llvm::Instruction::Shl ||
+                              (factor && factor->getValue().ult(op->getType()->getScalarSizeInBits()));
         bool form = op->getOpcode() == llvm::Instruction::Add || op->getOpcode() == llvm::Instruction::Sub ||
-                    (is_scaling(*op) && llvm::isa<llvm::ConstantInt>(op->getOperand(1)));
+                    (is_scaling(*op) && factor && shift_in_width);
         return form && cannot_overflow(*op) ? op : nullptr;
     }
 

@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "backends/starpu/CodeletGenerator.h"
+#include "driver/RuntimeGen.h"
 #include "support/OutputFile.h"
 
 namespace mcl::driver {
@@ -75,6 +77,131 @@ int run_command(const std::string& command, const std::string& log) {
 // The environment of a harness run: an OpenCL build log must be clean.
 constexpr const char* kHarnessEnvironment = "MCL_OPENCL_REQUIRE_CLEAN_BUILD=1";
 
+// The kernel call a harness makes: the generated glue's host function, or
+// a runtime's submit function (arrays as mcl::rt::Vector, then a wait).
+struct HarnessCall {
+    std::string header;    // included: declares `function`
+    std::string function;  // qualified
+    bool runtime = false;
+};
+
+std::string harness_source(const mcpl::Function& kernel, const HarnessCall& call) {
+    const std::string& function = call.function;
+    // The runtime's submit takes the runtime first.
+    size_t first_argument = call.runtime ? 1 : 0;
+    auto parameter_type = [&](size_t k) {
+        return fmt::format("mcl_element_t<mcl_parameter_t<decltype(&{}), {}>>", function, k + first_argument);
+    };
+    std::vector<HarnessRecord> records;
+    for (size_t k = 0; k < kernel.params.size(); ++k)
+        collect_records(kernel.params[k]->forms.front().resolved_type, parameter_type(k), records);
+    std::string out = fmt::format(
+        "// The harness of `mclc run`/`verify`: reads the arguments of each run, calls {0}, writes them back.\n"
+        "#include <cstdint>\n#include <cstdio>\n#include <exception>\n#include <fstream>\n#include <memory>\n"
+        "#include <tuple>\n#include <type_traits>\n\n#include \"{1}\"\n\nnamespace {{\n\nstd::ifstream in;\nstd::ofstream out;\n\n"
+        "// The type of parameter I of F, without pointer, reference and const: a record as the header spells it.\n"
+        "template <typename F, size_t I> struct mcl_parameter;\n"
+        "template <typename R, typename... A, size_t I> struct mcl_parameter<R (*)(A...), I> {{\n"
+        "    using type = std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<std::tuple_element_t<I, "
+        "std::tuple<A...>>>>>;\n}};\n"
+        "template <typename F, size_t I> using mcl_parameter_t = typename mcl_parameter<F, I>::type;\n"
+        "// The element of an array parameter that the call takes as a container.\n"
+        "template <typename T> struct mcl_element {{ using type = T; }};\n{2}"
+        "template <typename T> using mcl_element_t = typename mcl_element<T>::type;\n\n"
+        "int64_t cells() {{\n    int64_t n = 0;\n    in.read(reinterpret_cast<char*>(&n), sizeof n);\n    return n;\n}}\n"
+        "template <typename T> void get(T& v) {{\n"
+        "    if constexpr (std::is_floating_point_v<T>) {{ double d = 0; in.read(reinterpret_cast<char*>(&d), 8); "
+        "v = static_cast<T>(d); }}\n"
+        "    else {{ int64_t i = 0; in.read(reinterpret_cast<char*>(&i), 8); v = static_cast<T>(i); }}\n}}\n"
+        "template <typename T> void put(const T& v) {{\n"
+        "    if constexpr (std::is_floating_point_v<T>) {{ double d = v; out.write(reinterpret_cast<const char*>(&d), 8); }}\n"
+        "    else {{ int64_t i = static_cast<int64_t>(v); out.write(reinterpret_cast<const char*>(&i), 8); }}\n}}\n",
+        function, call.header,
+        call.runtime ? "template <typename T> struct mcl_element<mcl::rt::Vector<T>> { using type = T; };\n" : "");
+    for (const HarnessRecord& r : records)
+        out += fmt::format("using {0} = {1};\nvoid get({0}& r);\nvoid put(const {0}& r);\n", r.alias, r.named);
+    for (const HarnessRecord& r : records) {
+        std::string get_body, put_body;
+        for (const auto& f : r.record->fields) {
+            std::string name = backends::host_identifier(f->forms.front().name);
+            if (f->forms.front().resolved_type.is_array()) {
+                get_body += fmt::format("    for (auto& x : r.{}) get(x);\n", name);
+                put_body += fmt::format("    for (const auto& x : r.{}) put(x);\n", name);
+            } else {
+                get_body += fmt::format("    get(r.{});\n", name);
+                put_body += fmt::format("    put(r.{});\n", name);
+            }
+        }
+        out += fmt::format("void get({0}& r) {{\n{1}}}\nvoid put(const {0}& r) {{\n{2}}}\n", r.alias, get_body,
+                           put_body);
+    }
+    out += "\n}  // namespace\n\nint main(int argc, char** argv) {\n";
+    // One runtime for every run; StarPU's variables choose its workers.
+    if (call.runtime)
+        out += "    mcl::rt::Options options;\n    options.scheduler = \"eager\";\n    options.quiet = true;\n"
+               "    std::unique_ptr<mcl::rt::Runtime> started;\n"
+               "    try {\n        started = std::make_unique<mcl::rt::Runtime>(options);\n"
+               "    } catch (const std::exception& e) {\n        std::fprintf(stderr, \"%s\\n\", e.what());\n"
+               "        return 1;\n    }\n    mcl::rt::Runtime& runtime = *started;\n";
+    out += "    for (int run = 1; run + 1 < argc; run += 2) {\n"
+           "        in.open(argv[run], std::ios::binary);\n";
+    std::vector<std::string> args, writes, vectors;
+    for (size_t k = 0; k < kernel.params.size(); ++k) {
+        const mcpl::Decl& p = *kernel.params[k];
+        const mcpl::Type& t = p.forms.front().resolved_type;
+        std::string type = c_type(t);
+        for (const HarnessRecord& r : records)
+            if (r.record == t.record) type = r.alias;
+        size_t per_element = std::max<size_t>(interpret::element_cells(t).size(), 1);
+        if (t.is_array()) {
+            // The runtime's Vector holds the element type of its submit.
+            if (call.runtime) type = parameter_type(k);
+            out += fmt::format("        int64_t n{0} = cells() / {1};\n"
+                               "        auto p{0} = std::make_unique<{2}[]>(static_cast<size_t>(n{0}));\n"
+                               "        for (int64_t k = 0; k < n{0}; ++k) get(p{0}[k]);\n",
+                               k, per_element, type);
+            if (call.runtime) {
+                vectors.push_back(fmt::format("                mcl::rt::Vector<{0}> v{1}(runtime, p{1}.get(), "
+                                              "static_cast<size_t>(n{1}));\n",
+                                              type, k));
+                args.push_back(fmt::format("v{}", k));
+            } else {
+                args.push_back(fmt::format("p{}.get()", k));
+            }
+            writes.push_back(fmt::format("        put(int64_t{{n{0} * {1}}});\n"
+                                         "        for (int64_t k = 0; k < n{0}; ++k) put(p{0}[k]);\n",
+                                         k, per_element));
+        } else {
+            out += fmt::format("        cells();\n        {1} p{0}{{}};\n        get(p{0});\n", k, type);
+            args.push_back(p.is_written ? fmt::format("&p{}", k) : fmt::format("p{}", k));
+            writes.push_back(fmt::format("        put(int64_t{{{1}}});\n        put(p{0});\n", k, per_element));
+        }
+    }
+    // A short argument file or a failed write of the results stops the
+    // harness with the reason, rather than running on zeros or leaving
+    // `verify` a truncated file to puzzle over.
+    out += "        if (!in) {\n            std::fprintf(stderr, \"cannot read the arguments in %s\\n\", argv[run]);\n"
+           "            return 1;\n        }\n        in.close();\n        try {\n";
+    if (call.runtime) {
+        // The Vectors' destructors unregister them, which brings the results back.
+        out += "            {\n";
+        for (const std::string& v : vectors) out += v;
+        args.insert(args.begin(), "runtime");
+        out += fmt::format("                {}({});\n                runtime.wait_all();\n            }}\n", function,
+                           fmt::join(args, ", "));
+    } else {
+        out += fmt::format("            {}({});\n", function, fmt::join(args, ", "));
+    }
+    out += "        } catch (const std::exception& e) {\n"
+           "            std::fprintf(stderr, \"%s\\n\", e.what());\n            return 1;\n        }\n"
+           "        out.open(argv[run + 1], std::ios::binary);\n";
+    for (const std::string& w : writes) out += w;
+    out += "        out.close();\n        if (!out) {\n"
+           "            std::fprintf(stderr, \"cannot write the results to %s\\n\", argv[run + 1]);\n"
+           "            return 1;\n        }\n    }\n    return 0;\n}\n";
+    return out;
+}
+
 }  // namespace
 
 const std::vector<std::string>& runnable_backends() {
@@ -94,91 +221,6 @@ bool can_defer(const std::string& backend) {
 bool runs_here(const std::string& backend, const backends::BackendConfig& config) {
     if (std::find(runnable_backends().begin(), runnable_backends().end(), backend) == runnable_backends().end()) return false;
     return backend != "llvm" || config.device_type == "cpu";
-}
-
-std::string BackendHarness::harness_source(const mcpl::Module& module, const mcpl::Function& kernel) const {
-    std::string ns = backends::host_namespace_identifier(module.name);
-    std::string function = fmt::format("{}::{}", ns, backends::host_identifier(kernel.name));
-    std::vector<HarnessRecord> records;
-    for (size_t k = 0; k < kernel.params.size(); ++k)
-        collect_records(kernel.params[k]->forms.front().resolved_type,
-                        fmt::format("mcl_parameter_t<decltype(&{}), {}>", function, k), records);
-    std::string out = fmt::format(
-        "// The harness of `mclc run`/`verify`: reads the arguments of each run, calls {0}::{1}, writes them back.\n"
-        "#include <cstdint>\n#include <cstdio>\n#include <exception>\n#include <fstream>\n#include <memory>\n"
-        "#include <tuple>\n#include <type_traits>\n\n#include \"{2}.h\"\n\nnamespace {{\n\nstd::ifstream in;\nstd::ofstream out;\n\n"
-        "// The type of parameter I of F, without pointer, reference and const: a record as the header spells it.\n"
-        "template <typename F, size_t I> struct mcl_parameter;\n"
-        "template <typename R, typename... A, size_t I> struct mcl_parameter<R (*)(A...), I> {{\n"
-        "    using type = std::remove_cv_t<std::remove_pointer_t<std::remove_reference_t<std::tuple_element_t<I, "
-        "std::tuple<A...>>>>>;\n}};\n"
-        "template <typename F, size_t I> using mcl_parameter_t = typename mcl_parameter<F, I>::type;\n\n"
-        "int64_t cells() {{\n    int64_t n = 0;\n    in.read(reinterpret_cast<char*>(&n), sizeof n);\n    return n;\n}}\n"
-        "template <typename T> void get(T& v) {{\n"
-        "    if constexpr (std::is_floating_point_v<T>) {{ double d = 0; in.read(reinterpret_cast<char*>(&d), 8); "
-        "v = static_cast<T>(d); }}\n"
-        "    else {{ int64_t i = 0; in.read(reinterpret_cast<char*>(&i), 8); v = static_cast<T>(i); }}\n}}\n"
-        "template <typename T> void put(const T& v) {{\n"
-        "    if constexpr (std::is_floating_point_v<T>) {{ double d = v; out.write(reinterpret_cast<const char*>(&d), 8); }}\n"
-        "    else {{ int64_t i = static_cast<int64_t>(v); out.write(reinterpret_cast<const char*>(&i), 8); }}\n}}\n",
-        ns, kernel.name, module.name);
-    for (const HarnessRecord& r : records)
-        out += fmt::format("using {0} = {1};\nvoid get({0}& r);\nvoid put(const {0}& r);\n", r.alias, r.named);
-    for (const HarnessRecord& r : records) {
-        std::string get_body, put_body;
-        for (const auto& f : r.record->fields) {
-            std::string name = backends::host_identifier(f->forms.front().name);
-            if (f->forms.front().resolved_type.is_array()) {
-                get_body += fmt::format("    for (auto& x : r.{}) get(x);\n", name);
-                put_body += fmt::format("    for (const auto& x : r.{}) put(x);\n", name);
-            } else {
-                get_body += fmt::format("    get(r.{});\n", name);
-                put_body += fmt::format("    put(r.{});\n", name);
-            }
-        }
-        out += fmt::format("void get({0}& r) {{\n{1}}}\nvoid put(const {0}& r) {{\n{2}}}\n", r.alias, get_body,
-                           put_body);
-    }
-    out += "\n}  // namespace\n\nint main(int argc, char** argv) {\n"
-           "    for (int run = 1; run + 1 < argc; run += 2) {\n"
-           "        in.open(argv[run], std::ios::binary);\n";
-    std::vector<std::string> args, writes;
-    for (size_t k = 0; k < kernel.params.size(); ++k) {
-        const mcpl::Decl& p = *kernel.params[k];
-        const mcpl::Type& t = p.forms.front().resolved_type;
-        std::string type = c_type(t);
-        for (const HarnessRecord& r : records)
-            if (r.record == t.record) type = r.alias;
-        size_t per_element = std::max<size_t>(interpret::element_cells(t).size(), 1);
-        if (t.is_array()) {
-            out += fmt::format("        int64_t n{0} = cells() / {1};\n"
-                               "        auto p{0} = std::make_unique<{2}[]>(static_cast<size_t>(n{0}));\n"
-                               "        for (int64_t k = 0; k < n{0}; ++k) get(p{0}[k]);\n",
-                               k, per_element, type);
-            args.push_back(fmt::format("p{}.get()", k));
-            writes.push_back(fmt::format("        put(int64_t{{n{0} * {1}}});\n"
-                                         "        for (int64_t k = 0; k < n{0}; ++k) put(p{0}[k]);\n",
-                                         k, per_element));
-        } else {
-            out += fmt::format("        cells();\n        {1} p{0}{{}};\n        get(p{0});\n", k, type);
-            args.push_back(p.is_written ? fmt::format("&p{}", k) : fmt::format("p{}", k));
-            writes.push_back(fmt::format("        put(int64_t{{{1}}});\n        put(p{0});\n", k, per_element));
-        }
-    }
-    // A short argument file or a failed write of the results stops the
-    // harness with the reason, rather than running on zeros or leaving
-    // `verify` a truncated file to puzzle over.
-    out += "        if (!in) {\n            std::fprintf(stderr, \"cannot read the arguments in %s\\n\", argv[run]);\n"
-           "            return 1;\n        }\n        in.close();\n        try {\n";
-    out += fmt::format("            {}({});\n", function, fmt::join(args, ", "));
-    out += "        } catch (const std::exception& e) {\n"
-           "            std::fprintf(stderr, \"%s\\n\", e.what());\n            return 1;\n        }\n"
-           "        out.open(argv[run + 1], std::ios::binary);\n";
-    for (const std::string& w : writes) out += w;
-    out += "        out.close();\n        if (!out) {\n"
-           "            std::fprintf(stderr, \"cannot write the results to %s\\n\", argv[run + 1]);\n"
-           "            return 1;\n        }\n    }\n    return 0;\n}\n";
-    return out;
 }
 
 BackendHarness::BackendHarness(const backends::GenerationInput& input, const backends::Backend& backend,
@@ -204,8 +246,10 @@ BackendHarness::BackendHarness(const backends::GenerationInput& input, const bac
     }
     // nvcc compiles the harness as CUDA, so that it sees the glue's header as nvcc does.
     std::string harness = backend_ == "cuda" ? "harness.cu" : "harness.cpp";
-    if (!write_output_file((fs::path(work_dir) / harness).string(), harness_source(input.module, kernel), error_))
-        return;
+    HarnessCall call{fmt::format("{}.h", input.module.name),
+                     fmt::format("{}::{}", backends::host_namespace_identifier(input.module.name),
+                                 backends::host_identifier(kernel.name))};
+    if (!write_output_file((fs::path(work_dir) / harness).string(), harness_source(kernel, call), error_)) return;
     executable_ = (fs::path(work_dir) / "harness").string();
     // Paths are relative to the work directory and the tools are shell
     // expansions, so that the same command builds here and in a deferred
@@ -226,6 +270,42 @@ BackendHarness::BackendHarness(const backends::GenerationInput& input, const bac
                                      harness, fmt::join(sources, " "), backend_ == "opencl" ? " -lOpenCL" : "");
 }
 
+BackendHarness::BackendHarness(const FrontendOptions& options, const std::vector<std::string>& files,
+                               const mcpl::Function& kernel, const std::string& work_dir)
+    : work_dir_(work_dir), backend_("starpu") {
+    namespace fs = std::filesystem;
+    for (const auto& p : kernel.params)
+        if (p->is_written && !p->forms.front().resolved_type.is_array()) {
+            refusal_ = fmt::format("{}: the runtime passes scalars by value, and '{}' writes its scalar parameter '{}'",
+                                   files.front(), kernel.name, p->forms.front().name);
+            error_ = refusal_;
+            return;
+        }
+    constexpr const char* kTasks = "verify_tasks";
+    GenOptions gen;
+    gen.files = files;
+    gen.runtime = "starpu";
+    gen.name = kTasks;
+    gen.output_dir = (fs::path(work_dir) / "gen").string();
+    std::ostringstream printed, diagnostics;
+    size_t kernel_count = 0;
+    if (runtime_gen_command(options, gen, printed, diagnostics, &kernel_count) != 0) {
+        std::string text = diagnostics.str();
+        refusal_ = error_ = text.substr(0, text.find('\n'));
+        return;
+    }
+    HarnessCall call{fmt::format("{}.h", kTasks),
+                     fmt::format("{}::{}", kTasks, backends::starpu::submit_function_name(kernel_count, kernel.name)),
+                     true};
+    if (!write_output_file((fs::path(work_dir) / "harness.cpp").string(), harness_source(kernel, call), error_)) return;
+    executable_ = (fs::path(work_dir) / "harness").string();
+    // StarPU's include directories only: its cflags turn on deprecated names, which warn.
+    build_command_ = fmt::format("${{CXX:-c++}} -std=c++17 -O1 -fopenmp -Wall -Wextra -Werror -I gen "
+                                 "$(pkg-config --cflags-only-I libstarpu) harness.cpp gen/{}.cpp -o harness "
+                                 "$(pkg-config --libs libstarpu) -lOpenCL",
+                                 kTasks);
+}
+
 bool BackendHarness::build() {
     if (!ok()) return false;
     std::string log = (std::filesystem::path(work_dir_) / "build.log").string();
@@ -235,11 +315,13 @@ bool BackendHarness::build() {
     return built_;
 }
 
-bool BackendHarness::run(std::vector<KernelData*> runs, const std::string& opencl_build_options) {
+bool BackendHarness::run(std::vector<KernelData*> runs, const std::string& opencl_build_options,
+                         const std::string& environment_variables) {
     namespace fs = std::filesystem;
     if (!built_) return false;
     error_.clear();
     std::string environment = kHarnessEnvironment;
+    if (!environment_variables.empty()) environment += " " + environment_variables;
     if (!opencl_build_options.empty())
         environment += fmt::format(" MCL_OPENCL_BUILD_OPTIONS=\"$MCL_OPENCL_BUILD_OPTIONS\"{}",
                                    shell_quoted(" " + opencl_build_options));

@@ -13,12 +13,19 @@
 // harness can instead be deferred, written with its inputs and a run.sh
 // that builds and runs it where they run (`mclc verify --defer`), and its
 // results read back later (`--deferred-results`).
+//
+// The runtime on StarPU runs here too: a harness generated from every
+// version of a kernel (`mclc gen --runtime starpu`) submits the kernel as
+// a task on each run's arrays (mcl::rt::Vector), waits, and writes them
+// back, so that `verify --runtime starpu` compares the runtime's choice of
+// version, its data movement and its codelets like a backend.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "backends/Backend.h"
+#include "driver/FrontendCommands.h"
 #include "driver/KernelData.h"
 
 namespace mcl::driver {
@@ -42,7 +49,18 @@ public:
     BackendHarness(const backends::GenerationInput& input, const backends::Backend& backend,
                    const mcpl::Function& kernel, const std::string& work_dir, DiagnosticEngine& diags);
 
+    // Generates every version in `files` (of which `kernel`, checked, is
+    // the first's) as tasks of the runtime on StarPU (`mclc gen --runtime
+    // starpu`) into `work_dir`, with a harness that submits `kernel` on
+    // each run's arrays and waits; its backend() is "starpu". StarPU's
+    // variables (STARPU_NCPU, STARPU_NOPENCL) choose the workers of a run.
+    // A program the runtime does not take leaves the first line of its
+    // error in refusal().
+    BackendHarness(const FrontendOptions& options, const std::vector<std::string>& files,
+                   const mcpl::Function& kernel, const std::string& work_dir);
+
     const std::string& backend() const { return backend_; }
+    const std::string& refusal() const { return refusal_; }
     bool ok() const { return error_.empty(); }
     const std::string& error() const { return error_; }
 
@@ -56,7 +74,9 @@ public:
     // place); false with error() set when it fails, which a later run
     // clears. `opencl_build_options` go after
     // MCL_OPENCL_BUILD_OPTIONS to every OpenCL program build (-cl-opt-disable).
-    bool run(std::vector<KernelData*> runs, const std::string& opencl_build_options = "");
+    // `environment_variables` (NAME=value ...) go to the harness's environment.
+    bool run(std::vector<KernelData*> runs, const std::string& opencl_build_options = "",
+             const std::string& environment_variables = "");
 
     // Leaves the harness to be built and run elsewhere: writes the inputs of
     // `runs` beside it and run.sh, which builds the harness where it is not
@@ -67,13 +87,12 @@ public:
     bool defer(const std::vector<KernelData*>& runs);
 
 private:
-    std::string harness_source(const mcpl::Module& module, const mcpl::Function& kernel) const;
-
     std::string work_dir_;
     std::string backend_;
     std::string executable_;
     std::string build_command_;
     std::string error_;
+    std::string refusal_;
     bool built_ = false;
 };
 

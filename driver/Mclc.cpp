@@ -245,6 +245,9 @@ int run(int argc, char** argv) {
     verify->add_option("--backends", verify_options.backends,
                        "Backends to run (default: every one runnable here: cpp, hls, opencl, and llvm where built)")
         ->delimiter(',');
+    verify->add_option("--runtime", verify_options.runtime,
+                       "starpu: also run every version together as tasks of the runtime on StarPU, once on CPU "
+                       "workers only and once on OpenCL workers only");
     verify->add_option("--targets", verify_options.targets, "Leaves to translate to (default: every configured leaf)")
         ->delimiter(',');
     verify->add_option("--engine", verify_options.engines,

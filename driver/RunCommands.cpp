@@ -369,7 +369,9 @@ public:
             inputs_.push_back(std::move(data));
         }
         if (!reference_results(*reference, files)) return 1;
+        std::shared_ptr<LoadedKernel> reference_kernel = reference;  // verify_version lets loaded_ go
         for (const std::string& file : files) verify_version(file, file != files.front());
+        if (!verify_.runtime.empty()) verify_runtime(*reference_kernel->kernel, files);
         out_ << fmt::format("{} ok, {} failed, {} skipped{}\n", passed_, failed_, skipped_,
                             deferred_ ? fmt::format(", {} deferred", deferred_) : "");
         return failed_ > 0 ? 1 : 0;
@@ -885,6 +887,44 @@ private:
         std::erase_if(loaded_, [&](const auto& entry) { return std::get<0>(entry.first) == file; });
     }
 
+    // Every version together as the runtime's tasks, run once with CPU
+    // workers only and once with OpenCL workers only, so that each kind
+    // runs the version the runtime picks for its devices. A kind with no
+    // version of the kernel is skipped.
+    void verify_runtime(const mcpl::Function& kernel, const std::vector<std::string>& files) {
+        TemporaryDirectory work;
+        BackendHarness harness(options_, files, kernel, work.sub("harness"));
+        const std::string engine = "runtime on StarPU (every version)";
+        if (!harness.refusal().empty()) {
+            report(files.front(), engine, fmt::format("refused: {}", harness.refusal()), true);
+            return;
+        }
+        if (!harness.build()) {
+            report(files.front(), engine, harness.error());
+            return;
+        }
+        const std::string common = fmt::format("STARPU_HOME={} STARPU_SILENT=1 STARPU_WORKERS_NOBIND=1", work.sub(""));
+        for (const auto& [workers, variables] :
+             {std::pair<const char*, const char*>{"CPU workers", "STARPU_NCPU=1 STARPU_NOPENCL=0"},
+              {"OpenCL workers", "STARPU_NCPU=0 STARPU_NOPENCL=1"}}) {
+            std::vector<KernelData> runs;
+            std::vector<KernelData*> pointers;
+            for (const KernelData& in : inputs_) runs.push_back(in.clone());
+            for (KernelData& d : runs) pointers.push_back(&d);
+            std::string what = fmt::format("{}, {}", engine, workers);
+            if (!harness.run(pointers, "", fmt::format("{} {}", common, variables))) {
+                const std::string& error = harness.error();
+                bool no_version = error.find("no worker can run this call") != std::string::npos;
+                report(files.front(), what, no_version ? "no version of the kernel for these workers' devices" : error,
+                       no_version);
+                continue;
+            }
+            std::string problem;
+            for (size_t r = 0; r < runs.size() && problem.empty(); ++r) problem = difference(runs[r], r);
+            report(files.front(), what, problem);
+        }
+    }
+
     const FrontendOptions& options_;
     const VerifyOptions& verify_;
     std::ostream& out_;
@@ -921,6 +961,10 @@ int verify_command(const FrontendOptions& options, const std::vector<std::string
                                b, fmt::join(runnable_backends(), ", "));
             return kUsageError;
         }
+    }
+    if (!verify.runtime.empty() && verify.runtime != "starpu") {
+        err << fmt::format("mclc: error: unknown runtime '{}' (there is: starpu)\n", verify.runtime);
+        return kUsageError;
     }
     if (!verify.deferred_results_dir.empty() && !std::filesystem::is_directory(verify.deferred_results_dir)) {
         err << fmt::format("mclc: error: --deferred-results {}: no such directory\n", verify.deferred_results_dir);

@@ -55,6 +55,9 @@ struct VerifyOptions {
     std::vector<std::string> backends;    // default: every runnable one
     std::vector<std::string> targets;     // default: every leaf with a configuration
     std::vector<std::string> engines;     // besides the reference interpreter; default: every available one
+    // "starpu": also every version together as tasks of the runtime, on
+    // CPU workers only and on OpenCL workers only (BackendRunner.h).
+    std::string runtime;
     Tolerance tolerance;
     // Harnesses of the chosen backends (default: those that cannot run
     // here) are written here with run.sh instead of being run (see

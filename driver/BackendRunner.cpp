@@ -274,13 +274,6 @@ BackendHarness::BackendHarness(const FrontendOptions& options, const std::vector
                                const mcpl::Function& kernel, const std::string& work_dir)
     : work_dir_(work_dir), backend_("starpu") {
     namespace fs = std::filesystem;
-    for (const auto& p : kernel.params)
-        if (p->is_written && !p->forms.front().resolved_type.is_array()) {
-            refusal_ = fmt::format("{}: the runtime passes scalars by value, and '{}' writes its scalar parameter '{}'",
-                                   files.front(), kernel.name, p->forms.front().name);
-            error_ = refusal_;
-            return;
-        }
     constexpr const char* kTasks = "verify_tasks";
     GenOptions gen;
     gen.files = files;

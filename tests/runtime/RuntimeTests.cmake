@@ -18,6 +18,10 @@ mclc_test(runtime.versions_disagree 1
 mclc_test(runtime.written_scalar_refused 1
           "^[^\\n]*writes_scalar.mcl:5:39: error: kernel 'writes_scalar' writes its scalar parameter 'count'. the runtime passes scalars by value"
           gen --runtime starpu ${RUNTIME_INPUTS}/writes_scalar.mcl -o ${CMAKE_CURRENT_BINARY_DIR}/runtime_refused)
+mclc_test(runtime.written_scalar_in_a_refined_version_refused 1
+          "^[^\\n]*scale_writes_factor.mcl:6:34: error: kernel 'scale' writes its scalar parameter 'factor'. the runtime passes scalars by value"
+          gen --runtime starpu ${RUNTIME_INPUTS}/scale.mcl ${RUNTIME_INPUTS}/scale_writes_factor.mcl
+          -o ${CMAKE_CURRENT_BINARY_DIR}/runtime_refused)
 # Records as parameters: the header defines them for submit (the
 # particles example runs them); the versions' records must have one set of
 # fields, and the header one record of a name, not named like its functions.

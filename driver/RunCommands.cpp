@@ -525,6 +525,28 @@ private:
         return "";
     }
 
+    // The first difference of `runs` (one per input) from the reference; ""
+    // when all agree.
+    std::string first_difference(const std::vector<KernelData>& runs) {
+        for (size_t r = 0; r < runs.size(); ++r)
+            if (std::string d = difference(runs[r], r); !d.empty()) return d;
+        return "";
+    }
+
+    // Fresh copies of the inputs, for one engine's or harness's runs.
+    std::vector<KernelData> input_copies() const {
+        std::vector<KernelData> runs;
+        for (const KernelData& in : inputs_) runs.push_back(in.clone());
+        return runs;
+    }
+
+    // The runs as the engines and harnesses take them.
+    static std::vector<KernelData*> pointers_to(std::vector<KernelData>& runs) {
+        std::vector<KernelData*> pointers;
+        for (KernelData& d : runs) pointers.push_back(&d);
+        return pointers;
+    }
+
     // A version must take the reference's parameters, to run on its data.
     bool same_parameters(const mcpl::Function& kernel, const std::string& file, const std::string& engine) {
         const auto& want = inputs_.front().layouts;
@@ -576,22 +598,15 @@ private:
         if (std::find(wanted.begin(), wanted.end(), "llvm") == wanted.end()) return;
         std::string engine = fmt::format("llvm engine at {}", level);
         if (!same_parameters(*version.kernel, file, engine)) return;
-        std::vector<KernelData> runs;
-        std::vector<KernelData*> pointers;
-        for (const KernelData& in : inputs_) runs.push_back(in.clone());
-        for (KernelData& d : runs) pointers.push_back(&d);
-        if (EngineProblem problem = run_llvm_engine(*version.session, *version.kernel, pointers); !problem.text.empty()) {
+        std::vector<KernelData> runs = input_copies();
+        if (EngineProblem problem = run_llvm_engine(*version.session, *version.kernel, pointers_to(runs));
+            !problem.text.empty()) {
             std::string first = problem.text.substr(0, problem.text.find('\n'));
             if (problem.refused) report(file, engine, "refused: " + first, true);
             else report(file, engine, first);
             return;
         }
-        for (size_t r = 0; r < runs.size(); ++r)
-            if (std::string d = difference(runs[r], r); !d.empty()) {
-                report(file, engine, d);
-                return;
-            }
-        report(file, engine, "");
+        report(file, engine, first_difference(runs));
     }
 
     // The interpreter with the stores that a backend makes as asynchronous
@@ -694,17 +709,15 @@ private:
         job.harness = std::make_unique<BackendHarness>(input, backend, *version->kernel, harness_dir, generation);
         if (generation.has_errors())
             job.refusal = refusal_line(generation, generation.diagnostics().front());
-        for (const KernelData& in : inputs_) job.runs.push_back(in.clone());
+        job.runs = input_copies();
         job.version = std::move(version);
         return job;
     }
 
     static void build_and_run(BackendJob& job) {
         if (!job.refusal.empty() || job.where == HarnessRun::ReadDeferred) return;
-        std::vector<KernelData*> pointers;
-        for (KernelData& d : job.runs) pointers.push_back(&d);
-        if (job.where == HarnessRun::Defer) job.harness->defer(pointers);
-        else if (job.harness->build()) job.harness->run(pointers);
+        if (job.where == HarnessRun::Defer) job.harness->defer(pointers_to(job.runs));
+        else if (job.harness->build()) job.harness->run(pointers_to(job.runs));
     }
 
     void finish_backend(BackendJob& job, const std::string& file) {
@@ -730,15 +743,12 @@ private:
     std::string job_problem(BackendJob& job) {
         if (!job.harness->ok()) return job.harness->error();
         if (job.where == HarnessRun::ReadDeferred) {
-            std::vector<KernelData*> pointers;
-            for (KernelData& d : job.runs) pointers.push_back(&d);
-            if (std::string problem = read_deferred_results(job.deferred_dir, job.harness->backend(), pointers);
+            if (std::string problem =
+                    read_deferred_results(job.deferred_dir, job.harness->backend(), pointers_to(job.runs));
                 !problem.empty())
                 return problem;
         }
-        for (size_t r = 0; r < job.runs.size(); ++r)
-            if (std::string d = difference(job.runs[r], r); !d.empty()) return d;
-        return "";
+        return first_difference(job.runs);
     }
 
     // Whether an opencl job that failed agrees with the reference when the
@@ -750,11 +760,8 @@ private:
         if (!job.harness->built() || unoptimized_already ||
             job.engine.rfind("opencl at ", 0) != 0)
             return false;
-        job.runs.clear();
-        std::vector<KernelData*> pointers;
-        for (const KernelData& in : inputs_) job.runs.push_back(in.clone());
-        for (KernelData& d : job.runs) pointers.push_back(&d);
-        return job.harness->run(pointers, "-cl-opt-disable") && job_problem(job).empty();
+        job.runs = input_copies();
+        return job.harness->run(pointers_to(job.runs), "-cl-opt-disable") && job_problem(job).empty();
     }
 
     // Builds and runs the jobs on as many workers as this machine has cores
@@ -907,21 +914,16 @@ private:
         for (const auto& [workers, variables] :
              {std::pair<const char*, const char*>{"CPU workers", "STARPU_NCPU=1 STARPU_NOPENCL=0"},
               {"OpenCL workers", "STARPU_NCPU=0 STARPU_NOPENCL=1"}}) {
-            std::vector<KernelData> runs;
-            std::vector<KernelData*> pointers;
-            for (const KernelData& in : inputs_) runs.push_back(in.clone());
-            for (KernelData& d : runs) pointers.push_back(&d);
+            std::vector<KernelData> runs = input_copies();
             std::string what = fmt::format("{}, {}", engine, workers);
-            if (!harness.run(pointers, "", fmt::format("{} {}", common, variables))) {
+            if (!harness.run(pointers_to(runs), "", fmt::format("{} {}", common, variables))) {
                 const std::string& error = harness.error();
                 bool no_version = error.find("no worker can run this call") != std::string::npos;
                 report(files.front(), what, no_version ? "no version of the kernel for these workers' devices" : error,
                        no_version);
                 continue;
             }
-            std::string problem;
-            for (size_t r = 0; r < runs.size() && problem.empty(); ++r) problem = difference(runs[r], r);
-            report(files.front(), what, problem);
+            report(files.front(), what, first_difference(runs));
         }
     }
 

@@ -665,6 +665,36 @@ std::optional<long long> evaluate(const Expr& e, const std::map<std::string, lon
     return std::nullopt;
 }
 
+namespace {
+
+void add_range_tags(const EnvTarget& target, size_t depth, const std::map<std::string, long long>& names,
+                    TagValue& tag, std::vector<TagValue>& out) {
+    if (depth == target.ranges.size()) {
+        out.push_back(tag);
+        return;
+    }
+    const Range& r = target.ranges[depth];
+    // Checked: every bound evaluates.
+    long long low = evaluate(*r.low, names).value_or(0), high = evaluate(*r.high, names).value_or(-1);
+    std::map<std::string, long long> inner = names;
+    for (long long v = low; v <= high; ++v) {
+        tag.push_back(v);
+        if (!r.name.empty()) inner[r.name] = v;
+        add_range_tags(target, depth + 1, inner, tag, out);
+        tag.pop_back();
+    }
+}
+
+}  // namespace
+
+std::vector<TagValue> range_tags(const EnvTarget& target, const CheckedGraph& checked) {
+    std::map<std::string, long long> names = checked.int_constants;
+    TagValue tag;
+    std::vector<TagValue> out;
+    add_range_tags(target, 0, names, tag, out);
+    return out;
+}
+
 std::optional<CheckedGraph> check_graph(const Graph& graph, const mcpl::Program& program, DiagnosticEngine& diags) {
     return Checker(graph, program, diags).run();
 }

@@ -74,6 +74,13 @@ struct CheckedGraph {
     std::map<std::string, long long> int_constants;
 };
 
+using TagValue = std::vector<long long>;
+
+// The tags of an environment target of a checked graph, in the order of its
+// ranges (the last component fastest); a later range's bounds may use an
+// earlier one's name.
+std::vector<TagValue> range_tags(const EnvTarget& target, const CheckedGraph& checked);
+
 // The value of `e` over `int_constants`; nullopt when it names anything else
 // or divides by zero.
 std::optional<long long> evaluate(const Expr& e, const std::map<std::string, long long>& int_constants);

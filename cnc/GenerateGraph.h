@@ -37,6 +37,18 @@ struct GraphCode {
     std::string codelets_header;      // included by the generated code
 };
 
+// A field of the generated Environment: the items of collection `item`
+// that the environment puts (`gets` false, a const pointer) or gets. A
+// collection the environment both puts and gets has one of each, the
+// second named `<item>_gets`; names are escaped from C++'s keywords
+// (backends::host_identifier) and kept apart. In the header's order.
+struct EnvironmentField {
+    std::string item;
+    bool gets = false;
+    std::string name;
+};
+std::vector<EnvironmentField> environment_fields(const Graph& graph);
+
 std::vector<backends::GeneratedFile> generate_graph(const Graph& graph, const CheckedGraph& checked,
                                                     const GraphCode& code, DiagnosticEngine& diags);
 

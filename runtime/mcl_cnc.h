@@ -10,10 +10,12 @@
 #ifndef MCL_CNC_H
 #define MCL_CNC_H
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
 #include <queue>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,8 +55,8 @@ public:
     Vector<T>& at(const Tag& tag) {
         Item& item = items_[tag];
         if (!item.vector) {
-            item.storage.assign(elements_, T());
-            item.vector = std::make_unique<Vector<T>>(runtime_, item.storage.data(), elements_, owner(tag));
+            item.storage = std::make_unique<T[]>(elements_);
+            item.vector = std::make_unique<Vector<T>>(runtime_, item.storage.get(), elements_, owner(tag));
         }
         return *item.vector;
     }
@@ -64,8 +66,9 @@ public:
         if (!data) throw Error(detail::text("cnc: the environment puts item ", name(), tag_text(tag), " but gave no data"));
         if (items_.count(tag)) throw Error(detail::text("cnc: item ", name(), tag_text(tag), " is put twice"));
         Item& item = items_[tag];
-        item.storage.assign(data, data + elements_);
-        item.vector = std::make_unique<Vector<T>>(runtime_, item.storage.data(), elements_, owner(tag));
+        item.storage = std::make_unique<T[]>(elements_);
+        std::copy(data, data + elements_, item.storage.get());
+        item.vector = std::make_unique<Vector<T>>(runtime_, item.storage.get(), elements_, owner(tag));
     }
 
     // The environment's get: start_get for every item first, then get.
@@ -79,7 +82,7 @@ public:
 
 private:
     struct Item {
-        std::vector<T> storage;
+        std::unique_ptr<T[]> storage;  // not a std::vector: bool items need their data() too
         std::unique_ptr<Vector<T>> vector;
     };
 
@@ -118,7 +121,11 @@ public:
         return steps_.size() - 1;
     }
 
-    void prescribe(size_t step, Tag tag) { instances_.push_back({step, std::move(tag)}); }
+    // A tag collection is a set: a step instance runs once however often
+    // its tag is put.
+    void prescribe(size_t step, Tag tag) {
+        if (prescribed_.insert({step, tag}).second) instances_.push_back({step, std::move(tag)});
+    }
 
     // Submits every prescribed instance after the producers of what it
     // gets. Throws, before submitting anything, when an instance gets an
@@ -186,6 +193,7 @@ private:
     Runtime& runtime_;
     std::vector<StepCollection> steps_;
     std::vector<Instance> instances_;
+    std::set<std::pair<size_t, Tag>> prescribed_;
     std::map<std::pair<ItemCollectionBase*, Tag>, long> available_;
 };
 

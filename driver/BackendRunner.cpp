@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "backends/starpu/CodeletGenerator.h"
+#include "cnc/GenerateGraph.h"
 #include "driver/RuntimeGen.h"
 #include "support/OutputFile.h"
 
@@ -72,6 +74,24 @@ bool write_run_arguments(const std::string& path, const KernelData& data, std::s
 int run_command(const std::string& command, const std::string& log) {
     int status = std::system(fmt::format("{} > {} 2>&1", command, shell_quoted(log)).c_str());
     return status == -1 ? -1 : WEXITSTATUS(status);
+}
+
+// Builds a harness in `work_dir`; "" when it builds, else what did not
+// (`what`) with the compiler's output.
+std::string build_harness(const std::string& work_dir, const std::string& build_command, const std::string& what) {
+    std::string log = (std::filesystem::path(work_dir) / "build.log").string();
+    if (run_command(fmt::format("cd {} && {}", shell_quoted(work_dir), build_command), log) == 0) return "";
+    return fmt::format("{} does not build warning-free:\n{}", what, read_file(log));
+}
+
+// The command that builds harness.cpp with the runtime's generated
+// `sources` against StarPU. Its include directories only: StarPU's cflags
+// turn on deprecated names, which warn.
+std::string runtime_build_command(const std::string& sources) {
+    return fmt::format("${{CXX:-c++}} -std=c++17 -O1 -fopenmp -Wall -Wextra -Werror -I gen "
+                       "$(pkg-config --cflags-only-I libstarpu) harness.cpp {} -o harness "
+                       "$(pkg-config --libs libstarpu) -lOpenCL",
+                       sources);
 }
 
 // The environment of a harness run: an OpenCL build log must be clean.
@@ -292,18 +312,12 @@ BackendHarness::BackendHarness(const FrontendOptions& options, const std::vector
                      true};
     if (!write_output_file((fs::path(work_dir) / "harness.cpp").string(), harness_source(kernel, call), error_)) return;
     executable_ = (fs::path(work_dir) / "harness").string();
-    // StarPU's include directories only: its cflags turn on deprecated names, which warn.
-    build_command_ = fmt::format("${{CXX:-c++}} -std=c++17 -O1 -fopenmp -Wall -Wextra -Werror -I gen "
-                                 "$(pkg-config --cflags-only-I libstarpu) harness.cpp gen/{}.cpp -o harness "
-                                 "$(pkg-config --libs libstarpu) -lOpenCL",
-                                 kTasks);
+    build_command_ = runtime_build_command(fmt::format("gen/{}.cpp", kTasks));
 }
 
 bool BackendHarness::build() {
     if (!ok()) return false;
-    std::string log = (std::filesystem::path(work_dir_) / "build.log").string();
-    if (run_command(fmt::format("cd {} && {}", shell_quoted(work_dir_), build_command_), log) != 0)
-        error_ = fmt::format("the generated {} code does not build warning-free:\n{}", backend_, read_file(log));
+    error_ = build_harness(work_dir_, build_command_, fmt::format("the generated {} code", backend_));
     built_ = ok();
     return built_;
 }
@@ -367,6 +381,212 @@ bool BackendHarness::defer(const std::vector<KernelData*>& runs) {
                     ec);
     if (ec) error_ = fmt::format("cannot make {} executable: {}", script.string(), ec.message());
     return ok();
+}
+
+std::vector<RuntimeWorkerRun> runtime_worker_runs(const std::string& starpu_home) {
+    std::string common = fmt::format("STARPU_HOME={} STARPU_SILENT=1 STARPU_WORKERS_NOBIND=1", shell_quoted(starpu_home));
+    return {{"CPU workers", common + " STARPU_NCPU=1 STARPU_NOPENCL=0"},
+            {"OpenCL workers", common + " STARPU_NCPU=0 STARPU_NOPENCL=1"}};
+}
+
+TemporaryDirectory::TemporaryDirectory() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "mclc-XXXXXX").string();
+    if (mkdtemp(pattern.data())) path_ = pattern;
+}
+
+TemporaryDirectory::~TemporaryDirectory() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+}
+
+std::string TemporaryDirectory::sub(const std::string& name) const {
+    return (std::filesystem::path(path_) / name).string();
+}
+
+namespace {
+
+constexpr const char* kGraphName = "verify_graph";
+
+const char* item_c_type(const cnc::ItemCollection& item) {
+    switch (cnc::item_element_type(item)) {
+    case Primitive::Int: return "int";
+    case Primitive::Double: return "double";
+    case Primitive::Byte: return "unsigned char";
+    case Primitive::Bool: return "bool";
+    default: return "float";
+    }
+}
+
+// An item's cells as the harness's C++ array holds them, and back.
+void append_cell_bytes(const interpret::Scalar& cell, std::string& out) {
+    auto append = [&](auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    switch (cell.type) {
+    case Primitive::Float: append(static_cast<float>(cell.f)); break;
+    case Primitive::Double: append(cell.f); break;
+    case Primitive::Byte: append(static_cast<unsigned char>(cell.i)); break;
+    case Primitive::Bool: append(static_cast<bool>(cell.i)); break;
+    default: append(static_cast<int32_t>(cell.i)); break;
+    }
+}
+
+size_t cell_bytes(Primitive type) {
+    switch (type) {
+    case Primitive::Double: return sizeof(double);
+    case Primitive::Byte: return sizeof(unsigned char);
+    case Primitive::Bool: return sizeof(bool);
+    default: return 4;
+    }
+}
+
+interpret::Scalar cell_from_bytes(Primitive type, const char* at) {
+    auto read = [&](auto v) {
+        std::memcpy(&v, at, sizeof v);
+        return v;
+    };
+    switch (type) {
+    case Primitive::Float: return interpret::Scalar::of_float(read(float{}));
+    case Primitive::Double: return interpret::Scalar::of_double(read(double{}));
+    case Primitive::Byte: return interpret::Scalar{Primitive::Byte, read((unsigned char){}), 0, false};
+    case Primitive::Bool: return interpret::Scalar::of_bool(read(bool{}));
+    default: return interpret::Scalar::of_int(read(int32_t{}));
+    }
+}
+
+}  // namespace
+
+GraphHarness::GraphHarness(const FrontendOptions& options, const std::string& graph_file,
+                           const std::vector<std::string>& versions, const cnc::Graph& graph,
+                           const cnc::CheckedGraph& checked, const std::string& work_dir)
+    : work_dir_(work_dir), item_elements_(checked.item_elements) {
+    namespace fs = std::filesystem;
+    GenOptions gen;
+    gen.graph = graph_file;
+    gen.files = versions;
+    gen.name = kGraphName;
+    gen.output_dir = (fs::path(work_dir) / "gen").string();
+    std::ostringstream printed, diagnostics;
+    if (graph_gen_command(options, gen, printed, diagnostics) != 0) {
+        std::string text = diagnostics.str();
+        refusal_ = error_ = text.substr(0, text.find('\n'));
+        return;
+    }
+    // An array a field of the Environment: every target of its collection in turn.
+    for (const cnc::EnvironmentField& field : cnc::environment_fields(graph)) {
+        EnvironmentItems items{nullptr, field.name, {}};
+        for (const cnc::ItemCollection& i : graph.items)
+            if (i.name == field.item) items.item = &i;
+        for (const cnc::EnvTarget& target : field.gets ? graph.env_gets : graph.env_puts)
+            if (!target.is_tag && target.name == field.item)
+                for (cnc::TagValue& tag : cnc::range_tags(target, checked)) items.tags.push_back(std::move(tag));
+        (field.gets ? gets_ : puts_).push_back(std::move(items));
+    }
+    if (!write_output_file((fs::path(work_dir) / "harness.cpp").string(), harness_source(), error_)) return;
+    build_command_ = runtime_build_command(fmt::format("gen/{0}.cpp gen/{0}_steps.cpp", kGraphName));
+}
+
+std::string GraphHarness::harness_source() const {
+    std::string declarations, fields, writes;
+    for (const EnvironmentItems& e : puts_) {
+        size_t count = e.tags.size() * static_cast<size_t>(elements(*e.item));
+        declarations += fmt::format("    auto item_{0} = std::make_unique<{1}[]>({2});\n"
+                                    "    if (!read_values(\"put_{0}\", item_{0}.get(), {2})) return 1;\n",
+                                    e.field, item_c_type(*e.item), count);
+        fields += fmt::format("    environment.{0} = item_{0}.get();\n", e.field);
+    }
+    for (const EnvironmentItems& e : gets_) {
+        size_t count = e.tags.size() * static_cast<size_t>(elements(*e.item));
+        declarations += fmt::format("    auto item_{0} = std::make_unique<{1}[]>({2});\n", e.field,
+                                    item_c_type(*e.item), count);
+        fields += fmt::format("    environment.{0} = item_{0}.get();\n", e.field);
+        writes += fmt::format("    if (!write_values(\"get_{0}\", item_{0}.get(), {1})) return 1;\n", e.field, count);
+    }
+    return fmt::format(R"(// The harness of `mclc verify` for a graph: reads the items the environment
+// puts, runs the graph on the runtime, writes the items it gets.
+#include <exception>
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+#include "{0}.h"
+
+namespace {{
+
+template <class T>
+bool read_values(const char* path, T* values, size_t count) {{
+    std::ifstream in(path, std::ios::binary);
+    if (in.read(reinterpret_cast<char*>(values), static_cast<std::streamsize>(count * sizeof(T)))) return true;
+    std::cerr << "cannot read " << path << "\n";
+    return false;
+}}
+
+template <class T>
+bool write_values(const char* path, const T* values, size_t count) {{
+    std::ofstream out(path, std::ios::binary);
+    if (out.write(reinterpret_cast<const char*>(values), static_cast<std::streamsize>(count * sizeof(T)))) return true;
+    std::cerr << "cannot write " << path << "\n";
+    return false;
+}}
+
+}}  // namespace
+
+int main(int argc, char** argv) {{
+    try {{
+    mcl::rt::Runtime runtime(&argc, &argv);
+{1}    {0}::Environment environment;
+{2}    {0}::run(runtime, environment);
+{3}    return 0;
+    }} catch (const std::exception& e) {{
+        std::cerr << "harness: " << e.what() << "\n";
+        return 1;
+    }}
+}}
+)",
+                       kGraphName, declarations, fields, writes);
+}
+
+bool GraphHarness::build() {
+    if (!ok()) return false;
+    error_ = build_harness(work_dir_, build_command_, "the graph's generated code");
+    built_ = ok();
+    return built_;
+}
+
+bool GraphHarness::run(const cnc::ItemValues& puts, cnc::ItemValues& gets, const std::string& environment_variables) {
+    namespace fs = std::filesystem;
+    if (!built_) return false;
+    error_.clear();
+    for (const EnvironmentItems& e : puts_) {
+        std::string bytes;
+        const auto& items = puts.at(e.item->name);
+        for (const cnc::TagValue& tag : e.tags)
+            for (const interpret::Scalar& cell : items.at(tag)) append_cell_bytes(cell, bytes);
+        if (!write_output_file((fs::path(work_dir_) / ("put_" + e.field)).string(), bytes, error_)) return false;
+    }
+    std::string log = (fs::path(work_dir_) / "run.log").string();
+    int status = run_command(fmt::format("cd {} && {} {} timeout 600 ./harness", shell_quoted(work_dir_),
+                                         kHarnessEnvironment, environment_variables),
+                             log);
+    if (status != 0) {
+        error_ = fmt::format("the graph's harness failed (exit status {}): {}", status, read_file(log));
+        return false;
+    }
+    for (const EnvironmentItems& e : gets_) {
+        Primitive type = cnc::item_element_type(*e.item);
+        std::string bytes = read_file((fs::path(work_dir_) / ("get_" + e.field)).string());
+        size_t per_item = static_cast<size_t>(elements(*e.item)), size = cell_bytes(type);
+        if (bytes.size() != e.tags.size() * per_item * size) {
+            error_ = fmt::format("the graph's harness wrote {} bytes of '{}', not {}", bytes.size(), e.item->name,
+                                 e.tags.size() * per_item * size);
+            return false;
+        }
+        for (size_t t = 0; t < e.tags.size(); ++t) {
+            std::vector<interpret::Scalar>& cells = gets[e.item->name][e.tags[t]];
+            cells.clear();
+            for (size_t c = 0; c < per_item; ++c)
+                cells.push_back(cell_from_bytes(type, bytes.data() + (t * per_item + c) * size));
+        }
+    }
+    return true;
 }
 
 std::string read_outputs(const std::string& dir, const std::string& backend, const std::vector<KernelData*>& runs) {

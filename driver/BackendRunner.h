@@ -18,13 +18,17 @@
 // version of a kernel (`mclc gen --runtime starpu`) submits the kernel as
 // a task on each run's arrays (mcl::rt::Vector), waits, and writes them
 // back, so that `verify --runtime starpu` compares the runtime's choice of
-// version, its data movement and its codelets like a backend.
+// version, its data movement and its codelets like a backend. A graph
+// (.cnc) runs on the runtime the same way (GraphHarness), for `verify
+// GRAPH.cnc`.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
 #include "backends/Backend.h"
+#include "cnc/InterpretGraph.h"
 #include "driver/FrontendCommands.h"
 #include "driver/KernelData.h"
 
@@ -94,6 +98,69 @@ private:
     std::string error_;
     std::string refusal_;
     bool built_ = false;
+};
+
+// A graph (.cnc) on the runtime (`mclc gen --graph` with the further
+// versions) and a harness that fills the graph's Environment with the
+// items the environment puts (a file per item collection, every item of
+// its targets one after another in range order), runs the graph and writes
+// the items the environment gets the same way. StarPU's variables choose
+// the workers of a run, as for the kernel harness above.
+class GraphHarness {
+public:
+    GraphHarness(const FrontendOptions& options, const std::string& graph_file,
+                 const std::vector<std::string>& versions, const cnc::Graph& graph, const cnc::CheckedGraph& checked,
+                 const std::string& work_dir);
+
+    const std::string& refusal() const { return refusal_; }
+    bool ok() const { return error_.empty(); }
+    const std::string& error() const { return error_; }
+    bool build();
+
+    // Runs the graph on the environment's items in `puts`; `gets` receives
+    // the items the environment gets. False with error() set on failure.
+    bool run(const cnc::ItemValues& puts, cnc::ItemValues& gets, const std::string& environment_variables);
+
+private:
+    struct EnvironmentItems {
+        const cnc::ItemCollection* item;
+        std::string field;                // of the generated Environment
+        std::vector<cnc::TagValue> tags;  // of every target of the collection, in order
+    };
+    std::string harness_source() const;
+
+    long long elements(const cnc::ItemCollection& item) const { return item_elements_.at(item.name); }
+
+    std::string work_dir_;
+    std::map<std::string, long long> item_elements_;
+    std::vector<EnvironmentItems> puts_, gets_;
+    std::string build_command_;
+    std::string error_;
+    std::string refusal_;
+    bool built_ = false;
+};
+
+// What verify reports the runtime's runs as, and the runs it makes here:
+// once on CPU workers only, once on OpenCL workers only. `variables` go to
+// the harness's environment (StarPU's, its files in `starpu_home`).
+constexpr const char* kRuntimeEngine = "runtime on StarPU (every version)";
+struct RuntimeWorkerRun {
+    std::string name;  // "CPU workers"
+    std::string variables;
+};
+std::vector<RuntimeWorkerRun> runtime_worker_runs(const std::string& starpu_home);
+
+// A directory for generated code, removed when this goes out of scope.
+class TemporaryDirectory {
+public:
+    TemporaryDirectory();
+    ~TemporaryDirectory();
+    TemporaryDirectory(const TemporaryDirectory&) = delete;
+    TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+    std::string sub(const std::string& name) const;
+
+private:
+    std::string path_;
 };
 
 // The results a harness run wrote into `dir` (out<k>), read into `runs`,

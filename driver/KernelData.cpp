@@ -43,7 +43,9 @@ std::string element_name(const interpret::ParameterLayout& layout, int64_t cell)
     return out;
 }
 
-bool close(const Scalar& got, const Scalar& want, const Tolerance& t) {
+}  // namespace
+
+bool cells_close(const Scalar& got, const Scalar& want, const Tolerance& t) {
     if (got.poison || want.poison) return got.poison == want.poison;
     if (!got.is_floating() && !want.is_floating()) return got.i == want.i;
     double g = got.as_double(), w = want.as_double();
@@ -51,6 +53,16 @@ bool close(const Scalar& got, const Scalar& want, const Tolerance& t) {
     if (std::isinf(g) || std::isinf(w)) return g == w;
     return std::fabs(g - w) <= t.absolute + t.relative * std::fabs(w);
 }
+
+Scalar random_cell(Primitive p, std::mt19937_64& rng, int64_t int_bound) {
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    double v = p == Primitive::Float || p == Primitive::Double ? unit(rng)
+               : p == Primitive::Int ? static_cast<double>(rng() % static_cast<uint64_t>(int_bound))
+               : static_cast<double>(rng() % (p == Primitive::Bool ? 2 : 256));
+    return cell_value(p, v);
+}
+
+namespace {
 
 // The memory of this machine, in bytes (0 where it cannot be told).
 uint64_t physical_memory_bytes() {
@@ -135,12 +147,7 @@ std::optional<interpret::InterpretError> make_kernel_data(const mcpl::Function& 
             storage->cells.push_back(scalars[next_scalar++]);
         } else {
             for (int64_t e = 0; e < layout.elements(); ++e)
-                for (Primitive p : layout.element_cells) {
-                    double v = p == Primitive::Float || p == Primitive::Double ? unit(rng)
-                               : p == Primitive::Int ? static_cast<double>(rng() % static_cast<uint64_t>(int_bound))
-                               : static_cast<double>(rng() % (p == Primitive::Bool ? 2 : 256));
-                    storage->cells.push_back(cell_value(p, v));
-                }
+                for (Primitive p : layout.element_cells) storage->cells.push_back(random_cell(p, rng, int_bound));
         }
         data.storages.push_back(storage);
     }
@@ -161,7 +168,7 @@ std::optional<Mismatch> compare_outputs(const KernelData& got, const KernelData&
         if (g.size() != w.size())
             return Mismatch{want.layouts[k].name, fmt::format("{} cells", g.size()), fmt::format("{} cells", w.size())};
         for (size_t c = 0; c < w.size(); ++c)
-            if (!close(g[c], w[c], tolerance))
+            if (!cells_close(g[c], w[c], tolerance))
                 return Mismatch{element_name(want.layouts[k], static_cast<int64_t>(c)), g[c].str(), w[c].str()};
     }
     return std::nullopt;

@@ -15,6 +15,7 @@
 #include <iosfwd>
 #include <map>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,14 @@ struct Tolerance {
     double relative = 1e-4;
     double absolute = 1e-5;
 };
+
+// Whether one cell of a result agrees with the reference's: equal for
+// integers, poison and NaN, within `tolerance` for floating point.
+bool cells_close(const interpret::Scalar& got, const interpret::Scalar& want, const Tolerance& tolerance);
+
+// A seeded input cell as the file comment says: floats in [-1, 1], ints in
+// [0, int_bound), bytes in [0, 256), bools at random.
+interpret::Scalar random_cell(mcpl::Primitive type, std::mt19937_64& rng, int64_t int_bound);
 
 // The first element of a written parameter where `got` differs from `want`.
 struct Mismatch {

@@ -16,6 +16,7 @@
 #include "driver/HardwareCommands.h"
 #include "driver/ReportCommands.h"
 #include "driver/RunCommands.h"
+#include "driver/VerifyGraph.h"
 #include "driver/RuntimeGen.h"
 #include "lsp/LanguageServer.h"
 #include "support/LargeStack.h"
@@ -233,7 +234,10 @@ int run(int argc, char** argv) {
     mcl::driver::VerifyOptions verify_options;
     auto* verify = app.add_subcommand("verify", "Run every version of a kernel and every backend runnable here on "
                                                 "the same inputs against the interpreter running the first file");
-    verify->add_option("FILE", verify_files, "MCPL files: the reference first, then its refined versions")->required();
+    verify->add_option("FILE", verify_files,
+                       "MCPL files: the reference first, then its refined versions; or a graph (.cnc) first, run by "
+                       "the interpreter and on the runtime (with further versions of its steps)")
+        ->required();
     add_execution(verify, verify_options.execution);
     verify->add_option("--sizes", verify_options.sizes,
                        "Sizes to run at (default 1,7,33, and T+1 for the largest tile T of the versions "
@@ -266,7 +270,9 @@ int run(int argc, char** argv) {
     add_include(verify);
     add_hwd_path(verify);
     verify->callback([&] {
-        status = mcl::driver::verify_command(frontend_options(), verify_files, verify_options, std::cout, std::cerr);
+        auto command = mcl::driver::is_graph_file(verify_files.front()) ? mcl::driver::verify_graph_command
+                                                                        : mcl::driver::verify_command;
+        status = command(frontend_options(), verify_files, verify_options, std::cout, std::cerr);
     });
 
     mcl::driver::ReportOptions report_options;

@@ -24,6 +24,7 @@
 #include "compiler/lower/Lower.h"
 #include "compiler/translate/Translate.h"
 #include "driver/BackendRunner.h"
+#include "driver/RuntimeGen.h"
 #include "driver/GenCommands.h"
 #include "driver/TileSizes.h"
 #include "support/OutputFile.h"
@@ -155,28 +156,8 @@ Sizes sizes_for(const mcpl::Function& kernel, const std::map<std::string, double
 }
 
 std::string located(const Session& session, const interpret::InterpretError& e) {
-    Diagnostic d{Severity::Error, e.location, e.message, {}};
-    return session.diags.format_text(d);
+    return session.located_error(e.location, e.message);
 }
-
-// A directory for generated code, removed when this goes out of scope.
-class TemporaryDirectory {
-public:
-    TemporaryDirectory() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "mclc-XXXXXX").string();
-        if (mkdtemp(pattern.data())) path_ = pattern;
-    }
-    ~TemporaryDirectory() {
-        std::error_code ec;
-        if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-    }
-    TemporaryDirectory(const TemporaryDirectory&) = delete;
-    TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
-    std::string sub(const std::string& name) const { return (std::filesystem::path(path_) / name).string(); }
-
-private:
-    std::string path_;
-};
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -901,22 +882,18 @@ private:
     void verify_runtime(const mcpl::Function& kernel, const std::vector<std::string>& files) {
         TemporaryDirectory work;
         BackendHarness harness(options_, files, kernel, work.sub("harness"));
-        const std::string engine = "runtime on StarPU (every version)";
         if (!harness.refusal().empty()) {
-            report(files.front(), engine, fmt::format("refused: {}", harness.refusal()), true);
+            report(files.front(), kRuntimeEngine, fmt::format("refused: {}", harness.refusal()), true);
             return;
         }
         if (!harness.build()) {
-            report(files.front(), engine, harness.error());
+            report(files.front(), kRuntimeEngine, harness.error());
             return;
         }
-        const std::string common = fmt::format("STARPU_HOME={} STARPU_SILENT=1 STARPU_WORKERS_NOBIND=1", work.sub(""));
-        for (const auto& [workers, variables] :
-             {std::pair<const char*, const char*>{"CPU workers", "STARPU_NCPU=1 STARPU_NOPENCL=0"},
-              {"OpenCL workers", "STARPU_NCPU=0 STARPU_NOPENCL=1"}}) {
+        for (const RuntimeWorkerRun& workers : runtime_worker_runs(work.sub(""))) {
             std::vector<KernelData> runs = input_copies();
-            std::string what = fmt::format("{}, {}", engine, workers);
-            if (!harness.run(pointers_to(runs), "", fmt::format("{} {}", common, variables))) {
+            std::string what = fmt::format("{}, {}", kRuntimeEngine, workers.name);
+            if (!harness.run(pointers_to(runs), "", workers.variables)) {
                 const std::string& error = harness.error();
                 bool no_version = error.find("no worker can run this call") != std::string::npos;
                 report(files.front(), what, no_version ? "no version of the kernel for these workers' devices" : error,
@@ -964,8 +941,8 @@ int verify_command(const FrontendOptions& options, const std::vector<std::string
             return kUsageError;
         }
     }
-    if (!verify.runtime.empty() && verify.runtime != "starpu") {
-        err << fmt::format("mclc: error: unknown runtime '{}' (there is: starpu)\n", verify.runtime);
+    if (!verify.runtime.empty() && !unknown_runtime(verify.runtime).empty()) {
+        err << fmt::format("mclc: error: {}\n", unknown_runtime(verify.runtime));
         return kUsageError;
     }
     if (!verify.deferred_results_dir.empty() && !std::filesystem::is_directory(verify.deferred_results_dir)) {

@@ -126,6 +126,10 @@ bool is_identifier(const std::string& name) {
     return ok;
 }
 
+std::string unknown_runtime(const std::string& runtime) {
+    return runtime == "starpu" ? "" : fmt::format("unknown runtime '{}' (there is: starpu)", runtime);
+}
+
 int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostream& out, std::ostream& err,
                         size_t* kernel_count) {
     Session session(options.hardware);
@@ -133,7 +137,7 @@ int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, s
         session.diags.error(SourceLocation{}, message);
         return session.report(err);
     };
-    if (gen.runtime != "starpu") return fail(fmt::format("unknown runtime '{}' (there is: starpu)", gen.runtime));
+    if (std::string unknown = unknown_runtime(gen.runtime); !unknown.empty()) return fail(unknown);
     if (!gen.target.empty() || !gen.backend.empty())
         return fail("--runtime picks the leaves and backends itself: leave out --target and --backend");
     if (!gen.name.empty() && !is_identifier(gen.name))

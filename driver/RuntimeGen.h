@@ -17,6 +17,9 @@
 
 namespace mcl::driver {
 
+// "" when mclc generates for `runtime`, else why not ("unknown runtime ...").
+std::string unknown_runtime(const std::string& runtime);
+
 // `kernel_count`, when given, receives the number of kernels generated.
 int runtime_gen_command(const FrontendOptions& options, const GenOptions& gen, std::ostream& out, std::ostream& err,
                         size_t* kernel_count = nullptr);

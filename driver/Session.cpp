@@ -32,4 +32,8 @@ int Session::report(std::ostream& err) const {
     return diags.has_errors() ? 1 : 0;
 }
 
+std::string Session::located_error(const SourceLocation& location, const std::string& message) const {
+    return diags.format_text(Diagnostic{Severity::Error, location, message, {}});
+}
+
 }  // namespace mcl::driver

@@ -36,6 +36,10 @@ struct Session {
 
     // Prints every diagnostic so far; the exit status for them (0 or 1).
     int report(std::ostream& err) const;
+
+    // An error found after checking (an interpreter's), as the engine
+    // prints it: "file:line:col: error: message" with the source line.
+    std::string located_error(const SourceLocation& location, const std::string& message) const;
 };
 
 }  // namespace mcl::driver

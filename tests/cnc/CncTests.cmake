@@ -68,4 +68,7 @@ if(MCL_BUILD_RUNTIME_EXAMPLES)
   foreach(app ${MCL_CNC_APPS} pipeline)
     mcl_run_app_tests(cnc.${app} cnc_${app} cpu opencl both mpi)
   endforeach()
+  # mclc verify GRAPH.cnc: the graph with the interpreter against the runtime.
+  add_test(NAME cnc.verify COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cnc/verify_graph.sh $<TARGET_FILE:mclc>)
+  set_tests_properties(cnc.verify PROPERTIES LABELS runtime TIMEOUT 900)
 endif()

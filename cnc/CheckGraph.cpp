@@ -4,6 +4,7 @@
 #include <functional>
 #include <tuple>
 #include <set>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -663,6 +664,18 @@ std::optional<long long> evaluate(const Expr& e, const std::map<std::string, lon
     }
     }
     return std::nullopt;
+}
+
+const ItemCollection& item_named(const Graph& graph, const std::string& name) {
+    for (const ItemCollection& i : graph.items)
+        if (i.name == name) return i;
+    throw std::logic_error("checked graph without item " + name);
+}
+
+const char* element_spelling(const ItemCollection& item) {
+    const std::string& e = item.element;
+    if (e == "byte") return "unsigned char";
+    return e == "int" ? "int" : e == "double" ? "double" : e == "bool" ? "bool" : "float";
 }
 
 namespace {

@@ -76,6 +76,12 @@ struct CheckedGraph {
 
 using TagValue = std::vector<long long>;
 
+// The item collection `name` of a checked graph (which has it).
+const ItemCollection& item_named(const Graph& graph, const std::string& name);
+
+// The C++ type of one element of an item (`unsigned char` for byte).
+const char* element_spelling(const ItemCollection& item);
+
 // The tags of an environment target of a checked graph, in the order of its
 // ranges (the last component fastest); a later range's bounds may use an
 // earlier one's name.

@@ -9,11 +9,6 @@ namespace mcl::cnc {
 
 namespace {
 
-const char* element_spelling(const std::string& element) {
-    if (element == "byte") return "unsigned char";
-    return element == "int" ? "int" : element == "double" ? "double" : element == "bool" ? "bool" : "float";
-}
-
 class Generator {
 public:
     Generator(const Graph& g, const CheckedGraph& checked, const GraphCode& code, DiagnosticEngine& diags)
@@ -49,11 +44,7 @@ private:
         return fmt::format("{{{}}}", fmt::join(parts, ", "));
     }
 
-    const ItemCollection& item_of(const std::string& name) const {
-        for (const ItemCollection& i : g_.items)
-            if (i.name == name) return i;
-        throw std::logic_error("checked graph without item " + name);
-    }
+    const ItemCollection& item_of(const std::string& name) const { return item_named(g_, name); }
 
     long long elements(const ItemCollection& i) const { return checked_.item_elements.at(i.name); }
 
@@ -101,7 +92,7 @@ private:
         for (const EnvironmentField& f : fields_) {
             const ItemCollection& i = item_of(f.item);
             out += fmt::format("    {}{}* {} = nullptr;  // {} [{}], {} values each\n", f.gets ? "" : "const ",
-                               element_spelling(i.element), f.name, f.gets ? "gets" : "puts", f.item, elements(i));
+                               element_spelling(i), f.name, f.gets ? "gets" : "puts", f.item, elements(i));
         }
         out += "};\n\n// Runs the graph: every step instance its tags prescribe, as runtime tasks, ordered by their "
                "items.\n// Throws mcl::Error when an instance gets an item nothing puts or instances wait for each "
@@ -213,7 +204,7 @@ private:
         out += "    mcl::rt::cnc::Graph graph(runtime);\n";
         for (const ItemCollection& i : g_.items)
             out += fmt::format("    mcl::rt::cnc::ItemCollection<{}> {}(runtime, \"{}\", {});\n",
-                               element_spelling(i.element), item(i.name), i.name, elements(i));
+                               element_spelling(i), item(i.name), i.name, elements(i));
         std::map<std::string, size_t> earlier_puts, earlier_gets;  // items of a collection's earlier targets
         for (const EnvTarget& t : g_.env_puts) {
             if (t.is_tag) continue;

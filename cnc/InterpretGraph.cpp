@@ -13,12 +13,6 @@ using mcpl::Primitive;
 
 namespace {
 
-const ItemCollection& item_named(const Graph& graph, const std::string& name) {
-    for (const ItemCollection& i : graph.items)
-        if (i.name == name) return i;
-    throw std::logic_error("checked graph without item " + name);
-}
-
 // One step instance: a step and its tag.
 struct Instance {
     const CheckedStep* step;

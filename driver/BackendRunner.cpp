@@ -407,16 +407,6 @@ namespace {
 
 constexpr const char* kGraphName = "verify_graph";
 
-const char* item_c_type(const cnc::ItemCollection& item) {
-    switch (cnc::item_element_type(item)) {
-    case Primitive::Int: return "int";
-    case Primitive::Double: return "double";
-    case Primitive::Byte: return "unsigned char";
-    case Primitive::Bool: return "bool";
-    default: return "float";
-    }
-}
-
 // An item's cells as the harness's C++ array holds them, and back.
 void append_cell_bytes(const interpret::Scalar& cell, std::string& out) {
     auto append = [&](auto v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
@@ -472,9 +462,7 @@ GraphHarness::GraphHarness(const FrontendOptions& options, const std::string& gr
     }
     // An array a field of the Environment: every target of its collection in turn.
     for (const cnc::EnvironmentField& field : cnc::environment_fields(graph)) {
-        EnvironmentItems items{nullptr, field.name, {}};
-        for (const cnc::ItemCollection& i : graph.items)
-            if (i.name == field.item) items.item = &i;
+        EnvironmentItems items{&cnc::item_named(graph, field.item), field.name, {}};
         for (const cnc::EnvTarget& target : field.gets ? graph.env_gets : graph.env_puts)
             if (!target.is_tag && target.name == field.item)
                 for (cnc::TagValue& tag : cnc::range_tags(target, checked)) items.tags.push_back(std::move(tag));
@@ -490,13 +478,13 @@ std::string GraphHarness::harness_source() const {
         size_t count = e.tags.size() * static_cast<size_t>(elements(*e.item));
         declarations += fmt::format("    auto item_{0} = std::make_unique<{1}[]>({2});\n"
                                     "    if (!read_values(\"put_{0}\", item_{0}.get(), {2})) return 1;\n",
-                                    e.field, item_c_type(*e.item), count);
+                                    e.field, cnc::element_spelling(*e.item), count);
         fields += fmt::format("    environment.{0} = item_{0}.get();\n", e.field);
     }
     for (const EnvironmentItems& e : gets_) {
         size_t count = e.tags.size() * static_cast<size_t>(elements(*e.item));
         declarations += fmt::format("    auto item_{0} = std::make_unique<{1}[]>({2});\n", e.field,
-                                    item_c_type(*e.item), count);
+                                    cnc::element_spelling(*e.item), count);
         fields += fmt::format("    environment.{0} = item_{0}.get();\n", e.field);
         writes += fmt::format("    if (!write_values(\"get_{0}\", item_{0}.get(), {1})) return 1;\n", e.field, count);
     }

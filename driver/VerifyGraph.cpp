@@ -74,10 +74,7 @@ private:
         cnc::ItemValues puts;
         for (const cnc::EnvTarget& target : graph.env_puts) {
             if (target.is_tag) continue;
-            const cnc::ItemCollection* item = nullptr;
-            for (const cnc::ItemCollection& i : graph.items)
-                if (i.name == target.name) item = &i;
-            mcpl::Primitive type = cnc::item_element_type(*item);
+            mcpl::Primitive type = cnc::item_element_type(cnc::item_named(graph, target.name));
             for (const cnc::TagValue& tag : cnc::range_tags(target, checked)) {
                 std::vector<interpret::Scalar>& cells = puts[target.name][tag];
                 cells.clear();

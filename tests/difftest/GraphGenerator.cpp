@@ -28,21 +28,41 @@ const char* spelling(Elem e) {
 bool isReal(Elem e) { return e == Elem::Float || e == Elem::Double; }
 bool isInteger(Elem e) { return e == Elem::Int || e == Elem::Byte; }
 
+// The extents of an item: [1], [n] or [n, m] (n and m the graph's constants).
+enum class Shape { One, N, NM };
+
+const char* extents(Shape shape) { return shape == Shape::One ? "[1]" : shape == Shape::N ? "[n]" : "[n, m]"; }
+
 struct Interval {
     int lo = 0, hi = 0;
 };
 
-// One component of a tag function over a step's tag components (k, j):
-// a constant, or sign * component + offset.
+// One component of a tag function over a step's tag components (k, j): a
+// constant, or one of -k, 2 * k, k / 2 (C's division, toward zero) or k,
+// plus an offset.
 struct TagComponent {
+    enum class Form { Plain, Negated, Doubled, Halved };
     bool constant = false;
     int value = 0;  // the constant
-    int sign = 1, source = 0, offset = 0;
+    Form form = Form::Plain;
+    int source = 0, offset = 0;
 
+    // the values over `box`: every form is monotone, so its ends map to the ends
     Interval image(const std::vector<Interval>& box) const {
         if (constant) return {value, value};
         const Interval& b = box[static_cast<std::size_t>(source)];
-        return sign > 0 ? Interval{b.lo + offset, b.hi + offset} : Interval{offset - b.hi, offset - b.lo};
+        int lo = at(b.lo) + offset, hi = at(b.hi) + offset;
+        return {std::min(lo, hi), std::max(lo, hi)};
+    }
+
+    int at(int k) const {
+        switch (form) {
+        case Form::Plain: return k;
+        case Form::Negated: return -k;
+        case Form::Doubled: return 2 * k;
+        case Form::Halved: return k / 2;
+        }
+        return k;
     }
 };
 
@@ -56,7 +76,11 @@ std::string tagText(const std::vector<TagComponent>& tag) {
             text += std::to_string(c.value);
             continue;
         }
-        text += std::string(c.sign < 0 ? "-" : "") + kComponentNames[c.source];
+        std::string k = kComponentNames[c.source];
+        using Form = TagComponent::Form;
+        text += c.form == Form::Negated ? "-" + k : c.form == Form::Doubled ? "2 * " + k
+              : c.form == Form::Halved  ? k + " / 2"
+                                        : k;
         if (c.offset > 0) text += " + " + std::to_string(c.offset);
         if (c.offset < 0) text += " - " + std::to_string(-c.offset);
     }
@@ -74,13 +98,13 @@ std::string boxText(const std::vector<Interval>& box) {
 struct Collection {
     std::string name;
     Elem elem = Elem::Float;
-    bool sizeOne = false;
+    Shape shape = Shape::N;
     std::vector<Interval> domain;  // the tags its items are put at (a box)
     bool exact = true;             // every engine holds the same bits (ints, or reals the environment put)
     bool fromEnvironment = false;
     bool got = false;  // by a step
 
-    std::string type() const { return std::string(spelling(elem)) + (sizeOne ? "[1]" : "[n]"); }
+    std::string type() const { return std::string(spelling(elem)) + extents(shape); }
 };
 
 struct TagCollection {
@@ -97,7 +121,7 @@ struct Parameter {
     bool named = false;             // [name = item : tag]
     bool inPlace = false;
     Elem elem = Elem::Float;
-    bool sizeOne = false;
+    Shape shape = Shape::N;
     bool exact = true;
 };
 
@@ -108,7 +132,7 @@ struct Step {
     std::vector<Parameter> puts;      // new items, put at putTag (an in-place one among them)
     std::vector<std::string> putItems;
     std::vector<TagComponent> putTag;
-    bool usesN = false, usesW = false;
+    bool usesN = false, usesM = false, usesW = false;
     std::vector<bool> usesComponent;
     std::set<std::string> read;  // the parameters the body reads (mclc check wants every get read)
     std::string body;
@@ -122,6 +146,7 @@ public:
 
     GeneratedGraph run() {
         n_ = random_.between(1, 5);
+        m_ = random_.chance(40) ? random_.between(1, 4) : 0;
         withW_ = random_.chance(50);
         int sources = random_.between(1, 3);
         for (int s = 0; s < sources; ++s) addSource();
@@ -139,6 +164,11 @@ private:
     Elem randomElem() {
         int r = random_.below(100);
         return r < 40 ? Elem::Float : r < 55 ? Elem::Double : r < 75 ? Elem::Int : r < 88 ? Elem::Byte : Elem::Bool;
+    }
+
+    Shape randomShape() {
+        int r = random_.below(100);
+        return r < 20 ? Shape::One : r < 70 || m_ == 0 ? Shape::N : Shape::NM;
     }
 
     Interval randomInterval() {
@@ -161,25 +191,27 @@ private:
         Collection c;
         c.name = itemName();
         c.elem = randomElem();
-        c.sizeOne = random_.chance(20);
+        c.shape = randomShape();
         int dims = random_.between(1, 2);
         for (int d = 0; d < dims; ++d) c.domain.push_back(randomInterval());
         c.fromEnvironment = true;
         items_.push_back(c);
     }
 
-    // A tag function from `box` into `c`'s domain: each component an offset
-    // (or negated) component of the box that fits, else a constant inside the domain.
+    // A tag function from `box` into `c`'s domain: each component a form of
+    // a component of the box with an offset that fits, else a constant inside
+    // the domain.
     std::vector<TagComponent> fitInto(const Collection& c, const std::vector<Interval>& box) {
+        using Form = TagComponent::Form;
         std::vector<TagComponent> tag;
         for (const Interval& want : c.domain) {
             TagComponent t;
             if (!random_.chance(15)) {
                 t.source = static_cast<int>(anyOf(box));
-                t.sign = random_.chance(80) ? 1 : -1;
-                const Interval& b = box[static_cast<std::size_t>(t.source)];
-                Interval offsets = t.sign > 0 ? Interval{want.lo - b.lo, want.hi - b.hi}
-                                              : Interval{want.lo + b.hi, want.hi + b.lo};
+                int r = random_.below(100);
+                t.form = r < 65 ? Form::Plain : r < 80 ? Form::Negated : r < 90 ? Form::Halved : Form::Doubled;
+                Interval image = t.image(box);  // at offset 0
+                Interval offsets{want.lo - image.lo, want.hi - image.hi};
                 if (offsets.lo <= offsets.hi) {
                     t.offset = random_.between(offsets.lo, offsets.hi);
                     tag.push_back(t);
@@ -236,7 +268,7 @@ private:
             p.got = static_cast<int>(got);
             p.tag = fitInto(c, box);
             p.elem = c.elem;
-            p.sizeOne = c.sizeOne;
+            p.shape = c.shape;
             p.exact = c.exact;
             bool gotBefore = std::any_of(step.gets.begin(), step.gets.end(),
                                          [&](const Parameter& other) { return other.got == p.got; });
@@ -252,7 +284,7 @@ private:
         for (int source : order) {
             TagComponent t;
             t.source = source;
-            t.sign = random_.chance(80) ? 1 : -1;
+            t.form = random_.chance(80) ? TagComponent::Form::Plain : TagComponent::Form::Negated;  // one to one
             t.offset = random_.between(-2, 2);
             step.putTag.push_back(t);
         }
@@ -276,15 +308,15 @@ private:
             if (inPlace) {
                 p = *std::find_if(step.gets.begin(), step.gets.end(), [](const Parameter& g) { return g.inPlace; });
                 c.elem = p.elem;
-                c.sizeOne = p.sizeOne;
+                c.shape = p.shape;
                 step.body += updateBody(step, p);
                 c.exact = !isReal(c.elem);
             } else {
                 c.elem = randomElem();
-                c.sizeOne = random_.chance(20);
+                c.shape = randomShape();
                 p.name = c.name;
                 p.elem = c.elem;
-                p.sizeOne = c.sizeOne;
+                p.shape = c.shape;
                 bool exact = true;
                 step.body += writeBody(step, p, exact);
                 c.exact = !isReal(c.elem) || exact;
@@ -314,16 +346,27 @@ private:
         steps_.push_back(step);
     }
 
-    // A read of `p` for element i of an output of size n, or of size 1 (i = 0).
-    std::string read(Step& step, const Parameter& p, bool outSizeOne) {
+    // A read of `p` in a loop over `loop`'s extents (thread i, and h in [n, m]).
+    std::string read(Step& step, const Parameter& p, Shape loop) {
         step.read.insert(p.name);
-        if (p.sizeOne) return p.name + "[0]";
-        if (p.inPlace) return p.name + "[i]";  // its own element only: other threads write the rest
+        if (p.shape == Shape::One) return p.name + "[0]";
+        if (p.inPlace) return p.name + element(p.shape, loop);  // its own element: other threads write the rest
         step.usesN = true;
-        int r = random_.below(outSizeOne ? 2 : 3);
-        if (r == 0) return p.name + "[i]";
-        if (r == 1) return p.name + "[n - 1 - i]";
-        return p.name + "[(i + 1) % n]";
+        if (p.shape == Shape::N) {
+            static const std::vector<std::string> one = {"[i]", "[n - 1]"}, more = {"[i]", "[n - 1 - i]", "[(i + 1) % n]"};
+            return p.name + random_.pick(loop == Shape::One ? one : more);
+        }
+        step.usesM = true;
+        static const std::vector<std::string> one = {"[i, m - 1]", "[n - 1, i]"};
+        static const std::vector<std::string> rows = {"[i, 0]", "[i, m - 1]", "[n - 1 - i, (i + 1) % m]"};
+        static const std::vector<std::string> all = {"[i, h]", "[n - 1 - i, h]", "[i, m - 1 - h]"};
+        return p.name + random_.pick(loop == Shape::One ? one : loop == Shape::N ? rows : all);
+    }
+
+    // The element of an item of `shape` that thread i (and h) of a loop over `loop` writes.
+    static std::string element(Shape shape, Shape loop) {
+        if (shape == Shape::NM) return loop == Shape::NM ? "[i, h]" : "[i, 0]";
+        return "[i]";
     }
 
     std::string component(Step& step) {
@@ -335,20 +378,20 @@ private:
     // A value of element type `want` from the step's inputs (other kinds
     // converted), tag components and constants: small and finite; `exact`
     // says whether every engine computes the same bits.
-    std::string value(Step& step, Elem want, bool outSizeOne, bool& exact) {
+    std::string value(Step& step, Elem want, Shape loop, bool& exact) {
         std::vector<const Parameter*> numeric;
         for (const auto& g : step.gets)
             if (g.elem != Elem::Bool && !g.inPlace) numeric.push_back(&g);
         std::vector<std::string> terms;
         if (want == Elem::Bool) {
             exact = true;
-            return condition(step, outSizeOne);
+            return condition(step, loop);
         }
         if (isReal(want)) {
             std::string convert = want == Elem::Float ? "toFloat" : "toDouble";
             for (const Parameter* p : numeric) {
                 if (!step.unread(*p) && !random_.chance(70)) continue;
-                std::string r = read(step, *p, outSizeOne);
+                std::string r = read(step, *p, loop);
                 if (p->elem != want) r = convert + "(" + r + ")";
                 static const std::vector<std::string> factors = {"", "0.5 * ", "0.25 * ", "-0.5 * "};
                 terms.push_back(random_.pick(factors) + r);
@@ -356,7 +399,7 @@ private:
             // a square of an input the environment put (|x| <= 1)
             for (const Parameter* p : numeric)
                 if (isReal(p->elem) && p->exact && random_.chance(20)) {
-                    std::string r = read(step, *p, outSizeOne);
+                    std::string r = read(step, *p, loop);
                     if (p->elem != want) r = convert + "(" + r + ")";
                     terms.push_back(r + " * " + r);
                     break;
@@ -372,7 +415,7 @@ private:
             exact = true;
             for (const Parameter* p : numeric)
                 if (isInteger(p->elem) && (step.unread(*p) || random_.chance(70)))
-                    terms.push_back(read(step, *p, outSizeOne));
+                    terms.push_back(read(step, *p, loop));
             if (random_.chance(40)) terms.push_back(component(step));
             if (terms.empty() || random_.chance(30)) terms.push_back(std::to_string(random_.between(0, 9)));
         }
@@ -383,11 +426,11 @@ private:
 
     // A condition every engine decides alike: on ints, bools and exact
     // reals; on every bool the step has not read yet, where there are such.
-    std::string condition(Step& step, bool outSizeOne) {
+    std::string condition(Step& step, Shape loop) {
         std::vector<std::string> unreadBools;
         for (const auto& g : step.gets)
             if (g.elem == Elem::Bool && step.unread(g)) {
-                std::string r = read(step, g, outSizeOne);
+                std::string r = read(step, g, loop);
                 unreadBools.push_back(random_.chance(50) ? r : "!" + r);
             }
         if (!unreadBools.empty()) {
@@ -400,47 +443,65 @@ private:
             if (g.exact && !g.inPlace) exactInputs.push_back(&g);
         if (exactInputs.empty()) return component(step) + " > " + std::to_string(random_.between(-2, 2));
         const Parameter* p = exactInputs[anyOf(exactInputs)];
-        std::string r = read(step, *p, outSizeOne);
+        std::string r = read(step, *p, loop);
         if (p->elem == Elem::Bool) return random_.chance(50) ? r : "!" + r;
         if (isReal(p->elem)) return r + (random_.chance(50) ? " > 0.0" : " < 0.25");
         return r + " > " + std::to_string(random_.between(0, 4));
     }
 
-    static std::string loop(bool sizeOne) {
-        return sizeOne ? "    foreach (int i in 1 threads) {\n" : "    foreach (int i in n threads) {\n";
+    // The loop over the elements of `shape` (threads i, and h within them),
+    // its body indented by `indent`.
+    struct Loop {
+        std::string open, indent, close;
+    };
+    static Loop loopOver(Shape shape) {
+        if (shape == Shape::One) return {"    foreach (int i in 1 threads) {\n", "        ", "    }\n"};
+        if (shape == Shape::N) return {"    foreach (int i in n threads) {\n", "        ", "    }\n"};
+        return {"    foreach (int i in n threads) {\n        foreach (int h in m threads) {\n", "            ",
+                "        }\n    }\n"};
+    }
+
+    void usesExtents(Step& step, Shape shape) {
+        step.usesN = step.usesN || shape != Shape::One;
+        step.usesM = step.usesM || shape == Shape::NM;
     }
 
     // Every element of output `p` written (under an if and its else now and then).
     std::string writeBody(Step& step, const Parameter& p, bool& exact) {
-        if (!p.sizeOne) step.usesN = true;
-        std::string target = p.name + "[i] = ";
-        std::string text = loop(p.sizeOne);
+        usesExtents(step, p.shape);
+        Loop loop = loopOver(p.shape);
+        std::string target = p.name + element(p.shape, p.shape) + " = ";
+        std::string text = loop.open;
         if (p.elem != Elem::Bool && (unreadBool(step) || random_.chance(30))) {
             bool exactThen = true, exactElse = true;
-            text += "        if (" + condition(step, p.sizeOne) + ") {\n";
-            text += "            " + target + value(step, p.elem, p.sizeOne, exactThen) + ";\n";
-            text += "        } else {\n";
-            text += "            " + target + value(step, p.elem, p.sizeOne, exactElse) + ";\n";
-            text += "        }\n";
+            text += loop.indent + "if (" + condition(step, p.shape) + ") {\n";
+            text += loop.indent + "    " + target + value(step, p.elem, p.shape, exactThen) + ";\n";
+            text += loop.indent + "} else {\n";
+            text += loop.indent + "    " + target + value(step, p.elem, p.shape, exactElse) + ";\n";
+            text += loop.indent + "}\n";
             exact = exactThen && exactElse;
         } else {
-            text += "        " + target + value(step, p.elem, p.sizeOne, exact) + ";\n";
+            text += loop.indent + target + value(step, p.elem, p.shape, exact) + ";\n";
         }
-        return text + "    }\n";
+        return text + loop.close;
     }
 
-    // An item updated in place: its first element, or every element.
+    // An item updated in place: its first element (of each row, for [n, m]),
+    // or every element; under a condition now and then.
     std::string updateBody(Step& step, const Parameter& p) {
-        bool firstOnly = p.sizeOne || random_.chance(40);
-        if (!firstOnly) step.usesN = true;
+        Shape over = p.shape == Shape::One || random_.chance(40) ? Shape::One : p.shape;
+        usesExtents(step, over);
+        Loop loop = loopOver(over);
         bool exact = true;
-        std::string text = loop(firstOnly);
-        std::string update = p.name + "[i] = " + p.name + "[i] + " + value(step, p.elem, firstOnly, exact) + ";\n";
+        std::string own = p.name + element(p.shape, over);
+        std::string update = own + " = " + own + " + " + value(step, p.elem, over, exact) + ";\n";
+        std::string text = loop.open;
         if (unreadBool(step) || random_.chance(20))  // the elements it does not hold keep the item got
-            text += "        if (" + condition(step, firstOnly) + ") {\n            " + update + "        }\n";
+            text += loop.indent + "if (" + condition(step, over) + ") {\n" + loop.indent + "    " + update +
+                    loop.indent + "}\n";
         else
-            text += "        " + update;
-        return text + "    }\n";
+            text += loop.indent + update;
+        return text + loop.close;
     }
 
     static bool unreadBool(const Step& step) {
@@ -490,6 +551,7 @@ private:
 
     std::string graphText() {
         std::string out = "// generated by mcl-gen-graph\nimport steps;\n|n " + std::to_string(n_) + "|;\n";
+        if (m_ > 0) out += "|m " + std::to_string(m_) + "|;\n";
         if (withW_) out += "|w -0.75|;\n";
         for (const auto& c : items_) out += "[" + c.type() + " " + c.name + "];\n";
         for (const auto& t : tagCollections_) out += "<int [" + std::to_string(t.box.size()) + "] " + t.name + ">;\n";
@@ -519,15 +581,17 @@ private:
         out += joined(names) + ";\nimport perfect;\n";
         for (const auto& s : steps_) {
             std::vector<std::string> parameters;
-            auto sizedN = [](const Parameter& p) { return !p.sizeOne; };
-            if (s.usesN || std::any_of(s.puts.begin(), s.puts.end(), sizedN) ||
-                std::any_of(s.gets.begin(), s.gets.end(), sizedN))
-                parameters.push_back("int n");
+            auto shaped = [&](Shape shape) {
+                auto is = [&](const Parameter& p) { return p.shape == shape; };
+                return std::any_of(s.puts.begin(), s.puts.end(), is) || std::any_of(s.gets.begin(), s.gets.end(), is);
+            };
+            if (s.usesN || shaped(Shape::N) || shaped(Shape::NM)) parameters.push_back("int n");
+            if (s.usesM || shaped(Shape::NM)) parameters.push_back("int m");
             for (std::size_t d = 0; d < s.usesComponent.size(); ++d)
                 if (s.usesComponent[d]) parameters.push_back(std::string("int ") + kComponentNames[d]);
             if (s.usesW) parameters.push_back("float w");
             auto declare = [](const Parameter& p, bool written) {
-                return std::string(written ? "" : "const ") + spelling(p.elem) + (p.sizeOne ? "[1] " : "[n] ") + p.name;
+                return std::string(written ? "" : "const ") + spelling(p.elem) + extents(p.shape) + " " + p.name;
             };
             for (const auto& p : s.puts)
                 if (!p.inPlace) parameters.push_back(declare(p, true));
@@ -538,7 +602,7 @@ private:
     }
 
     Random random_;
-    int n_ = 1;
+    int n_ = 1, m_ = 0;  // m_ = 0: no constant m, no items of [n, m]
     bool withW_ = false;
     std::vector<Collection> items_;
     std::set<std::string> names_;  // of the items

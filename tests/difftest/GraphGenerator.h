@@ -19,14 +19,15 @@
 //   |x| <= 1), and reals decide a comparison only where every engine holds
 //   the same bits (items the environment puts), so that a tolerance covers
 //   every engine's rounding.
-// What the graphs cover: one- and two-component tags, get tag functions with
-// offsets, negations, swapped and constant components; a tag collection
-// prescribing several steps, put in two overlapping pieces; collections with
-// several environment targets; the environment getting some of the items it
-// puts; items of every element type, of size n and 1; steps that get one
-// collection at two tags, put two items, or update an item in place
-// (`[x = a : k] -> (s : k) -> [x = b : k]`); tag components and graph
-// constants as kernel arguments.
+// What the graphs cover: one- and two-component tags; get tag functions
+// with offsets, negated, doubled, halved (C's division), swapped and
+// constant components; a tag collection prescribing several steps, put in
+// two overlapping pieces; collections with several environment targets; the
+// environment getting some of the items it puts; items of every element
+// type, of extents [1], [n] and [n, m]; steps that get one collection at two
+// tags, put two items, or update an item in place (`[x = a : k] -> (s : k)
+// -> [x = b : k]`, all of it or its first elements, under a condition now
+// and then); tag components and graph constants as kernel arguments.
 #pragma once
 
 #include <cstdint>

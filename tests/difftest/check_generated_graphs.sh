@@ -4,11 +4,12 @@
 # against the kernels of its steps), that the generator is deterministic
 # (seed 1 twice gives the same files), and that the graphs keep covering
 # what they are for (so that differential testing of graphs keeps comparing
-# it): two-component tags, negated and constant tag components, steps that
-# update an item in place, a tag collection prescribing two steps and put in
-# two overlapping pieces, a collection with two environment targets, items
-# named like C++ words, and items of bytes and bools. On failure prints
-# mclc's diagnostics (the graphs are kept in the printed directory).
+# it): two-component tags; negated, doubled, halved and constant tag
+# components; two-dimensional items; steps that update an item in place; a
+# tag collection prescribing two steps and put in two overlapping pieces; a
+# collection with two environment targets; items named like C++ words;
+# items of bytes and bools. On failure prints mclc's diagnostics (the graphs
+# are kept in the printed directory).
 set -eu
 generator=$1 mclc=$2 count=$3
 work=$(mktemp -d)
@@ -30,6 +31,9 @@ covers() { # DESCRIPTION PATTERN: some graph has a line matching PATTERN
 covers "a two-component tag collection" '^<int \[2\] '
 covers "a negated tag component" '[:,] -[kj]'
 covers "a constant tag component" ' : -?[0-9]+[],]'
+covers "a doubled tag component" '[:,] 2 \* [kj]'
+covers "a halved tag component" '[:,] [kj] / 2'
+covers "two-dimensional items" '^\[[a-z]+\[n, m\] '
 covers "an item updated in place" '\[(a[0-9]+) = .*\) -> \[\1 = '
 covers "a tag put in two overlapping pieces" 'env -> .*<([a-z0-9]+) : \{-?[0-9]+ \.\. (-?[0-9]+)\}[^;]*<\1 : \{\2 \.\. '
 covers "a collection with two environment targets" 'env -> .*\[([a-z0-9]+) : [^;]*\[\1 : '

@@ -1,6 +1,7 @@
 #include "cnc/CheckGraph.h"
 
 #include <algorithm>
+#include <climits>
 #include <functional>
 #include <tuple>
 #include <set>
@@ -16,6 +17,22 @@ namespace mcl::cnc {
 namespace {
 
 std::string describe(const SourceLocation& l) { return fmt::format("{}:{}", l.line, l.column); }
+
+// a op b for + - * /, nullopt where the result does not fit a long long or b
+// divides by zero (C's division otherwise: toward zero, as the generated code)
+std::optional<long long> arithmetic(char op, long long a, long long b) {
+    long long r = 0;
+    switch (op) {
+    case '+': return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional<long long>(r);
+    case '-': return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional<long long>(r);
+    case '*': return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional<long long>(r);
+    default:
+        if (b == 0 || (a == LLONG_MIN && b == -1)) return std::nullopt;
+        return a / b;
+    }
+}
+
+std::optional<long long> negated(long long a) { return arithmetic('-', 0, a); }
 
 class Checker {
 public:
@@ -58,9 +75,12 @@ private:
                                                           i.name, *v));
         }
         for (const ItemCollection& i : g_.items) {
-            long long elements = 1;
-            for (const ExprPtr& e : i.extents) elements *= quiet_constant(*e).value_or(0);
-            out_.item_elements[i.name] = elements;
+            std::optional<long long> elements = 1;
+            for (const ExprPtr& e : i.extents)
+                if (elements) elements = arithmetic('*', *elements, quiet_constant(*e).value_or(0));
+            if (!elements)
+                diags_.error(i.location, fmt::format("item '{}' holds more values than a 64-bit int counts", i.name));
+            out_.item_elements[i.name] = elements.value_or(0);
         }
         for (const TagCollection& t : g_.tags) {
             declare(t.name, t.location, "tag collection");
@@ -122,22 +142,18 @@ private:
         }
         case Expr::Kind::Negate: {
             auto v = constant_value(*e.operands[0], what);
-            return v ? std::optional<long long>(-*v) : std::nullopt;
+            if (!v) return std::nullopt;
+            if (auto r = negated(*v)) return r;
+            diags_.error(e.location, fmt::format("{} overflows a 64-bit int", what));
+            return std::nullopt;
         }
         case Expr::Kind::Binary: {
             auto a = constant_value(*e.operands[0], what), b = constant_value(*e.operands[1], what);
             if (!a || !b) return std::nullopt;
-            switch (e.op) {
-            case '+': return *a + *b;
-            case '-': return *a - *b;
-            case '*': return *a * *b;
-            default:
-                if (*b == 0) {
-                    diags_.error(e.location, fmt::format("{} divides by zero", what));
-                    return std::nullopt;
-                }
-                return *a / *b;
-            }
+            if (auto r = arithmetic(e.op, *a, *b)) return r;
+            diags_.error(e.location, fmt::format("{} {}", what,
+                                                 e.op == '/' && *b == 0 ? "divides by zero" : "overflows a 64-bit int"));
+            return std::nullopt;
         }
         }
         return std::nullopt;
@@ -295,8 +311,8 @@ private:
                 for (const Range& r : t.ranges) {
                     std::string what = fmt::format("a range of '{}'", t.name);
                     bool constant = check_bound(*r.low, earlier, what) & check_bound(*r.high, earlier, what);
-                    auto low = constant ? quiet_constant(*r.low) : std::nullopt;
-                    auto high = constant ? quiet_constant(*r.high) : std::nullopt;
+                    auto low = constant ? constant_value(*r.low, what) : std::nullopt;
+                    auto high = constant ? constant_value(*r.high, what) : std::nullopt;
                     if (low && high && *low > *high)
                         diags_.error(r.low->location, fmt::format("the range {{{} .. {}}} of '{}' is empty", *low,
                                                                   *high, t.name));
@@ -354,8 +370,8 @@ private:
         }
         if (e.kind == K::Binary && (e.op == "+" || e.op == "-" || e.op == "*" || e.op == "/")) {
             auto a = parameter_extent(*e.args[0], step), b = parameter_extent(*e.args[1], step);
-            if (!a || !b || (e.op == "/" && *b == 0)) return std::nullopt;
-            return e.op == "+" ? *a + *b : e.op == "-" ? *a - *b : e.op == "*" ? *a * *b : *a / *b;
+            if (!a || !b) return std::nullopt;
+            return arithmetic(e.op[0], *a, *b);
         }
         return std::nullopt;
     }
@@ -655,12 +671,11 @@ std::optional<long long> evaluate(const Expr& e, const std::map<std::string, lon
     }
     case Expr::Kind::Negate: {
         auto v = evaluate(*e.operands[0], int_constants);
-        return v ? std::optional<long long>(-*v) : std::nullopt;
+        return v ? negated(*v) : std::nullopt;
     }
     case Expr::Kind::Binary: {
         auto a = evaluate(*e.operands[0], int_constants), b = evaluate(*e.operands[1], int_constants);
-        if (!a || !b || (e.op == '/' && *b == 0)) return std::nullopt;
-        return e.op == '+' ? *a + *b : e.op == '-' ? *a - *b : e.op == '*' ? *a * *b : *a / *b;
+        return a && b ? arithmetic(e.op, *a, *b) : std::nullopt;
     }
     }
     return std::nullopt;
@@ -698,7 +713,40 @@ void add_range_tags(const EnvTarget& target, size_t depth, const std::map<std::s
     }
 }
 
+// Adds the tags of `target` from `depth` on to `count`, stopping once
+// `count` or the walks of outer ranges (`walked`) pass `limit`: the last
+// range is counted, not walked.
+void count_range_tags(const EnvTarget& target, size_t depth, std::map<std::string, long long>& names, size_t limit,
+                      size_t& count, size_t& walked) {
+    const Range& r = target.ranges[depth];
+    long long low = evaluate(*r.low, names).value_or(0), high = evaluate(*r.high, names).value_or(-1);
+    if (high < low) return;
+    if (depth + 1 == target.ranges.size()) {
+        long long span = 0;
+        if (__builtin_sub_overflow(high, low, &span) || static_cast<unsigned long long>(span) >= limit - count)
+            count = limit + 1;
+        else
+            count += static_cast<size_t>(span) + 1;
+        return;
+    }
+    for (long long v = low; v <= high && count <= limit && walked <= limit; ++v) {
+        ++walked;
+        if (!r.name.empty()) names[r.name] = v;
+        count_range_tags(target, depth + 1, names, limit, count, walked);
+        if (v == high) break;  // v + 1 would overflow at LLONG_MAX
+    }
+    if (walked > limit) count = limit + 1;
+}
+
 }  // namespace
+
+size_t range_tag_count(const EnvTarget& target, const CheckedGraph& checked, size_t limit) {
+    if (target.ranges.empty()) return 1;
+    std::map<std::string, long long> names = checked.int_constants;
+    size_t count = 0, walked = 0;
+    count_range_tags(target, 0, names, limit, count, walked);
+    return std::min(count, limit + 1);
+}
 
 std::vector<TagValue> range_tags(const EnvTarget& target, const CheckedGraph& checked) {
     std::map<std::string, long long> names = checked.int_constants;

@@ -87,8 +87,12 @@ const char* element_spelling(const ItemCollection& item);
 // earlier one's name.
 std::vector<TagValue> range_tags(const EnvTarget& target, const CheckedGraph& checked);
 
-// The value of `e` over `int_constants`; nullopt when it names anything else
-// or divides by zero.
+// How many tags range_tags gives for `target`, counted no further than
+// `limit` + 1 (a range too long to walk is not walked).
+size_t range_tag_count(const EnvTarget& target, const CheckedGraph& checked, size_t limit);
+
+// The value of `e` over `int_constants` (C's division, toward zero); nullopt
+// when it names anything else, divides by zero or overflows a long long.
 std::optional<long long> evaluate(const Expr& e, const std::map<std::string, long long>& int_constants);
 
 std::optional<CheckedGraph> check_graph(const Graph& graph, const mcpl::Program& program, DiagnosticEngine& diags);

@@ -1,5 +1,7 @@
 #include "cnc/InterpretGraph.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include <fmt/format.h>
@@ -32,6 +34,7 @@ public:
         while (!pending.empty()) {
             std::vector<Instance> waiting;
             for (Instance& instance : pending) {
+                if (auto error = undefined_tag(instance)) return error;
                 if (missing_item(instance)) {
                     waiting.push_back(std::move(instance));
                     continue;
@@ -64,14 +67,38 @@ private:
         return out;
     }
 
-    // The tag of `use`, named in `relation`, for the instance's tag.
-    TagValue item_tag(const ItemInstance& use, const Relation& relation, const TagValue& tag) const {
+    // The tag of `use`, named in `relation`, for the instance's tag; nullopt
+    // where a component divides by zero or overflows.
+    std::optional<TagValue> tag_of(const ItemInstance& use, const Relation& relation, const TagValue& tag) const {
         std::map<std::string, long long> names = checked_.int_constants;
         for (size_t c = 0; c < relation.step.components.size() && c < tag.size(); ++c)
             names[relation.step.components[c]] = tag[c];
         TagValue out;
-        for (const ExprPtr& e : use.tag) out.push_back(evaluate(*e, names).value_or(0));
+        for (const ExprPtr& e : use.tag) {
+            std::optional<long long> component = evaluate(*e, names);
+            if (!component) return std::nullopt;
+            out.push_back(*component);
+        }
         return out;
+    }
+
+    // An instance whose tag functions all have values (undefined_tag said so).
+    TagValue item_tag(const ItemInstance& use, const Relation& relation, const TagValue& tag) const {
+        return tag_of(use, relation, tag).value_or(TagValue{});
+    }
+
+    // A tag function that has no value at the instance's tag: the generated
+    // code would divide by zero or overflow there.
+    std::optional<InterpretError> undefined_tag(const Instance& instance) const {
+        for (const Relation* r : instance.step->relations)
+            for (const auto* uses : {&r->gets, &r->puts})
+                for (const ItemInstance& use : *uses)
+                    if (!tag_of(use, *r, instance.tag))
+                        return InterpretError{use.location,
+                                              fmt::format("{}: the tag of [{}] divides by zero or overflows a "
+                                                          "64-bit int there",
+                                                          describe(instance), use.name)};
+        return std::nullopt;
     }
 
     // The gets of an instance: every item of its relations' gets.
@@ -177,7 +204,42 @@ private:
     std::map<std::pair<std::string, TagValue>, std::string> put_by_;  // who put each item
 };
 
+// a + b and a * b, saturating at the largest uint64_t
+uint64_t saturated_sum(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+uint64_t saturated_product(uint64_t a, uint64_t b) {
+    uint64_t r = 0;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 }  // namespace
+
+std::optional<InterpretError> too_large_to_interpret(const Graph& graph, const CheckedGraph& checked, uint64_t limit) {
+    uint64_t values = 0;
+    for (const EnvTarget& target : graph.env_puts) {
+        uint64_t each = 0;  // values per tag
+        if (!target.is_tag) {
+            each = static_cast<uint64_t>(checked.item_elements.at(target.name));
+        } else {
+            for (const CheckedStep& step : checked.steps) {
+                if (step.tag == nullptr || step.tag->name != target.name) continue;
+                each = saturated_sum(each, 1);  // the instance itself
+                for (const Relation* r : step.relations)
+                    for (const ItemInstance& put : r->puts)
+                        each = saturated_sum(each, static_cast<uint64_t>(checked.item_elements.at(put.name)));
+            }
+        }
+        size_t tags = range_tag_count(target, checked, limit);
+        values = saturated_sum(values, saturated_product(tags, each));
+        if (values > limit)
+            return InterpretError{target.location,
+                                  fmt::format("the reference would hold more than {} values with this target ({}): "
+                                              "too large to interpret; make the graph's constants smaller",
+                                              limit,
+                                              tags > limit ? fmt::format("its ranges span more than {} tags", limit)
+                                                           : fmt::format("{} tags of {} values each", tags, each))};
+    }
+    return std::nullopt;
+}
 
 Primitive item_element_type(const ItemCollection& item) {
     if (item.element == "int") return Primitive::Int;

@@ -42,6 +42,14 @@ mcpl::Primitive item_element_type(const ItemCollection& item);
 // "(3, 0)"
 std::string describe_tag(const TagValue& tag);
 
+// An error, located at the environment's target that passes it, when a
+// reference run would hold more than `limit` values (the items the
+// environment puts, and those each prescribed step instance puts): the
+// interpreter's values are large (a Scalar each) and slow to compute, so a
+// caller refuses such a graph rather than running out of memory or time.
+std::optional<interpret::InterpretError> too_large_to_interpret(const Graph& graph, const CheckedGraph& checked,
+                                                                uint64_t limit);
+
 // Runs the graph; `items` holds the environment's puts and gets every item
 // the steps put. The error, located, when a step or the graph fails.
 std::optional<interpret::InterpretError> interpret_graph(const Graph& graph, const CheckedGraph& checked,

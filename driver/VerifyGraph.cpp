@@ -18,6 +18,8 @@ namespace mcl::driver {
 namespace {
 
 constexpr int kUsageError = 2;
+// The values a graph's reference run may hold (32 bytes each: 1 GiB).
+constexpr uint64_t kMaxReferenceValues = uint64_t{1} << 25;
 
 class GraphVerifier {
 public:
@@ -30,6 +32,11 @@ public:
         std::optional<cnc::CheckedGraph> checked = load_and_check_graph(session_, options_, file, program_, loaded_);
         if (!checked) return session_.report(err_);
         const cnc::Graph& graph = loaded_->graph;
+        if (auto error = cnc::too_large_to_interpret(graph, *checked, kMaxReferenceValues)) {
+            err_ << session_.located_error(error->location, error->message)
+                 << fmt::format("mclc: error: {} is too large to verify\n", file);
+            return 1;
+        }
         cnc::ItemValues puts = environment_puts(graph, *checked);
         cnc::ItemValues reference = puts;
         interpret::InterpretOptions io;

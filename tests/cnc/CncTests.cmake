@@ -13,6 +13,12 @@ mclc_test(cnc.element_type 1 "element_type\\.cnc:6:12: error: item 'smooth' hold
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/element_type.cnc)
 mclc_test(cnc.empty_range 1 "empty_range\\.cnc:15:14: error: the range \\{15 \\.\\. 0\\} of 'f' is empty"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/empty_range.cnc)
+mclc_test(cnc.item_too_large 1 "item_too_large\\.cnc:5:54: error: item 'frame' holds more values than a 64-bit int counts"
+          check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/item_too_large.cnc)
+mclc_test(cnc.range_divides_by_zero 1 "range_divides_by_zero\\.cnc:15:22: error: a range of 'f' divides by zero"
+          check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/range_divides_by_zero.cnc)
+mclc_test(cnc.range_overflow 1 "range_overflow\\.cnc:15:57: error: a range of 'f' overflows a 64-bit int"
+          check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/range_overflow.cnc)
 mclc_test(cnc.gets_unread 1 "gets_unread\\.cnc:13:15: error: step 'blur' gets item 'smooth' into 'smooth', but its kernel never reads it"
           check -I ${CNC_INPUTS} ${CNC_INPUTS}/bad/gets_unread.cnc)
 mclc_test(cnc.item_arity 1 "item_arity\\.cnc:16:9: error: item 'edges' is indexed by 2 tag components here but by 1 at 14:33"

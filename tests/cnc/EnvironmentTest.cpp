@@ -1,5 +1,5 @@
 // What the environment of a graph puts and gets: the tags of its ranges
-// (cnc/CheckGraph.h, range_tags) and the fields of the generated
+// (cnc/CheckGraph.h, range_tags and range_tag_count) and the fields of the generated
 // Environment (cnc/GenerateGraph.h, environment_fields).
 #include <gtest/gtest.h>
 
@@ -32,6 +32,22 @@ TEST(RangeTags, ARangeNameShadowsAConstantOnlyInside) {
     checked.int_constants["k"] = 7;
     EXPECT_EQ(range_tags(g.env_puts[0], checked), (std::vector<TagValue>{{-1, -1}, {0, 0}}));
     EXPECT_EQ(range_tags(g.env_puts[1], checked), (std::vector<TagValue>{{7, 0}}));
+}
+
+TEST(RangeTagCount, CountsWithoutWalkingAndStopsPastTheLimit) {
+    Graph g = parse("|T 3|;\n<int [2] t>;\n"
+                    "env -> <t : k = {0 .. T - 1}, {k + 1 .. T - 1}>, <t : {0 .. 9}, {-1000000000 .. 1000000000}>,\n"
+                    "       <t : k = {0 .. 100000}, {k + T .. T}>;\n");
+    ASSERT_EQ(g.env_puts.size(), 3u);
+    CheckedGraph checked;
+    checked.int_constants["T"] = 3;
+    EXPECT_EQ(range_tag_count(g.env_puts[0], checked, 100), 3u);
+    EXPECT_EQ(range_tag_count(g.env_puts[0], checked, 3), 3u);
+    EXPECT_EQ(range_tag_count(g.env_puts[0], checked, 2), 3u);  // limit + 1: more than 2
+    EXPECT_EQ(range_tag_count(g.env_puts[1], checked, 1u << 20), (1u << 20) + 1);
+    // one tag, but an outer range longer than the limit is not walked to the end
+    EXPECT_EQ(range_tag_count(g.env_puts[2], checked, 1000), 1001u);
+    EXPECT_EQ(range_tag_count(g.env_puts[2], checked, 200000), 1u);
 }
 
 TEST(EnvironmentFields, KeywordsEscapedAndGetsOfPutItemsApart) {

@@ -6,8 +6,9 @@
 # one collection, items named like C++ keywords, bool items, a tag put
 # twice); a wrong version of a step fails on both kinds of worker; a graph
 # whose reference run fails (an instance waiting for an item nothing puts,
-# an item left partly unwritten or put twice) gives its located error and
-# exit 1; an option that applies only to kernels is a usage error.
+# an item left partly unwritten or put twice, a tag function dividing by
+# zero) or that is too large to interpret gives its located error and exit
+# 1; an option that applies only to kernels is a usage error.
 set -u
 mclc=$1
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,6 +65,10 @@ check_reference_error unwritten.cnc \
   "unwritten\.cnc:10:38: error: step 'halve_first' at tag \(0\) puts \[environment: \(0\)\], but its kernel leaves"
 check_reference_error put_twice.cnc \
   "put_twice\.cnc:9:31: error: step 'half' at tag \(1\) puts \[environment: \(0\)\], which step 'half' at tag \(0\) put"
+check_reference_error tag_divides_by_zero.cnc \
+  "tag_divides_by_zero\.cnc:9:2: error: step 'half' at tag \(2\): the tag of \[graph\] divides by zero"
+check_reference_error too_large.cnc \
+  "too_large\.cnc:10:9: error: the reference would hold more than 33554432 values with this target \(its ranges span"
 
 "$mclc" verify --backends cpp "$root/tests/inputs/cnc/pipeline.cnc" > "$work/usage.log" 2>&1
 status=$?

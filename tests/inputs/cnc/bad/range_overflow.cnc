@@ -1,0 +1,16 @@
+// A two-stage pipeline over 16 frames, whose ranges or items do not fit 64-bit ints (tests/cnc/CncTests.cmake).
+import filters;
+|n 64|;
+|threshold 0.25|;
+[float[n, n] frame];
+[float[n, n] smooth];
+[float[n, n] edges];
+<int [1] f>;
+(blur);
+(sobel);
+<f> :: (blur);
+<f> :: (sobel @ CPU = 10, GPU = 20);
+[frame : k] -> (blur : k) -> [smooth : k];
+[smooth : k] -> (sobel : k) -> [edges : k];
+env -> <f : {0 .. n * n * n * n * n * n * n * n * n * n * n}>, [frame : {0 .. 15}];
+env <- [edges : {0 .. 15}];

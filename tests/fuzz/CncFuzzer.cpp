@@ -1,13 +1,18 @@
 // libFuzzer target for the Concurrent Collections front end: the input is
 // one .cnc graph whose imports are looked up under tests/inputs/cnc (the
-// step kernels of filters.mcl, loaded and checked for each input), parsed
-// and checked against those kernels. Any crash, sanitizer report, escaping
-// exception or hang is a bug.
+// step kernels of filters.mcl) and tests/cnc/verify (graph_steps.mcl),
+// loaded and checked for each input, parsed and checked against those
+// kernels; a graph that checks is generated for the runtime (`gen --graph`)
+// and, where it is small, run by the reference interpreter of graphs (what
+// `mclc verify` runs). Any crash, sanitizer report, escaping exception or
+// hang is a bug.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "cnc/CheckGraph.h"
+#include "cnc/GenerateGraph.h"
+#include "cnc/InterpretGraph.h"
 #include "cnc/ParseCnC.h"
 #include "compiler/sema/CheckProgram.h"
 #include "compiler/sema/LoadModules.h"
@@ -33,12 +38,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::optional<mcl::cnc::Graph> graph = mcl::cnc::parse_cnc(file, sources, diags);
     if (!graph) return 0;
     std::vector<std::string> files;
-    for (const mcl::cnc::Import& i : graph->imports)
-        if (i.path.size() == 1 && i.path.front() == "filters") files.push_back(MCL_CNC_INPUTS_DIR "/filters.mcl");
+    for (const mcl::cnc::Import& i : graph->imports) {
+        if (i.path.size() != 1) continue;
+        if (i.path.front() == "filters") files.push_back(MCL_CNC_INPUTS_DIR "/filters.mcl");
+        if (i.path.front() == "graph_steps") files.push_back(MCL_CNC_VERIFY_DIR "/graph_steps.mcl");
+    }
     mcl::mcpl::Program program = mcl::mcpl::load_modules(files, {}, sources, stdlib(), diags);
     if (diags.has_errors()) return 0;
     mcl::mcpl::check_program(program, stdlib(), diags);
     if (diags.has_errors()) return 0;
-    mcl::cnc::check_graph(*graph, program, diags);
+    std::optional<mcl::cnc::CheckedGraph> checked = mcl::cnc::check_graph(*graph, program, diags);
+    if (!checked || diags.has_errors()) return 0;
+    mcl::cnc::GraphCode code{"fuzz", "fuzz", "fuzz_steps", [](const std::string& kernel) { return "submit_" + kernel; },
+                             "fuzz_steps.h"};
+    mcl::cnc::generate_graph(*graph, *checked, code, diags);
+    // small enough to run each input quickly: the interpreter's values and steps bounded
+    if (mcl::cnc::too_large_to_interpret(*graph, *checked, 1 << 14)) return 0;
+    mcl::cnc::ItemValues items;
+    for (const mcl::cnc::EnvTarget& target : graph->env_puts) {
+        if (target.is_tag) continue;
+        mcl::mcpl::Primitive type = mcl::cnc::item_element_type(mcl::cnc::item_named(*graph, target.name));
+        for (const mcl::cnc::TagValue& tag : mcl::cnc::range_tags(target, *checked))
+            items[target.name][tag].assign(static_cast<size_t>(checked->item_elements.at(target.name)),
+                                           mcl::interpret::convert(mcl::interpret::Scalar::of_int(1), type).value);
+    }
+    mcl::interpret::InterpretOptions options;
+    options.step_limit = 1'000'000;
+    mcl::cnc::interpret_graph(*graph, *checked, stdlib(), items, options);
     return 0;
 }

@@ -1,5 +1,6 @@
 #include "cnc/GenerateGraph.h"
 
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -8,6 +9,10 @@
 namespace mcl::cnc {
 
 namespace {
+
+// Counts of an environment target's tags are taken without enumerating them
+// (a target may have millions); no real count comes near this.
+constexpr size_t kAnyCount = SIZE_MAX / 2;
 
 class Generator {
 public:
@@ -215,7 +220,7 @@ private:
                                            item(t.name), field(t.name, false), elements(item_of(t.name)),
                                            item(t.name)),
                                "    ", earlier_puts[t.name]);
-            earlier_puts[t.name] += range_tags(t, checked_).size();
+            earlier_puts[t.name] += range_tag_count(t, checked_, kAnyCount);
         }
         for (const CheckedStep& s : checked_.steps) out += step_code(s);
         for (const EnvTarget& t : g_.env_puts) {
@@ -235,7 +240,7 @@ private:
                                fmt::format("{}.get(TAG, environment.{} + mcl_index * {});", item(t.name),
                                            field(t.name, true), elements(item_of(t.name))),
                                "    ", earlier_gets[t.name]);
-            earlier_gets[t.name] += range_tags(t, checked_).size();
+            earlier_gets[t.name] += range_tag_count(t, checked_, kAnyCount);
         }
         return out + "}\n\n}  // namespace " + code_.namespace_name + "\n";
     }

@@ -31,10 +31,11 @@ public:
         for (const auto& [name, tags] : items_)
             for (const auto& entry : tags) put_by_.emplace(std::make_pair(name, entry.first), "the environment");
         std::vector<Instance> pending = prescribed();
+        for (const Instance& instance : pending)
+            if (auto error = undefined_tag(instance)) return error;
         while (!pending.empty()) {
             std::vector<Instance> waiting;
             for (Instance& instance : pending) {
-                if (auto error = undefined_tag(instance)) return error;
                 if (missing_item(instance)) {
                     waiting.push_back(std::move(instance));
                     continue;
@@ -212,6 +213,21 @@ uint64_t saturated_product(uint64_t a, uint64_t b) {
 }
 
 }  // namespace
+
+ItemValues environment_items(const Graph& graph, const CheckedGraph& checked,
+                             const std::function<Scalar(Primitive)>& value) {
+    ItemValues items;
+    for (const EnvTarget& target : graph.env_puts) {
+        if (target.is_tag) continue;
+        Primitive type = item_element_type(item_named(graph, target.name));
+        for (const TagValue& tag : range_tags(target, checked)) {
+            std::vector<Scalar>& cells = items[target.name][tag];
+            cells.clear();
+            for (long long e = 0; e < checked.item_elements.at(target.name); ++e) cells.push_back(value(type));
+        }
+    }
+    return items;
+}
 
 std::optional<InterpretError> too_large_to_interpret(const Graph& graph, const CheckedGraph& checked, uint64_t limit) {
     uint64_t values = 0;

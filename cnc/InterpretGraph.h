@@ -23,6 +23,7 @@
 //   and the steps, and each is written in full.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <vector>
@@ -41,6 +42,11 @@ mcpl::Primitive item_element_type(const ItemCollection& item);
 
 // "(3, 0)"
 std::string describe_tag(const TagValue& tag);
+
+// Every item the environment puts: each tag of its targets' ranges, each
+// element `value(type)` (the caller's seeded or fixed values).
+ItemValues environment_items(const Graph& graph, const CheckedGraph& checked,
+                             const std::function<interpret::Scalar(mcpl::Primitive)>& value);
 
 // An error, located at the environment's target that passes it, when a
 // reference run would hold more than `limit` values (the items the

@@ -78,18 +78,8 @@ private:
             if (value > 0 && (int_bound == 0 || value < int_bound)) int_bound = value;
         if (int_bound == 0) int_bound = 16;
         std::mt19937_64 rng(verify_.execution.seed);
-        cnc::ItemValues puts;
-        for (const cnc::EnvTarget& target : graph.env_puts) {
-            if (target.is_tag) continue;
-            mcpl::Primitive type = cnc::item_element_type(cnc::item_named(graph, target.name));
-            for (const cnc::TagValue& tag : cnc::range_tags(target, checked)) {
-                std::vector<interpret::Scalar>& cells = puts[target.name][tag];
-                cells.clear();
-                for (long long e = 0; e < checked.item_elements.at(target.name); ++e)
-                    cells.push_back(random_cell(type, rng, int_bound));
-            }
-        }
-        return puts;
+        return cnc::environment_items(graph, checked,
+                                      [&](mcpl::Primitive type) { return random_cell(type, rng, int_bound); });
     }
 
     // The first element of an item the environment gets where `got` differs

@@ -54,14 +54,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     mcl::cnc::generate_graph(*graph, *checked, code, diags);
     // small enough to run each input quickly: the interpreter's values and steps bounded
     if (mcl::cnc::too_large_to_interpret(*graph, *checked, 1 << 14)) return 0;
-    mcl::cnc::ItemValues items;
-    for (const mcl::cnc::EnvTarget& target : graph->env_puts) {
-        if (target.is_tag) continue;
-        mcl::mcpl::Primitive type = mcl::cnc::item_element_type(mcl::cnc::item_named(*graph, target.name));
-        for (const mcl::cnc::TagValue& tag : mcl::cnc::range_tags(target, *checked))
-            items[target.name][tag].assign(static_cast<size_t>(checked->item_elements.at(target.name)),
-                                           mcl::interpret::convert(mcl::interpret::Scalar::of_int(1), type).value);
-    }
+    mcl::cnc::ItemValues items = mcl::cnc::environment_items(*graph, *checked, [](mcl::mcpl::Primitive type) {
+        return mcl::interpret::convert(mcl::interpret::Scalar::of_int(1), type).value;
+    });
     mcl::interpret::InterpretOptions options;
     options.step_limit = 1'000'000;
     mcl::cnc::interpret_graph(*graph, *checked, stdlib(), items, options);
